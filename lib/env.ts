@@ -1,0 +1,110 @@
+// Hookline's configuration: every environment variable, validated once at boot by one zod schema.
+// A bad value stops start-up with a message naming the variable, what was given and what is expected.
+import { z } from 'zod';
+import { parseDurationList } from './duration';
+
+const integer = (name: string, fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw.trim() === '') return fallback;
+      const value = Number(raw);
+      if (!Number.isInteger(value) || value < min || value > max) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be an integer from ${min} to ${max}, got "${raw}"` });
+        return z.NEVER;
+      }
+      return value;
+    });
+
+const boolean = (name: string, fallback: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw.trim() === '') return fallback;
+      const normalised = raw.trim().toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(normalised)) return true;
+      if (['0', 'false', 'no', 'off'].includes(normalised)) return false;
+      ctx.addIssue({ code: 'custom', message: `${name} must be true or false, got "${raw}"` });
+      return z.NEVER;
+    });
+
+const postgresUrl = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    if (raw === undefined || raw.trim() === '') return undefined;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'DATABASE_URL is not a URL (expected postgresql://user:password@host:5432/db)' });
+      return z.NEVER;
+    }
+    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+      ctx.addIssue({ code: 'custom', message: `DATABASE_URL must start with postgresql://, got "${url.protocol}//"` });
+      return z.NEVER;
+    }
+    return raw;
+  });
+
+const configSchema = z.object({
+  DATABASE_URL: postgresUrl,
+  HOST: z.string().optional().default('127.0.0.1'),
+  PORT: integer('PORT', 3000, 1, 65535),
+  HOOKLINE_DATA_DIR: z.string().optional().default('.data'),
+  HOOKLINE_EMBEDDED_PG_PORT: integer('HOOKLINE_EMBEDDED_PG_PORT', 54329, 1, 65535),
+  HOOKLINE_ADMIN_EMAIL: z.string().optional().default('admin@hookline.local'),
+  HOOKLINE_ADMIN_PASSWORD: z.string().optional(),
+  HOOKLINE_WORKER_CONCURRENCY: integer('HOOKLINE_WORKER_CONCURRENCY', 256, 1, 10_000),
+  HOOKLINE_WORKER_BATCH_SIZE: integer('HOOKLINE_WORKER_BATCH_SIZE', 500, 1, 10_000),
+  HOOKLINE_LEASE_SECONDS: integer('HOOKLINE_LEASE_SECONDS', 60, 1, 3600),
+  HOOKLINE_POLL_INTERVAL_MS: integer('HOOKLINE_POLL_INTERVAL_MS', 1000, 10, 60_000),
+  HOOKLINE_FLUSH_INTERVAL_MS: integer('HOOKLINE_FLUSH_INTERVAL_MS', 5, 1, 10_000),
+  HOOKLINE_FLUSH_MAX_RESULTS: integer('HOOKLINE_FLUSH_MAX_RESULTS', 500, 1, 10_000),
+  HOOKLINE_DELIVERY_TIMEOUT_MS: integer('HOOKLINE_DELIVERY_TIMEOUT_MS', 15_000, 100, 300_000),
+  HOOKLINE_RESPONSE_KEEP_BYTES: integer('HOOKLINE_RESPONSE_KEEP_BYTES', 4096, 0, 1_048_576),
+  HOOKLINE_RESPONSE_DRAIN_BYTES: integer('HOOKLINE_RESPONSE_DRAIN_BYTES', 1_048_576, 0, 1_073_741_824),
+  HOOKLINE_RETRY_SCHEDULE: z
+    .string()
+    .optional()
+    .default('0,5s,5m,30m,2h,5h,10h,10h')
+    .transform((raw, ctx) => {
+      try {
+        const delays = parseDurationList(raw);
+        if (delays.length === 0) throw new Error('it is empty');
+        return delays;
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `HOOKLINE_RETRY_SCHEDULE must be a comma-separated list of delays such as "0,5s,5m,2h": ${(error as Error).message}`,
+        });
+        return z.NEVER;
+      }
+    }),
+  HOOKLINE_ALLOW_LOOPBACK: boolean('HOOKLINE_ALLOW_LOOPBACK', false),
+  HOOKLINE_ALLOW_PRIVATE_NETWORKS: boolean('HOOKLINE_ALLOW_PRIVATE_NETWORKS', false),
+  HOOKLINE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional().default('info'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; throws ConfigError naming every bad variable at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(
+    parsed.error.issues.map((issue) => {
+      const variable = issue.path.join('.');
+      return issue.message.includes(variable) ? issue.message : `${variable}: ${issue.message}`;
+    }),
+  );
+}

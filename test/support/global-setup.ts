@@ -1,0 +1,53 @@
+// One PostgreSQL for the whole test run: the embedded one when DATABASE_URL is unset (a fresh data
+// folder per run), otherwise the server of DATABASE_URL (its role needs CREATEDB). A template
+// database is migrated once; every test file clones it (test/support/database.ts).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../lib/embedded-postgres';
+import { migrate } from '../../lib/migrate';
+import { withDatabase } from '../../lib/pg';
+
+export const TEMPLATE_DATABASE = 'hookline_test_template';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    maintenanceUrl: string;
+    templateDatabase: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  let embedded: EmbeddedPostgresHandle | undefined;
+  let dataDir: string | undefined;
+  let maintenanceUrl: string;
+  if (process.env.DATABASE_URL) {
+    maintenanceUrl = withDatabase(process.env.DATABASE_URL, 'postgres');
+  } else {
+    dataDir = await mkdtemp(join(tmpdir(), 'hookline-test-pg-'));
+    embedded = await startEmbeddedPostgres({
+      dataDir: join(dataDir, 'pg'),
+      port: await freePort(),
+      // Durability is irrelevant for throwaway test data; this makes CREATE DATABASE and commits fast.
+      settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' },
+    });
+    maintenanceUrl = embedded.connectionString;
+  }
+
+  const admin = new pg.Client({ connectionString: maintenanceUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DATABASE} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${TEMPLATE_DATABASE}`);
+  await admin.end();
+  await migrate(withDatabase(maintenanceUrl, TEMPLATE_DATABASE));
+
+  project.provide('maintenanceUrl', maintenanceUrl);
+  project.provide('templateDatabase', TEMPLATE_DATABASE);
+
+  return async () => {
+    await embedded?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  };
+}
