@@ -60,7 +60,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await server.start();
   } catch (error) {
     const tail = output.join('').split('\n').slice(-15).join('\n');
-    throw new Error(`The embedded PostgreSQL in ${databaseDir} did not start: ${(error as Error).message}\n${tail}`);
+    throw new Error(`The embedded PostgreSQL in ${databaseDir} did not start: ${(error as Error).message}\n${tail}`, {
+      cause: error,
+    });
   }
   const connectionString = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`;
   return {

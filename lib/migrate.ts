@@ -18,7 +18,7 @@ export class MigrationError extends Error {
   constructor(
     readonly migrationName: string,
     readonly file: string,
-    readonly cause: unknown,
+    override readonly cause: unknown,
   ) {
     const detail = cause instanceof Error ? cause.message : String(cause);
     const position = (cause as { position?: string }).position;

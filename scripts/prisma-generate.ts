@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const env = { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: '1', CHECKPOINT_DISABLE: '1' };
+const env: NodeJS.ProcessEnv = { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: '1', CHECKPOINT_DISABLE: '1' };
 if (!env.PRISMA_SCHEMA_ENGINE_BINARY) {
   const dir = join(tmpdir(), 'hookline-prisma-stub');
   const stub = join(dir, 'schema-engine');

@@ -52,8 +52,6 @@ CREATE TABLE hookline.endpoints (
   headers             jsonb NOT NULL DEFAULT '{}',
   -- Set by hookline.http_post: the endpoint was created implicitly from a URL.
   implicit            boolean NOT NULL DEFAULT false,
-  last_success_at     timestamptz,
-  last_failure_at     timestamptz,
   created_at          timestamptz NOT NULL DEFAULT now(),
   updated_at          timestamptz NOT NULL DEFAULT now()
 );

@@ -1,0 +1,56 @@
+// Endpoint settings and secrets, cached for a few seconds so a batch of claims costs one lookup of
+// the endpoints it has not seen lately instead of a join per delivery. The TTL bounds how long an
+// edit (new URL, rotated secret, disable) takes to reach every worker.
+import type { Pool } from '../lib/pg';
+import type { EndpointSettings } from './deliver';
+import { sql } from './sql';
+
+interface Row {
+  id: string;
+  app_id: string;
+  url: string;
+  enabled: boolean;
+  max_concurrency: number;
+  headers: Record<string, string>;
+  secrets: string[];
+}
+
+export class EndpointCache {
+  private readonly entries = new Map<string, { settings: EndpointSettings | null; loadedAt: number }>();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly ttlMs = 2000,
+  ) {}
+
+  /** Settings for each id; a missing entry means the endpoint was deleted. */
+  async get(ids: Iterable<string>): Promise<Map<string, EndpointSettings>> {
+    const now = Date.now();
+    const found = new Map<string, EndpointSettings>();
+    const stale: string[] = [];
+    for (const id of new Set(ids)) {
+      const entry = this.entries.get(id);
+      if (entry && now - entry.loadedAt < this.ttlMs) {
+        if (entry.settings) found.set(id, entry.settings);
+      } else stale.push(id);
+    }
+    if (stale.length > 0) {
+      const { rows } = await this.pool.query<Row>(sql.loadEndpoints, [stale]);
+      for (const id of stale) this.entries.set(id, { settings: null, loadedAt: now });
+      for (const row of rows) {
+        const settings: EndpointSettings = {
+          id: row.id,
+          appId: row.app_id,
+          url: row.url,
+          enabled: row.enabled,
+          maxConcurrency: row.max_concurrency,
+          headers: row.headers,
+          secrets: row.secrets,
+        };
+        this.entries.set(row.id, { settings, loadedAt: now });
+        found.set(row.id, settings);
+      }
+    }
+    return found;
+  }
+}

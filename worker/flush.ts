@@ -1,0 +1,103 @@
+// Buffers attempt results and writes them back in batches: one statement (worker/sql/record-results.sql)
+// per flush instead of one round trip per request. A flush starts when FLUSH_MAX_RESULTS are waiting
+// or FLUSH_INTERVAL_MS after the first one arrived; only one runs at a time, so under load the next
+// batch grows while the previous one is written.
+// Crash cost: results buffered here are lost with the process; their deliveries keep their lease
+// and are sent again when it runs out (at-least-once, same webhook-id and body).
+import type { Logger } from '../lib/log';
+import type { Pool } from '../lib/pg';
+import type { AttemptResult } from './deliver';
+import { sql } from './sql';
+
+export interface FlusherOptions {
+  pool: Pool;
+  workerId: string;
+  intervalMs: number;
+  maxResults: number;
+  log: Logger;
+  onFlushed?: (results: AttemptResult[], recorded: number, durationMs: number) => void;
+}
+
+export class ResultFlusher {
+  private buffer: AttemptResult[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private failures = 0;
+
+  constructor(private readonly options: FlusherOptions) {}
+
+  get pending(): number {
+    return this.buffer.length;
+  }
+
+  add(result: AttemptResult): void {
+    this.buffer.push(result);
+    if (this.buffer.length >= this.options.maxResults) this.kick();
+    else this.timer ??= setTimeout(() => this.kick(), this.options.intervalMs);
+  }
+
+  private kick(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.running || this.buffer.length === 0) return;
+    this.running = this.flushOnce().finally(() => {
+      this.running = null;
+      if (this.buffer.length > 0) {
+        // After a failure, back off (100 ms doubling to 5 s) instead of hammering a database that is down.
+        const delay = this.failures === 0 ? 0 : Math.min(5000, 100 * 2 ** (this.failures - 1));
+        this.timer ??= setTimeout(() => this.kick(), delay);
+      }
+    });
+  }
+
+  private async flushOnce(): Promise<void> {
+    const batch = this.buffer.splice(0, this.options.maxResults);
+    const started = performance.now();
+    try {
+      const { rows } = await this.options.pool.query<{ recorded: number }>(sql.recordResults, [
+        this.options.workerId,
+        batch.map((r) => r.deliveryId),
+        batch.map((r) => r.state),
+        batch.map((r) => r.nextAttemptAt),
+        batch.map((r) => r.startedAt),
+        batch.map((r) => r.durationMs),
+        batch.map((r) => r.statusCode),
+        batch.map((r) => r.errorClass),
+        batch.map((r) => r.errorMessage),
+        batch.map((r) => JSON.stringify(r.requestHeaders)),
+        batch.map((r) => (r.responseHeaders ? JSON.stringify(r.responseHeaders) : null)),
+        batch.map((r) => (r.responseBody === null ? null : stripNul(r.responseBody))),
+        batch.map((r) => r.responseTruncated),
+      ]);
+      this.failures = 0;
+      const recorded = rows[0]?.recorded ?? 0;
+      if (recorded < batch.length) {
+        this.options.log.warn('results not recorded: lease lost to another worker', { lost: batch.length - recorded });
+      }
+      this.options.onFlushed?.(batch, recorded, performance.now() - started);
+    } catch (error) {
+      // Keep the results and try again: while the process lives nothing is lost, and if the leases
+      // run out first the fence in the statement makes the late write a no-op.
+      this.failures++;
+      this.buffer.unshift(...batch);
+      this.options.log.error('flush failed; will retry', { error, results: batch.length, failures: this.failures });
+    }
+  }
+
+  /** Writes everything buffered; used on shutdown. Gives up after `deadlineMs`. */
+  async drain(deadlineMs: number): Promise<boolean> {
+    const until = Date.now() + deadlineMs;
+    while ((this.buffer.length > 0 || this.running) && Date.now() < until) {
+      if (!this.running) this.kick();
+      await (this.running ?? new Promise((resolve) => setTimeout(resolve, 50)));
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    return this.buffer.length === 0;
+  }
+}
+
+// Postgres text cannot hold U+0000, which a binary response body may contain.
+function stripNul(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
+}

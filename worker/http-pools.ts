@@ -1,0 +1,128 @@
+// Keep-alive connection pools, one per endpoint and origin, each capped at the endpoint's
+// max_concurrency: 100,000 deliveries to one endpoint reuse at most that many TCP connections,
+// where pg_net opens one per request and runs out of ephemeral ports.
+import { Pool, type Dispatcher } from 'undici';
+import type { AddressPolicyOptions } from '../lib/webhooks/address-policy';
+import { DeadlineError } from './classify-error';
+import { createPinnedConnector, type Resolver } from './resolve-and-pin';
+
+export interface HttpLimits {
+  /** One deadline for connect, headers and the whole body: a receiver that drips a byte every
+   * 500 ms defeats per-read timeouts but not this. */
+  timeoutMs: number;
+  /** Bytes of the response body kept for the attempt log. */
+  keepBytes: number;
+  /** Further bytes read and dropped so the connection can be reused; past this the socket is closed. */
+  drainBytes: number;
+}
+
+export interface HttpResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+  truncated: boolean;
+}
+
+export interface SendRequest {
+  poolKey: string;
+  url: URL;
+  connections: number;
+  headers: Record<string, string>;
+  body: string;
+  /** Called once the status line and headers arrived, to tell a reset from an empty reply. */
+  onHeaders?: () => void;
+}
+
+export class HttpPools {
+  private readonly pools = new Map<string, { pool: Pool; connections: number; origin: string }>();
+  private readonly connector: ReturnType<typeof createPinnedConnector>;
+
+  constructor(
+    private readonly limits: HttpLimits,
+    policy: AddressPolicyOptions,
+    resolve?: Resolver,
+  ) {
+    this.connector = createPinnedConnector(policy, { connectTimeoutMs: limits.timeoutMs, resolve });
+  }
+
+  private poolFor(key: string, origin: string, connections: number): Pool {
+    const existing = this.pools.get(key);
+    if (existing && existing.origin === origin && existing.connections === connections) return existing.pool;
+    if (existing) void existing.pool.close();
+    const pool = new Pool(origin, {
+      connections,
+      pipelining: 1,
+      connect: this.connector,
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 600_000,
+      headersTimeout: this.limits.timeoutMs,
+      bodyTimeout: this.limits.timeoutMs,
+    });
+    this.pools.set(key, { pool, connections, origin });
+    return pool;
+  }
+
+  async send(request: SendRequest): Promise<HttpResponse> {
+    const pool = this.poolFor(request.poolKey, request.url.origin, request.connections);
+    const controller = new AbortController();
+    const deadline = new DeadlineError(this.limits.timeoutMs);
+    const timer = setTimeout(() => controller.abort(deadline), this.limits.timeoutMs);
+    try {
+      const response: Dispatcher.ResponseData = await pool.request({
+        method: 'POST',
+        path: request.url.pathname + request.url.search,
+        headers: request.headers,
+        body: request.body,
+        signal: controller.signal,
+      });
+      request.onHeaders?.();
+      const { body, truncated } = await readBounded(response.body, this.limits);
+      return { statusCode: response.statusCode, headers: flattenHeaders(response.headers), body, truncated };
+    } catch (error) {
+      throw controller.signal.aborted ? deadline : error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map(({ pool }) => pool.close().catch(() => {})));
+    this.pools.clear();
+  }
+
+  /** Open pools, for tests and metrics. */
+  get size(): number {
+    return this.pools.size;
+  }
+}
+
+async function readBounded(
+  body: Dispatcher.ResponseData['body'],
+  limits: HttpLimits,
+): Promise<{ body: string; truncated: boolean }> {
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  let seenBytes = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    seenBytes += chunk.length;
+    if (keptBytes < limits.keepBytes) {
+      const slice = chunk.subarray(0, limits.keepBytes - keptBytes);
+      kept.push(slice);
+      keptBytes += slice.length;
+    }
+    if (seenBytes > limits.keepBytes + limits.drainBytes) {
+      // Enough: closing the socket is cheaper than reading an endless or huge body.
+      body.destroy();
+      break;
+    }
+  }
+  return { body: Buffer.concat(kept).toString('utf8'), truncated: seenBytes > keptBytes };
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}

@@ -1,0 +1,13 @@
+// The worker's hand-written statements, one per file in worker/sql, each with its why-comment.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const load = (name: string) => readFileSync(join(import.meta.dirname, 'sql', `${name}.sql`), 'utf8');
+
+export const sql = {
+  claimDeliveries: load('claim-deliveries'),
+  recordResults: load('record-results'),
+  releaseDeliveries: load('release-deliveries'),
+  nextDueAt: load('next-due-at'),
+  loadEndpoints: load('load-endpoints'),
+} as const;

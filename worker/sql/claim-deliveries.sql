@@ -1,0 +1,26 @@
+-- Claims up to $2 due deliveries for worker $1 in one round trip, leasing them for $3 seconds.
+-- Due means pending with next_attempt_at passed, or delivering whose lease ran out (its worker died
+-- or froze): claiming sets next_attempt_at to the lease expiry, so both are one range scan of the
+-- partial index deliveries_claim_idx, whose size does not grow with finished rows.
+-- SKIP LOCKED lets any number of workers claim concurrently without waiting on each other.
+-- Crash cost: none. If the worker dies after this commits, the rows come back when the lease ends.
+WITH due AS (
+  SELECT id
+    FROM hookline.deliveries
+   WHERE state IN ('pending', 'delivering')
+     AND next_attempt_at <= now()
+   ORDER BY next_attempt_at
+   LIMIT $2
+     FOR UPDATE SKIP LOCKED
+)
+UPDATE hookline.deliveries AS d
+   SET state = 'delivering',
+       lease_owner = $1,
+       lease_expires_at = now() + make_interval(secs => $3),
+       next_attempt_at = now() + make_interval(secs => $3),
+       updated_at = now()
+  FROM due, hookline.messages AS m
+ WHERE d.id = due.id
+   AND m.id = d.message_id
+RETURNING d.id, d.app_id, d.endpoint_id, d.message_id, d.attempt_count,
+          m.event_type, m.created_at, m.payload::text AS payload

@@ -1,0 +1,9 @@
+-- Endpoint settings and their currently valid signing secrets, newest first, for the worker's
+-- short-lived cache. During a rotation's grace period the old secret is still valid and signs too.
+SELECT e.id, e.app_id, e.url, e.enabled, e.max_concurrency, e.headers,
+       coalesce(array_agg(s.secret ORDER BY s.created_at DESC) FILTER (WHERE s.id IS NOT NULL), '{}') AS secrets
+  FROM hookline.endpoints AS e
+  LEFT JOIN hookline.endpoint_secrets AS s
+    ON s.endpoint_id = e.id AND (s.expires_at IS NULL OR s.expires_at > now())
+ WHERE e.id = ANY($1::text[])
+ GROUP BY e.id

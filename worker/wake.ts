@@ -1,0 +1,91 @@
+// Tells the loop when to look for work: a NOTIFY on `hookline_deliveries` (sent by a statement
+// trigger when deliveries are inserted), a poll timer, and a timer for the next scheduled retry.
+// A NOTIFY is only a latency hint: notifications are lost while the LISTEN connection is down, so
+// the poll stays the guarantee.
+import pg from 'pg';
+import type { Logger } from '../lib/log';
+
+export const CHANNEL = 'hookline_deliveries';
+
+export class Wake {
+  private waiter: (() => void) | null = null;
+  private signalled = false;
+  private client: pg.Client | null = null;
+  private stopped = false;
+  private reconnectDelayMs = 100;
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly log: Logger,
+  ) {}
+
+  /** Wakes the loop now (or the next time it waits). */
+  signal(): void {
+    this.signalled = true;
+    const waiter = this.waiter;
+    this.waiter = null;
+    waiter?.();
+  }
+
+  /** Resolves on a signal or after `timeoutMs`, whichever is first. */
+  wait(timeoutMs: number): Promise<void> {
+    if (this.signalled) {
+      this.signalled = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiter = null;
+        resolve();
+      }, timeoutMs);
+      this.waiter = () => {
+        clearTimeout(timer);
+        this.signalled = false;
+        resolve();
+      };
+    });
+  }
+
+  async listen(): Promise<void> {
+    if (this.stopped) return;
+    const client = new pg.Client({ connectionString: this.connectionString });
+    client.on('notification', () => this.signal());
+    client.on('error', (error) => {
+      this.log.warn('LISTEN connection lost; polling until it is back', { error });
+      this.reconnect(client);
+    });
+    client.on('end', () => this.reconnect(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+      this.client = client;
+      this.reconnectDelayMs = 100;
+      // Deliveries may have been inserted while we were not listening.
+      this.signal();
+    } catch (error) {
+      this.log.warn('LISTEN failed; polling until it works', { error });
+      this.reconnect(client);
+    }
+  }
+
+  private reconnect(client: pg.Client): void {
+    if (this.stopped || (this.client !== client && this.client !== null)) return;
+    this.client = null;
+    client.removeAllListeners('end');
+    void client.end().catch(() => {});
+    const delay = this.reconnectDelayMs;
+    this.reconnectDelayMs = Math.min(5000, delay * 2);
+    setTimeout(() => void this.listen(), delay).unref();
+  }
+
+  async close(): Promise<void> {
+    this.stopped = true;
+    this.signal();
+    const client = this.client;
+    this.client = null;
+    if (client) {
+      client.removeAllListeners('end');
+      await client.end().catch(() => {});
+    }
+  }
+}
