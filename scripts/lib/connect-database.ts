@@ -1,0 +1,68 @@
+// Finds the database `npm start` runs on: DATABASE_URL when set, otherwise the embedded PostgreSQL in
+// the data folder (initialised on first start, kept between runs). Either way the database is
+// reachable and migrated when this returns, or start-up stops with a message naming the problem.
+import { join } from 'node:path';
+import pg from 'pg';
+import type { Config } from '../../lib/env';
+import { ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../lib/embedded-postgres';
+import { migrate } from '../../lib/migrate';
+
+export interface Database {
+  url: string;
+  /** Present when the database is the embedded one; stop it last. */
+  embedded: EmbeddedPostgresHandle | null;
+  appliedMigrations: string[];
+}
+
+export class StartupError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'StartupError';
+  }
+}
+
+export async function connectDatabase(config: Config, log: (line: string) => void): Promise<Database> {
+  let embedded: EmbeddedPostgresHandle | null = null;
+  let url: string;
+  if (config.DATABASE_URL) {
+    url = config.DATABASE_URL;
+    await checkReachable(url);
+  } else {
+    const dataDir = join(config.HOOKLINE_DATA_DIR, 'postgres');
+    log(`Starting the embedded PostgreSQL (data in ${dataDir}, port ${config.HOOKLINE_EMBEDDED_PG_PORT})…`);
+    embedded = await startEmbeddedPostgres({ dataDir, port: config.HOOKLINE_EMBEDDED_PG_PORT });
+    url = await ensureDatabase(embedded.connectionString, 'hookline');
+  }
+  try {
+    const { applied } = await migrate(url);
+    return { url, embedded, appliedMigrations: applied };
+  } catch (error) {
+    await embedded?.stop();
+    throw error;
+  }
+}
+
+/** Connects once with a short timeout so a wrong DATABASE_URL fails in seconds with its reason. */
+async function checkReachable(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } catch (error) {
+    const reason = (error as Error).message || (error as { code?: string }).code || String(error);
+    throw new StartupError(`Cannot connect to DATABASE_URL (${redactPassword(url)}): ${reason}`, { cause: error });
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export function redactPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}

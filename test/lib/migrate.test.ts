@@ -1,0 +1,108 @@
+// The migration runner against real, empty databases: concurrent starts, atomic failure, Prisma
+// compatibility and refusing an edited migration.
+import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { defaultMigrationsDir, migrate, MigrationError } from '../../lib/migrate';
+import { withDatabase } from '../../lib/pg';
+
+const created: string[] = [];
+
+async function emptyDatabase(): Promise<string> {
+  const name = `hookline_migrate_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: inject('maintenanceUrl') });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  created.push(name);
+  return withDatabase(inject('maintenanceUrl'), name);
+}
+
+async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+afterAll(async () => {
+  const admin = new pg.Client({ connectionString: inject('maintenanceUrl') });
+  await admin.connect();
+  for (const name of created) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.end();
+});
+
+describe('migrate', () => {
+  it('applies each migration exactly once when two processes start at the same moment', async () => {
+    const url = await emptyDatabase();
+    const [first, second] = await Promise.all([migrate(url), migrate(url)]);
+    // One runner applied everything; the other waited on the advisory lock and found it done.
+    expect([first.applied.length, second.applied.length].sort()).toEqual([0, first.applied.length + second.applied.length]);
+    const rows = await query<{ migration_name: string; count: number }>(
+      url,
+      'SELECT migration_name, count(*)::int AS count FROM hookline._prisma_migrations GROUP BY 1',
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.count === 1)).toBe(true);
+    expect((await migrate(url)).applied).toEqual([]);
+  });
+
+  it("records migrations in Prisma's _prisma_migrations layout", async () => {
+    const url = await emptyDatabase();
+    await migrate(url);
+    const columns = await query<{ column_name: string; data_type: string }>(
+      url,
+      `SELECT column_name, data_type FROM information_schema.columns
+        WHERE table_schema = 'hookline' AND table_name = '_prisma_migrations' ORDER BY column_name`,
+    );
+    expect(columns.map((column) => column.column_name)).toEqual([
+      'applied_steps_count', 'checksum', 'finished_at', 'id', 'logs', 'migration_name', 'rolled_back_at', 'started_at',
+    ]);
+    const [row] = await query<{ checksum: string; finished_at: Date | null; applied_steps_count: number }>(
+      url,
+      `SELECT checksum, finished_at, applied_steps_count FROM hookline._prisma_migrations ORDER BY migration_name LIMIT 1`,
+    );
+    expect(row!.checksum).toMatch(/^[0-9a-f]{64}$/);
+    expect(row!.finished_at).toBeInstanceOf(Date);
+    expect(row!.applied_steps_count).toBe(1);
+  });
+
+  it('reports a failing migration with its file and the database error, and records nothing of it', async () => {
+    const url = await emptyDatabase();
+    const dir = await mkdtemp(join(tmpdir(), 'hookline-migrations-'));
+    await cp(defaultMigrationsDir, dir, { recursive: true });
+    const broken = join(dir, '29991231000000_broken');
+    await mkdir(broken);
+    // The first statement succeeds, the second fails: atomicity means the first is rolled back too.
+    await writeFile(join(broken, 'migration.sql'), 'CREATE TABLE hookline.half_done (id int);\nSELECT * FROM hookline.no_such_table;\n');
+
+    const error = await migrate(url, dir).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MigrationError);
+    expect((error as Error).message).toContain('29991231000000_broken');
+    expect((error as Error).message).toContain(join(broken, 'migration.sql'));
+    expect((error as Error).message).toMatch(/relation "hookline.no_such_table" does not exist/);
+
+    const recorded = await query<{ migration_name: string }>(url, 'SELECT migration_name FROM hookline._prisma_migrations');
+    expect(recorded.map((row) => row.migration_name)).not.toContain('29991231000000_broken');
+    expect(recorded.length).toBeGreaterThan(0); // the good ones before it are applied and kept
+    const halfDone = await query(url, `SELECT 1 FROM pg_tables WHERE schemaname = 'hookline' AND tablename = 'half_done'`);
+    expect(halfDone).toEqual([]);
+  });
+
+  it('refuses to run when an applied migration file was edited afterwards', async () => {
+    const url = await emptyDatabase();
+    const dir = await mkdtemp(join(tmpdir(), 'hookline-migrations-'));
+    await cp(defaultMigrationsDir, dir, { recursive: true });
+    await migrate(url, dir);
+    const first = (await query<{ migration_name: string }>(url, 'SELECT migration_name FROM hookline._prisma_migrations ORDER BY 1 LIMIT 1'))[0]!
+      .migration_name;
+    await writeFile(join(dir, first, 'migration.sql'), '-- edited\n', { flag: 'a' });
+    await expect(migrate(url, dir)).rejects.toThrow(/changed after it was applied/);
+  });
+});
