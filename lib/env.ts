@@ -1,7 +1,7 @@
 // Hookline's configuration: every environment variable, validated once at boot by one zod schema.
 // A bad value stops start-up with a message naming the variable, what was given and what is expected.
 import { z } from 'zod';
-import { parseDurationList } from './duration';
+import { parseDuration, parseDurationList } from './duration';
 
 const integer = (name: string, fallback: number, min: number, max: number) =>
   z
@@ -28,6 +28,20 @@ const boolean = (name: string, fallback: boolean) =>
       if (['0', 'false', 'no', 'off'].includes(normalised)) return false;
       ctx.addIssue({ code: 'custom', message: `${name} must be true or false, got "${raw}"` });
       return z.NEVER;
+    });
+
+// A duration as people write it ("30s", "5m", "5d"), in milliseconds.
+const duration = (name: string, fallback: string) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      try {
+        return parseDuration(raw === undefined || raw.trim() === '' ? fallback : raw);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a duration: ${(error as Error).message}` });
+        return z.NEVER;
+      }
     });
 
 const postgresUrl = z
@@ -85,10 +99,35 @@ const configSchema = z.object({
     }),
   HOOKLINE_ALLOW_LOOPBACK: boolean('HOOKLINE_ALLOW_LOOPBACK', false),
   HOOKLINE_ALLOW_PRIVATE_NETWORKS: boolean('HOOKLINE_ALLOW_PRIVATE_NETWORKS', false),
+  // Delivery worker (worker/). Circuit breaker: after this many failed attempts in a row to one endpoint,
+  // stop sending to it for HOOKLINE_CIRCUIT_OPEN_BASE, then probe once; each failed probe doubles the
+  // wait up to HOOKLINE_CIRCUIT_OPEN_MAX.
+  HOOKLINE_CIRCUIT_FAILURE_THRESHOLD: integer('HOOKLINE_CIRCUIT_FAILURE_THRESHOLD', 10, 1, 1_000_000),
+  HOOKLINE_CIRCUIT_OPEN_BASE: duration('HOOKLINE_CIRCUIT_OPEN_BASE', '30s'),
+  HOOKLINE_CIRCUIT_OPEN_MAX: duration('HOOKLINE_CIRCUIT_OPEN_MAX', '30m'),
+  // Disable an endpoint whose failure streak (no success at all) lasted this long; 0 = never.
+  HOOKLINE_AUTO_DISABLE_AFTER: duration('HOOKLINE_AUTO_DISABLE_AFTER', '5d'),
+  // Finished deliveries (with their attempts) and orphaned messages are deleted after this long.
+  HOOKLINE_RETENTION: duration('HOOKLINE_RETENTION', '30d'),
+  // Per-minute rollups and queue depth samples are small and kept longer for the charts.
+  HOOKLINE_STATS_RETENTION: duration('HOOKLINE_STATS_RETENTION', '90d'),
+  // Prometheus /metrics of the worker; 0 = no metrics server.
+  HOOKLINE_METRICS_PORT: integer('HOOKLINE_METRICS_PORT', 9464, 0, 65535),
+  HOOKLINE_METRICS_HOST: z.string().optional().default('127.0.0.1'),
+  // On SIGTERM, how long in-flight deliveries may take to finish before they are released.
+  HOOKLINE_SHUTDOWN_GRACE: duration('HOOKLINE_SHUTDOWN_GRACE', '10s'),
   HOOKLINE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional().default('info'),
+  // REST API. A message payload above this size is refused with 413 before it is parsed.
+  HOOKLINE_MAX_PAYLOAD_BYTES: integer('HOOKLINE_MAX_PAYLOAD_BYTES', 1_048_576, 1024, 67_108_864),
+  // Requests per second per API key or admin session (token bucket, burst = one second's worth); 0 = off.
+  HOOKLINE_API_RATE_LIMIT: integer('HOOKLINE_API_RATE_LIMIT', 100, 0, 1_000_000),
+  HOOKLINE_SESSION_TTL_HOURS: integer('HOOKLINE_SESSION_TTL_HOURS', 168, 1, 8760),
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** Every variable Hookline reads; test/readme.test.ts keeps the README's table in step with it. */
+export const configVariables = Object.keys(configSchema.shape);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -98,7 +137,7 @@ export class ConfigError extends Error {
 }
 
 /** Parses the environment; throws ConfigError naming every bad variable at once. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = configSchema.safeParse(env);
   if (parsed.success) return parsed.data;
   throw new ConfigError(

@@ -8,7 +8,6 @@
 // the embedded PostgreSQL last. A second Ctrl-C forces: in-flight deliveries are released at once.
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
-import next from 'next';
 import { getPrisma } from '../lib/db';
 import { ConfigError, loadConfig, type Config } from '../lib/env';
 import { createLogger } from '../lib/log';
@@ -64,6 +63,8 @@ async function main(): Promise<void> {
     say('Building the dashboard (next build; about a minute, and only after the code changed)…');
     await buildDashboard(ROOT);
   }
+  // Loaded only now: Next.js takes a second to import, and configuration errors should not wait for it.
+  const { default: next } = await import('next');
   const dashboard = next({ dev: false, dir: ROOT, hostname: config.HOST, port: config.PORT });
   await dashboard.prepare();
   const handle = dashboard.getRequestHandler();

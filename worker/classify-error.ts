@@ -67,15 +67,24 @@ function* causes(error: unknown): Generator<Error & { code?: string }> {
 }
 
 export function classifyError(error: unknown, context: { receivedHeaders: boolean }): ErrorClass {
-  for (const cause of causes(error)) {
-    const code = cause.code ?? '';
-    const mapped = codeClasses[code];
+  // The most specific cause wins: undici wraps ECONNRESET in its own UND_ERR_SOCKET, so every cause
+  // is looked at before the generic socket error decides.
+  const chain = [...causes(error)];
+  for (const cause of chain) {
+    const mapped = codeClasses[cause.code ?? ''];
     if (mapped) return mapped;
+  }
+  for (const cause of chain) {
+    const code = cause.code ?? '';
     if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || code === 'EPROTO') {
       return 'tls';
     }
-    // The peer closed the socket before sending a status line: curl's "Server returned nothing".
-    if (code === 'UND_ERR_SOCKET') return context.receivedHeaders ? 'connection_reset' : 'empty_reply';
+    if (/certificate|ssl|tls/i.test(cause.message) && !code.startsWith('UND_ERR')) return 'tls';
+  }
+  // The peer closed the socket before a status line: curl's "Server returned nothing (no headers,
+  // no data)"; after the headers it is a reset in the middle of the body.
+  if (chain.some((cause) => cause.code === 'UND_ERR_SOCKET')) {
+    return context.receivedHeaders ? 'connection_reset' : 'empty_reply';
   }
   return 'network';
 }

@@ -1,5 +1,7 @@
+// From the validated configuration (lib/env.ts) to a worker, for worker/main.ts and scripts/start.ts.
 import type { Config } from '../lib/env';
-import type { DeliveryWorkerOptions } from './delivery-worker';
+import type { Logger } from '../lib/log';
+import { DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker';
 
 export function workerOptionsFromConfig(config: Config, connectionString: string): DeliveryWorkerOptions {
   return {
@@ -20,5 +22,28 @@ export function workerOptionsFromConfig(config: Config, connectionString: string
       allowLoopback: config.HOOKLINE_ALLOW_LOOPBACK,
       allowPrivate: config.HOOKLINE_ALLOW_PRIVATE_NETWORKS,
     },
+    circuit: {
+      failureThreshold: config.HOOKLINE_CIRCUIT_FAILURE_THRESHOLD,
+      openBaseMs: config.HOOKLINE_CIRCUIT_OPEN_BASE,
+      openMaxMs: config.HOOKLINE_CIRCUIT_OPEN_MAX,
+    },
+    autoDisableAfterMs: config.HOOKLINE_AUTO_DISABLE_AFTER,
+    retention: { retentionMs: config.HOOKLINE_RETENTION, statsRetentionMs: config.HOOKLINE_STATS_RETENTION },
+    metricsServer:
+      config.HOOKLINE_METRICS_PORT > 0 ? { port: config.HOOKLINE_METRICS_PORT, host: config.HOOKLINE_METRICS_HOST } : null,
   };
+}
+
+/** Builds and starts a worker in this process; the caller stops it with `worker.stop()`. */
+export async function startWorker(options: {
+  config: Config;
+  connectionString: string;
+  log?: Logger;
+}): Promise<DeliveryWorker> {
+  const worker = new DeliveryWorker({
+    ...workerOptionsFromConfig(options.config, options.connectionString),
+    log: options.log,
+  });
+  await worker.start();
+  return worker;
 }

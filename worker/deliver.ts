@@ -27,6 +27,10 @@ export interface EndpointSettings {
   maxConcurrency: number;
   headers: Record<string, string>;
   secrets: string[];
+  /** Created by hookline.http_post (the pg_net drop-in): the body is the payload itself, as pg_net sends it. */
+  implicit: boolean;
+  /** This endpoint's attempt deadline; null: the worker's. */
+  timeoutMs: number | null;
 }
 
 export type DeliveryState = 'succeeded' | 'pending' | 'dead';
@@ -58,10 +62,38 @@ export interface DeliverOptions {
 /**
  * The body is a Standard Webhooks envelope. It is rebuilt for every attempt from immutable columns
  * (the event type, the message's created_at, the stored payload), so every retry sends the same
- * bytes under the same webhook-id, and a receiver can deduplicate on either.
+ * bytes under the same webhook-id, and a receiver can deduplicate on either. Implicit endpoints
+ * (hookline.http_post) get the payload alone, byte for byte what pg_net would have posted.
  */
-export function buildBody(delivery: Pick<ClaimedDelivery, 'eventType' | 'createdAt' | 'payload'>): string {
+export function buildBody(
+  delivery: Pick<ClaimedDelivery, 'eventType' | 'createdAt' | 'payload'>,
+  endpoint: Pick<EndpointSettings, 'implicit'> = { implicit: false },
+): string {
+  if (endpoint.implicit) return delivery.payload;
   return `{"type":${JSON.stringify(delivery.eventType)},"timestamp":"${delivery.createdAt.toISOString()}","data":${delivery.payload}}`;
+}
+
+// Headers the worker owns: an endpoint's custom headers cannot replace the signature or the id.
+const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'host', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
+
+export function buildRequestHeaders(
+  delivery: ClaimedDelivery,
+  endpoint: EndpointSettings,
+  body: string,
+  timestampSeconds: number,
+  userAgent: string,
+): Record<string, string> {
+  const headers: Record<string, string> = { 'user-agent': userAgent };
+  for (const [name, value] of Object.entries(endpoint.headers)) {
+    if (!RESERVED_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = String(value);
+  }
+  return {
+    ...headers,
+    'content-type': 'application/json',
+    'webhook-id': delivery.messageId,
+    'webhook-timestamp': String(timestampSeconds),
+    'webhook-signature': signatureHeader(endpoint.secrets, delivery.messageId, timestampSeconds, body),
+  };
 }
 
 export async function deliver(
@@ -71,18 +103,8 @@ export async function deliver(
 ): Promise<AttemptResult> {
   const startedAt = new Date();
   const started = performance.now();
-  const body = buildBody(delivery);
-  const timestamp = Math.floor(startedAt.getTime() / 1000);
-  const requestHeaders: Record<string, string> = {
-    ...endpoint.headers,
-    'content-type': 'application/json',
-    'user-agent': options.userAgent,
-    'webhook-id': delivery.messageId,
-    'webhook-timestamp': String(timestamp),
-    'webhook-signature': signatureHeader(endpoint.secrets, delivery.messageId, timestamp, body),
-  };
   let receivedHeaders = false;
-  const base = { deliveryId: delivery.id, endpointId: delivery.endpointId, startedAt, requestHeaders };
+  let requestHeaders: Record<string, string> = {};
   const attemptsMade = delivery.attemptCount + 1;
   const retry = (retryAfterMs: number | null) => {
     const delayMs = nextRetryDelay(options.retrySchedule, attemptsMade, { retryAfterMs, random: options.random });
@@ -92,21 +114,41 @@ export async function deliver(
   };
 
   try {
+    const body = buildBody(delivery, endpoint);
+    requestHeaders = buildRequestHeaders(delivery, endpoint, body, Math.floor(startedAt.getTime() / 1000), options.userAgent);
+    const url = new URL(endpoint.url);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw Object.assign(new Error(`${url.protocol} URLs are not delivered; use http or https`), {
+        code: 'ERR_INVALID_URL',
+      });
+    }
     const response = await options.http.send({
       poolKey: endpoint.id,
-      url: new URL(endpoint.url),
+      url,
       connections: endpoint.maxConcurrency,
       headers: requestHeaders,
       body,
+      timeoutMs: endpoint.timeoutMs ?? undefined,
       onHeaders: () => (receivedHeaders = true),
     });
     const durationMs = performance.now() - started;
     const errorClass = classifyStatus(response.statusCode);
     const retryAfterMs =
       response.statusCode === 429 || response.statusCode === 503 ? parseRetryAfter(response.headers['retry-after']) : null;
+    // 410 Gone: the receiver says this endpoint no longer exists. Retrying cannot help; the flush
+    // disables the endpoint, and an operator who re-enables it can replay the dead deliveries.
+    const outcome =
+      errorClass === null
+        ? { state: 'succeeded' as const, nextAttemptAt: null }
+        : response.statusCode === 410
+          ? { state: 'dead' as const, nextAttemptAt: null }
+          : retry(retryAfterMs);
     return {
-      ...base,
-      ...(errorClass === null ? { state: 'succeeded' as const, nextAttemptAt: null } : retry(retryAfterMs)),
+      deliveryId: delivery.id,
+      endpointId: delivery.endpointId,
+      startedAt,
+      requestHeaders,
+      ...outcome,
       durationMs,
       statusCode: response.statusCode,
       errorClass,
@@ -117,7 +159,10 @@ export async function deliver(
     };
   } catch (error) {
     return {
-      ...base,
+      deliveryId: delivery.id,
+      endpointId: delivery.endpointId,
+      startedAt,
+      requestHeaders,
       ...retry(null),
       durationMs: performance.now() - started,
       statusCode: null,

@@ -4,15 +4,20 @@
 // for an endpoint slot are released without spending an attempt; in-flight ones finish; final
 // flush) -> stopped. stop({ force: true }) (a second signal, or the deadline) releases whatever is
 // still in flight instead of waiting for it.
+// Round trips per delivery in steady state: 1/batch for the claim, 1/flush for the write-back
+// (tens to hundreds of results each), and an endpoint lookup only when the 2 s cache misses.
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import { createLogger, type Logger } from '../lib/log';
 import { createPool, type Pool } from '../lib/pg';
 import type { AddressPolicyOptions } from '../lib/webhooks/address-policy';
 import { deliver, type AttemptResult, type ClaimedDelivery, type EndpointSettings } from './deliver';
 import { EndpointCache } from './endpoint-cache';
-import { ResultFlusher } from './flush';
+import { ResultFlusher, type CircuitSettings, type FlushOutcome } from './flush';
 import { HttpPools, type HttpLimits } from './http-pools';
+import { applyRetention, logRetention, readGauges, sampleQueueDepth, type RetentionOptions } from './maintenance';
+import { startMetricsServer, WorkerMetrics } from './metrics';
 import type { Resolver } from './resolve-and-pin';
 import { sql } from './sql';
 import { Wake } from './wake';
@@ -30,6 +35,15 @@ export interface DeliveryWorkerOptions {
   retrySchedule: readonly number[];
   http: HttpLimits;
   addressPolicy: AddressPolicyOptions;
+  circuit?: CircuitSettings;
+  /** Disable an endpoint after a failure streak this long; 0 = never. Default 5 days. */
+  autoDisableAfterMs?: number;
+  /** Retention run by one worker once per maintenance interval; null = keep everything. */
+  retention?: RetentionOptions | null;
+  /** Queue depth sample, gauges and retention; default one minute, 0 = never. */
+  maintenanceIntervalMs?: number;
+  /** Serve Prometheus metrics at http://host:port/metrics; null = no server. */
+  metricsServer?: { port: number; host: string } | null;
   resolve?: Resolver;
   log?: Logger;
   userAgent?: string;
@@ -46,14 +60,27 @@ interface ClaimRow {
   event_type: string;
   created_at: Date;
   payload: string;
+  endpoint_enabled: boolean;
+  circuit_state: 'closed' | 'open' | 'half_open';
+  circuit_open_until: Date | null;
 }
 
+interface Waiting {
+  delivery: ClaimedDelivery;
+  endpoint: EndpointSettings;
+  claimedAt: number;
+}
+
+export const DEFAULT_CIRCUIT: CircuitSettings = { failureThreshold: 10, openBaseMs: 30_000, openMaxMs: 30 * 60_000 };
+const FIVE_DAYS_MS = 5 * 86_400_000;
+
 // A delivery of a disabled endpoint goes back to the queue for this long without spending an
-// attempt; enabling the endpoint makes it due at once.
+// attempt; enabling the endpoint (or a replay) makes it due again.
 const DISABLED_ENDPOINT_RECHECK_MS = 5 * 60_000;
 
 export class DeliveryWorker {
   readonly workerId: string;
+  readonly metrics = new WorkerMetrics();
   private state: WorkerState = 'created';
   private readonly pool: Pool;
   private readonly wake: Wake;
@@ -64,13 +91,26 @@ export class DeliveryWorker {
   /** Claimed and not yet handed to the flusher or released. */
   private held = 0;
   private readonly inFlight = new Map<string, ClaimedDelivery>();
+  /** In flight when a forced stop released them: their results must not be recorded. */
+  private readonly abandoned = new Set<string>();
   private readonly active = new Map<string, number>();
-  private readonly waiting = new Map<string, { delivery: ClaimedDelivery; endpoint: EndpointSettings }[]>();
+  private readonly waiting = new Map<string, Waiting[]>();
   private loopDone: Promise<void> | null = null;
+  private stopping: Promise<void> | null = null;
+  private forced = false;
   private readonly claimThreshold: number;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private maintenanceRunning = false;
+  private metricsHttp: Server | null = null;
   readonly stats = { claimed: 0, succeeded: 0, failed: 0, released: 0 };
 
   constructor(private readonly options: DeliveryWorkerOptions) {
+    if (options.leaseSeconds * 1000 <= options.http.timeoutMs) {
+      throw new Error(
+        `the lease (${options.leaseSeconds} s) must be longer than the attempt timeout (${options.http.timeoutMs} ms), ` +
+          'or deliveries still in flight would be claimed by another worker',
+      );
+    }
     this.workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     this.log = (options.log ?? createLogger()).child({ component: 'worker', workerId: this.workerId });
     this.pool = createPool(options.connectionString, { max: 4 });
@@ -82,11 +122,19 @@ export class DeliveryWorker {
       workerId: this.workerId,
       intervalMs: options.flushIntervalMs,
       maxResults: options.flushMaxResults,
+      circuit: options.circuit ?? DEFAULT_CIRCUIT,
+      autoDisableAfterMs: options.autoDisableAfterMs ?? FIVE_DAYS_MS,
       log: this.log,
+      onFlushed: (results, outcome, durationMs) => this.flushed(results, outcome, durationMs),
+      onError: () => this.metrics.databaseErrors.inc({ operation: 'flush' }),
     });
     // Claiming one row per freed slot would cost a round trip per delivery; wait until a quarter of
     // a batch is free (the loop still claims at once when it holds nothing).
     this.claimThreshold = Math.max(1, Math.floor(Math.min(options.batchSize, options.concurrency) / 4));
+    this.metrics.collect = () => {
+      this.metrics.inFlight.set({}, this.inFlight.size);
+      this.metrics.held.set({}, this.held);
+    };
   }
 
   get currentState(): WorkerState {
@@ -96,8 +144,19 @@ export class DeliveryWorker {
   async start(): Promise<void> {
     if (this.state !== 'created') throw new Error(`worker already ${this.state}`);
     this.state = 'running';
+    if (this.options.metricsServer) {
+      this.metricsHttp = await startMetricsServer(this.metrics, { ...this.options.metricsServer, log: this.log });
+    }
     await this.wake.listen();
     this.loopDone = this.loop();
+    // Deliveries waiting for a connection to a slow endpoint must not outlive their lease (another
+    // worker would send them too): past half the lease they go back to the queue.
+    this.timers.push(setInterval(() => void this.releaseStaleWaiting(), 1000));
+    const maintenanceMs = this.options.maintenanceIntervalMs ?? 60_000;
+    if (maintenanceMs > 0) {
+      this.timers.push(setInterval(() => void this.maintain(), maintenanceMs));
+      this.timers.push(setTimeout(() => void this.maintain(), Math.min(1000, maintenanceMs)));
+    }
     this.log.info('worker started', { concurrency: this.options.concurrency, batchSize: this.options.batchSize });
   }
 
@@ -111,27 +170,34 @@ export class DeliveryWorker {
       }
       let claimed: ClaimRow[];
       const limit = Math.min(free, this.options.batchSize);
+      const started = performance.now();
       try {
         claimed = (
           await this.pool.query<ClaimRow>(sql.claimDeliveries, [this.workerId, limit, this.options.leaseSeconds])
         ).rows;
+        this.metrics.claimDuration.observe((performance.now() - started) / 1000);
+        if (failures > 0) this.log.info('database reachable again; claiming', { after: failures });
         failures = 0;
       } catch (error) {
         // The database is down or restarting: back off (100 ms doubling to 5 s), never exit.
         failures++;
+        this.metrics.databaseErrors.inc({ operation: 'claim' });
         const delay = Math.min(5000, 100 * 2 ** (failures - 1));
         this.log.error('claim failed; retrying', { error, failures, retryInMs: delay });
         await this.wake.wait(delay);
         continue;
       }
       if (claimed.length > 0) {
-        if (this.state !== 'running') {
-          // Stopped while the claim was in flight: hand the rows straight back.
-          await this.release(claimed.map((row) => row.id), new Date());
-          break;
-        }
         this.held += claimed.length;
         this.stats.claimed += claimed.length;
+        if (this.state !== 'running') {
+          // Stopped while the claim was in flight: hand the rows straight back.
+          await this.release(
+            claimed.map((row) => ({ id: row.id, dueAt: new Date() })),
+            'shutdown',
+          );
+          break;
+        }
         await this.dispatch(claimed);
       }
       if (claimed.length === limit) continue;
@@ -157,10 +223,15 @@ export class DeliveryWorker {
       endpoints = await this.endpoints.get(rows.map((row) => row.endpoint_id));
     } catch (error) {
       this.log.error('loading endpoints failed; releasing the batch', { error });
-      await this.release(rows.map((row) => row.id), new Date(Date.now() + 1000));
+      await this.release(
+        rows.map((row) => ({ id: row.id, dueAt: new Date(Date.now() + 1000) })),
+        'database_error',
+      );
       return;
     }
-    const disabled: string[] = [];
+    const now = Date.now();
+    const releases: { id: string; dueAt: Date; reason: string }[] = [];
+    const probing = new Map<string, { delivery: ClaimedDelivery; endpoint: EndpointSettings }[]>();
     for (const row of rows) {
       const delivery: ClaimedDelivery = {
         id: row.id,
@@ -178,19 +249,53 @@ export class DeliveryWorker {
         this.held--;
         continue;
       }
-      if (!endpoint.enabled) {
-        disabled.push(row.id);
+      if (!row.endpoint_enabled) {
+        releases.push({ id: row.id, dueAt: new Date(now + DISABLED_ENDPOINT_RECHECK_MS), reason: 'endpoint_disabled' });
         continue;
       }
-      const running = this.active.get(endpoint.id) ?? 0;
-      if (running < endpoint.maxConcurrency) this.startDelivery(delivery, endpoint);
-      else {
-        const queue = this.waiting.get(endpoint.id) ?? [];
-        queue.push({ delivery, endpoint });
-        this.waiting.set(endpoint.id, queue);
+      if (row.circuit_state !== 'closed') {
+        const openUntil = row.circuit_open_until?.getTime() ?? 0;
+        if (openUntil > now) {
+          // Open (or a probe is out): wait without spending an attempt.
+          releases.push({ id: row.id, dueAt: new Date(openUntil), reason: 'circuit_open' });
+        } else {
+          const group = probing.get(endpoint.id) ?? [];
+          group.push({ delivery, endpoint });
+          probing.set(endpoint.id, group);
+        }
+        continue;
+      }
+      this.enqueue(delivery, endpoint);
+    }
+    for (const [endpointId, group] of probing) {
+      const probeMs = (group[0]!.endpoint.timeoutMs ?? this.options.http.timeoutMs) + 1000;
+      let won = false;
+      try {
+        won = (await this.pool.query(sql.takeCircuitProbe, [endpointId, probeMs])).rowCount === 1;
+      } catch (error) {
+        this.log.warn('taking the circuit probe failed', { error, endpointId });
+      }
+      const rest = won ? group.slice(1) : group;
+      if (won) {
+        this.log.info('circuit half-open: sending one probe', { endpointId });
+        this.enqueue(group[0]!.delivery, group[0]!.endpoint);
+      }
+      for (const { delivery } of rest) {
+        releases.push({ id: delivery.id, dueAt: new Date(Date.now() + probeMs), reason: 'circuit_open' });
       }
     }
-    if (disabled.length > 0) await this.release(disabled, new Date(Date.now() + DISABLED_ENDPOINT_RECHECK_MS));
+    if (releases.length > 0) await this.releaseByReason(releases);
+  }
+
+  private enqueue(delivery: ClaimedDelivery, endpoint: EndpointSettings): void {
+    const running = this.active.get(endpoint.id) ?? 0;
+    if (running < endpoint.maxConcurrency) {
+      this.startDelivery(delivery, endpoint);
+      return;
+    }
+    const queue = this.waiting.get(endpoint.id) ?? [];
+    queue.push({ delivery, endpoint, claimedAt: Date.now() });
+    this.waiting.set(endpoint.id, queue);
   }
 
   private startDelivery(delivery: ClaimedDelivery, endpoint: EndpointSettings): void {
@@ -199,32 +304,102 @@ export class DeliveryWorker {
     void deliver(delivery, endpoint, {
       http: this.http,
       retrySchedule: this.options.retrySchedule,
-      userAgent: this.options.userAgent ?? 'Hookline/0.1',
+      userAgent: this.options.userAgent ?? 'Hookline/0.1 (+https://www.standardwebhooks.com)',
     }).then((result) => this.finish(delivery, endpoint, result));
   }
 
   private finish(delivery: ClaimedDelivery, endpoint: EndpointSettings, result: AttemptResult): void {
+    if (this.abandoned.delete(delivery.id)) return;
     this.inFlight.delete(delivery.id);
+    this.held--;
+    this.metrics.attempts.inc({
+      outcome: result.errorClass === null ? 'succeeded' : 'failed',
+      error_class: result.errorClass ?? '',
+    });
+    this.metrics.attemptDuration.observe(result.durationMs / 1000);
     if (result.state === 'succeeded') this.stats.succeeded++;
     else this.stats.failed++;
     this.flusher.add(result);
-    this.held--;
-    const next = this.waiting.get(endpoint.id)?.shift();
-    if (next && this.state === 'running') this.startDelivery(next.delivery, next.endpoint);
-    else this.active.set(endpoint.id, (this.active.get(endpoint.id) ?? 1) - 1);
-    if (this.waiting.get(endpoint.id)?.length === 0) this.waiting.delete(endpoint.id);
+    const queue = this.waiting.get(endpoint.id);
+    const next = this.state === 'running' ? queue?.shift() : undefined;
+    if (next) {
+      this.active.set(endpoint.id, (this.active.get(endpoint.id) ?? 1) - 1);
+      this.startDelivery(next.delivery, next.endpoint);
+    } else this.active.set(endpoint.id, (this.active.get(endpoint.id) ?? 1) - 1);
+    if (queue?.length === 0) this.waiting.delete(endpoint.id);
     if (this.options.concurrency - this.held >= this.claimThreshold) this.wake.signal();
   }
 
-  private async release(ids: string[], dueAt: Date): Promise<void> {
-    if (ids.length === 0) return;
-    this.held -= ids.length;
-    this.stats.released += ids.length;
+  private flushed(results: AttemptResult[], outcome: FlushOutcome, durationMs: number): void {
+    this.metrics.flushDuration.observe(durationMs / 1000);
+    this.metrics.deliveriesFinished.inc({ state: 'succeeded' }, outcome.succeeded);
+    this.metrics.deliveriesFinished.inc({ state: 'dead' }, outcome.dead);
+    if (outcome.recorded < results.length) this.metrics.lostLeases.inc({}, results.length - outcome.recorded);
+    // A circuit that just opened (or an endpoint just disabled) stops this worker's queue for it
+    // too: what waits for a connection goes back without spending attempts.
+    for (const endpoint of outcome.endpoints) {
+      if (endpoint.circuitState === 'closed' && endpoint.enabled) continue;
+      const queue = this.waiting.get(endpoint.id);
+      if (!queue?.length) continue;
+      this.waiting.delete(endpoint.id);
+      this.log.warn(endpoint.enabled ? 'circuit opened' : 'endpoint disabled', { endpointId: endpoint.id });
+      void this.release(
+        queue.map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() })),
+        endpoint.enabled ? 'circuit_open' : 'endpoint_disabled',
+      );
+    }
+  }
+
+  private async releaseStaleWaiting(): Promise<void> {
+    const cutoff = Date.now() - (this.options.leaseSeconds * 1000) / 2;
+    const stale: { id: string; dueAt: Date }[] = [];
+    for (const [endpointId, queue] of this.waiting) {
+      while (queue.length > 0 && queue[0]!.claimedAt < cutoff) stale.push({ id: queue.shift()!.delivery.id, dueAt: new Date() });
+      if (queue.length === 0) this.waiting.delete(endpointId);
+    }
+    if (stale.length > 0) await this.release(stale, 'waited_too_long');
+  }
+
+  private async releaseByReason(releases: { id: string; dueAt: Date; reason: string }[]): Promise<void> {
+    for (const release of releases) this.metrics.released.inc({ reason: release.reason });
+    await this.release(releases, null);
+  }
+
+  private async release(deliveries: { id: string; dueAt: Date }[], reason: string | null): Promise<void> {
+    if (deliveries.length === 0) return;
+    this.held -= deliveries.length;
+    this.stats.released += deliveries.length;
+    if (reason) this.metrics.released.inc({ reason }, deliveries.length);
     try {
-      await this.pool.query(sql.releaseDeliveries, [this.workerId, ids, dueAt]);
+      await this.pool.query(sql.releaseDeliveries, [
+        this.workerId,
+        deliveries.map((delivery) => delivery.id),
+        deliveries.map((delivery) => delivery.dueAt),
+      ]);
     } catch (error) {
-      // Their leases run out and they are claimed again; at worst a short delay.
-      this.log.warn('release failed; the lease will return them', { error, deliveries: ids.length });
+      // Their leases run out and they are claimed again; at worst a delay of one lease.
+      this.metrics.databaseErrors.inc({ operation: 'release' });
+      this.log.warn('release failed; the lease will return them', { error, deliveries: deliveries.length });
+    }
+  }
+
+  /** The once-a-minute chores; skipped while the previous run is still going. */
+  private async maintain(): Promise<void> {
+    if (this.maintenanceRunning || this.state !== 'running') return;
+    this.maintenanceRunning = true;
+    try {
+      await sampleQueueDepth(this.pool);
+      const gauges = await readGauges(this.pool);
+      for (const { state, count } of gauges.queue) this.metrics.queueDepth.set({ state }, count);
+      for (const state of ['closed', 'open', 'half_open']) {
+        this.metrics.circuits.set({ state }, gauges.circuits.find((row) => row.state === state)?.count ?? 0);
+      }
+      if (this.options.retention) logRetention(this.log, await applyRetention(this.pool, this.options.retention));
+    } catch (error) {
+      this.metrics.databaseErrors.inc({ operation: 'maintenance' });
+      this.log.warn('maintenance failed; next run in a minute', { error });
+    } finally {
+      this.maintenanceRunning = false;
     }
   }
 
@@ -232,28 +407,47 @@ export class DeliveryWorker {
    * Stops claiming, releases deliveries still waiting for an endpoint slot, waits for in-flight ones
    * (up to `deadlineMs`), flushes, and closes connections. With `force`, or once the deadline
    * passes, in-flight deliveries are released too: they will be sent again by another worker.
+   * Calling it again while it runs (a second signal) with `force` cuts the wait short.
    */
-  async stop(options: { deadlineMs?: number; force?: boolean } = {}): Promise<void> {
-    if (this.state === 'stopped') return;
-    const deadline = Date.now() + (options.deadlineMs ?? 10_000);
-    if (this.state === 'running') {
-      this.state = 'draining';
-      this.wake.signal();
-      this.log.info('draining', { inFlight: this.inFlight.size });
+  stop(options: { deadlineMs?: number; force?: boolean } = {}): Promise<void> {
+    if (options.force) this.forced = true;
+    this.stopping ??= this.shutdown(options.deadlineMs ?? 10_000);
+    return this.stopping;
+  }
+
+  private async shutdown(deadlineMs: number): Promise<void> {
+    const deadline = Date.now() + deadlineMs;
+    const wasRunning = this.state === 'running';
+    if (this.state === 'created') {
+      this.state = 'stopped';
+      await this.pool.end().catch(() => {});
+      return;
     }
-    await this.loopDone;
-    const queued = [...this.waiting.values()].flat().map(({ delivery }) => delivery.id);
+    this.state = 'draining';
+    for (const timer of this.timers) clearInterval(timer);
+    this.wake.signal();
+    this.log.info('draining', { inFlight: this.inFlight.size, waiting: this.waiting.size });
+    if (wasRunning) await this.loopDone;
+    const queued = [...this.waiting.values()].flat().map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() }));
     this.waiting.clear();
-    await this.release(queued, new Date());
-    while (!options.force && this.inFlight.size > 0 && Date.now() < deadline) {
+    await this.release(queued, 'shutdown');
+    while (!this.forced && this.inFlight.size > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const abandoned = [...this.inFlight.keys()];
+    for (const id of abandoned) this.abandoned.add(id);
     this.inFlight.clear();
     await this.flusher.drain(Math.max(1000, deadline - Date.now()));
-    await this.release(abandoned, new Date());
+    await this.release(
+      abandoned.map((id) => ({ id, dueAt: new Date() })),
+      'shutdown',
+    );
     this.state = 'stopped';
-    await Promise.all([this.wake.close(), this.http.close()]);
+    await Promise.all([
+      this.wake.close(),
+      abandoned.length > 0 ? this.http.destroy() : this.http.close(),
+      new Promise<void>((resolve) => (this.metricsHttp ? this.metricsHttp.close(() => resolve()) : resolve())),
+    ]);
     await this.pool.end().catch(() => {});
     this.log.info('stopped', { ...this.stats, abandoned: abandoned.length });
   }

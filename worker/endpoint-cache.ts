@@ -12,6 +12,8 @@ interface Row {
   enabled: boolean;
   max_concurrency: number;
   headers: Record<string, string>;
+  implicit: boolean;
+  timeout_ms: number | null;
   secrets: string[];
 }
 
@@ -46,6 +48,8 @@ export class EndpointCache {
           maxConcurrency: row.max_concurrency,
           headers: row.headers,
           secrets: row.secrets,
+          implicit: row.implicit,
+          timeoutMs: row.timeout_ms,
         };
         this.entries.set(row.id, { settings, loadedAt: now });
         found.set(row.id, settings);

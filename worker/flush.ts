@@ -9,13 +9,33 @@ import type { Pool } from '../lib/pg';
 import type { AttemptResult } from './deliver';
 import { sql } from './sql';
 
+export interface CircuitSettings {
+  /** Failed attempts in a row that open an endpoint's circuit. */
+  failureThreshold: number;
+  /** How long the circuit stays open the first time; doubled after each failed probe. */
+  openBaseMs: number;
+  openMaxMs: number;
+}
+
+export interface FlushOutcome {
+  recorded: number;
+  succeeded: number;
+  dead: number;
+  /** Endpoints whose health this flush changed, as they are now. */
+  endpoints: { id: string; circuitState: 'closed' | 'open' | 'half_open'; enabled: boolean }[];
+}
+
 export interface FlusherOptions {
   pool: Pool;
   workerId: string;
   intervalMs: number;
   maxResults: number;
+  circuit: CircuitSettings;
+  /** Disable an endpoint after a failure streak this long; 0 = never. */
+  autoDisableAfterMs: number;
   log: Logger;
-  onFlushed?: (results: AttemptResult[], recorded: number, durationMs: number) => void;
+  onFlushed?: (results: AttemptResult[], outcome: FlushOutcome, durationMs: number) => void;
+  onError?: (error: unknown) => void;
 }
 
 export class ResultFlusher {
@@ -54,7 +74,7 @@ export class ResultFlusher {
     const batch = this.buffer.splice(0, this.options.maxResults);
     const started = performance.now();
     try {
-      const { rows } = await this.options.pool.query<{ recorded: number }>(sql.recordResults, [
+      const { rows } = await this.options.pool.query<FlushOutcome>(sql.recordResults, [
         this.options.workerId,
         batch.map((r) => r.deliveryId),
         batch.map((r) => r.state),
@@ -68,18 +88,25 @@ export class ResultFlusher {
         batch.map((r) => (r.responseHeaders ? JSON.stringify(r.responseHeaders) : null)),
         batch.map((r) => (r.responseBody === null ? null : stripNul(r.responseBody))),
         batch.map((r) => r.responseTruncated),
+        this.options.circuit.failureThreshold,
+        this.options.circuit.openBaseMs,
+        this.options.circuit.openMaxMs,
+        this.options.autoDisableAfterMs,
       ]);
       this.failures = 0;
-      const recorded = rows[0]?.recorded ?? 0;
-      if (recorded < batch.length) {
-        this.options.log.warn('results not recorded: lease lost to another worker', { lost: batch.length - recorded });
+      const outcome: FlushOutcome = rows[0] ?? { recorded: 0, succeeded: 0, dead: 0, endpoints: [] };
+      if (outcome.recorded < batch.length) {
+        this.options.log.warn('results not recorded: lease lost to another worker', {
+          lost: batch.length - outcome.recorded,
+        });
       }
-      this.options.onFlushed?.(batch, recorded, performance.now() - started);
+      this.options.onFlushed?.(batch, outcome, performance.now() - started);
     } catch (error) {
       // Keep the results and try again: while the process lives nothing is lost, and if the leases
       // run out first the fence in the statement makes the late write a no-op.
       this.failures++;
       this.buffer.unshift(...batch);
+      this.options.onError?.(error);
       this.options.log.error('flush failed; will retry', { error, results: batch.length, failures: this.failures });
     }
   }
@@ -88,7 +115,8 @@ export class ResultFlusher {
   async drain(deadlineMs: number): Promise<boolean> {
     const until = Date.now() + deadlineMs;
     while ((this.buffer.length > 0 || this.running) && Date.now() < until) {
-      if (!this.running) this.kick();
+      // A failed flush has scheduled its retry with back-off; wait for it instead of hammering.
+      if (!this.running && !this.timer) this.kick();
       await (this.running ?? new Promise((resolve) => setTimeout(resolve, 50)));
     }
     if (this.timer) clearTimeout(this.timer);

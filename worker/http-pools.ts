@@ -29,6 +29,8 @@ export interface SendRequest {
   connections: number;
   headers: Record<string, string>;
   body: string;
+  /** This attempt's deadline; defaults to the worker's. */
+  timeoutMs?: number;
   /** Called once the status line and headers arrived, to tell a reset from an empty reply. */
   onHeaders?: () => void;
 }
@@ -55,8 +57,10 @@ export class HttpPools {
       connect: this.connector,
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 600_000,
-      headersTimeout: this.limits.timeoutMs,
-      bodyTimeout: this.limits.timeoutMs,
+      // The per-attempt deadline in send() is what limits an attempt; these only back it up, at the
+      // largest per-endpoint timeout allowed (endpoints.timeout_ms <= 300,000).
+      headersTimeout: 300_000,
+      bodyTimeout: 300_000,
     });
     this.pools.set(key, { pool, connections, origin });
     return pool;
@@ -64,9 +68,10 @@ export class HttpPools {
 
   async send(request: SendRequest): Promise<HttpResponse> {
     const pool = this.poolFor(request.poolKey, request.url.origin, request.connections);
+    const timeoutMs = request.timeoutMs ?? this.limits.timeoutMs;
     const controller = new AbortController();
-    const deadline = new DeadlineError(this.limits.timeoutMs);
-    const timer = setTimeout(() => controller.abort(deadline), this.limits.timeoutMs);
+    const deadline = new DeadlineError(timeoutMs);
+    const timer = setTimeout(() => controller.abort(deadline), timeoutMs);
     try {
       const response: Dispatcher.ResponseData = await pool.request({
         method: 'POST',
@@ -85,8 +90,15 @@ export class HttpPools {
     }
   }
 
+  /** Waits for requests in flight, then closes every connection. */
   async close(): Promise<void> {
     await Promise.all([...this.pools.values()].map(({ pool }) => pool.close().catch(() => {})));
+    this.pools.clear();
+  }
+
+  /** Aborts requests in flight and closes every connection at once (forced shutdown). */
+  async destroy(): Promise<void> {
+    await Promise.all([...this.pools.values()].map(({ pool }) => pool.destroy().catch(() => {})));
     this.pools.clear();
   }
 

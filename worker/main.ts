@@ -1,19 +1,19 @@
 // A standalone delivery worker: `npm run worker` (DATABASE_URL required). Run as many as you like,
 // on as many machines as you like; they share the queue through FOR UPDATE SKIP LOCKED.
+// SIGTERM/SIGINT drain and exit 0; a second signal forces the stop (in-flight work is released).
 import { ConfigError, loadConfig } from '../lib/env';
-import { createLogger } from '../lib/log';
-import { workerOptionsFromConfig } from './config';
-import { DeliveryWorker } from './delivery-worker';
+import { createLogger, setLogLevel } from '../lib/log';
+import { startWorker } from './config';
 import { stopOnSignals } from './shutdown';
 
 const log = createLogger({ component: 'worker-main' });
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  setLogLevel(config.HOOKLINE_LOG_LEVEL);
   if (!config.DATABASE_URL) throw new ConfigError(['DATABASE_URL must be set for a standalone worker']);
-  const worker = new DeliveryWorker({ ...workerOptionsFromConfig(config, config.DATABASE_URL), log });
-  await worker.start();
-  stopOnSignals([worker], log, { deadlineMs: 10_000, onStopped: () => process.exit(0) });
+  const worker = await startWorker({ config, connectionString: config.DATABASE_URL, log });
+  stopOnSignals([worker], log, { deadlineMs: config.HOOKLINE_SHUTDOWN_GRACE, onStopped: () => process.exit(0) });
 }
 
 main().catch((error: unknown) => {

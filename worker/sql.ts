@@ -8,6 +8,11 @@ export const sql = {
   claimDeliveries: load('claim-deliveries'),
   recordResults: load('record-results'),
   releaseDeliveries: load('release-deliveries'),
+  takeCircuitProbe: load('take-circuit-probe'),
   nextDueAt: load('next-due-at'),
   loadEndpoints: load('load-endpoints'),
+  sampleQueueDepth: load('sample-queue-depth'),
+  deleteExpiredDeliveries: load('delete-expired-deliveries'),
+  deleteOrphanMessages: load('delete-orphan-messages'),
+  deleteOldStats: load('delete-old-stats'),
 } as const;

@@ -1,9 +1,14 @@
 -- Claims up to $2 due deliveries for worker $1 in one round trip, leasing them for $3 seconds.
+-- $2 is the worker's free concurrency (capped at the batch size), so a claim never takes more than
+-- the worker can start sending now.
 -- Due means pending with next_attempt_at passed, or delivering whose lease ran out (its worker died
 -- or froze): claiming sets next_attempt_at to the lease expiry, so both are one range scan of the
 -- partial index deliveries_claim_idx, whose size does not grow with finished rows.
 -- SKIP LOCKED lets any number of workers claim concurrently without waiting on each other.
--- Crash cost: none. If the worker dies after this commits, the rows come back when the lease ends.
+-- The endpoint's enabled flag and circuit breaker come back with each row, read in this same
+-- statement, so the worker never sends on a stale view of an open circuit.
+-- Crash cost: none. If the worker dies after this commits, the rows come back when the lease ends;
+-- the attempt is not counted, so a worker crash never spends a delivery's retries.
 WITH due AS (
   SELECT id
     FROM hookline.deliveries
@@ -19,8 +24,10 @@ UPDATE hookline.deliveries AS d
        lease_expires_at = now() + make_interval(secs => $3),
        next_attempt_at = now() + make_interval(secs => $3),
        updated_at = now()
-  FROM due, hookline.messages AS m
+  FROM due, hookline.messages AS m, hookline.endpoints AS e
  WHERE d.id = due.id
    AND m.id = d.message_id
+   AND e.id = d.endpoint_id
 RETURNING d.id, d.app_id, d.endpoint_id, d.message_id, d.attempt_count,
-          m.event_type, m.created_at, m.payload::text AS payload
+          m.event_type, m.created_at, m.payload::text AS payload,
+          e.enabled AS endpoint_enabled, e.circuit_state, e.circuit_open_until

@@ -1,6 +1,6 @@
 -- Endpoint settings and their currently valid signing secrets, newest first, for the worker's
 -- short-lived cache. During a rotation's grace period the old secret is still valid and signs too.
-SELECT e.id, e.app_id, e.url, e.enabled, e.max_concurrency, e.headers,
+SELECT e.id, e.app_id, e.url, e.enabled, e.max_concurrency, e.headers, e.implicit, e.timeout_ms,
        coalesce(array_agg(s.secret ORDER BY s.created_at DESC) FILTER (WHERE s.id IS NOT NULL), '{}') AS secrets
   FROM hookline.endpoints AS e
   LEFT JOIN hookline.endpoint_secrets AS s

@@ -1,10 +1,14 @@
--- Writes back a batch of finished attempts in one round trip: the deliveries' new states, one
--- attempt row each, and the per-minute rollups the dashboard reads.
--- Fenced: a row changes only if it is still 'delivering' and leased to this worker ($1). A worker
--- that froze past its lease and wakes up late changes nothing, and its attempts are not recorded,
--- because another worker has taken the delivery over.
+-- Writes back a batch of finished attempts in one round trip: the deliveries' new states, one attempt
+-- row each, the endpoints' health and circuit breaker, and the per-minute rollups the dashboard reads.
+-- One statement instead of 4 per attempt: at 2,000 attempts/s this is ~10 flushes/s, not 8,000 queries.
+-- Fenced: a delivery changes only if it is still 'delivering' and leased to this worker ($1). A worker
+-- that froze past its lease and wakes up late changes nothing (no attempt row, no health change, no
+-- rollup), because another worker has taken the delivery over.
 -- Crash cost: results buffered in memory and not yet written here are lost; their deliveries stay
--- leased and are delivered again after the lease (at-least-once, same webhook-id and body).
+-- leased and are delivered again after the lease (at-least-once, same webhook-id and body). This
+-- statement is atomic, so a crash during it loses the whole batch the same way, never half of it.
+-- Two workers flushing failures of the same endpoints may deadlock on the endpoint rows; Postgres
+-- aborts one statement, and that worker keeps its batch and flushes it again.
 WITH results AS (
   SELECT *
     FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::float8[], $7::int[],
@@ -26,7 +30,7 @@ WITH results AS (
    WHERE d.id = r.delivery_id
      AND d.state = 'delivering'
      AND d.lease_owner = $1
-  RETURNING d.id, d.app_id, d.message_id, d.endpoint_id, d.attempt_count
+  RETURNING d.id, d.app_id, d.message_id, d.endpoint_id, d.attempt_count, d.state
 ), inserted AS (
   INSERT INTO hookline.attempts
          (app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id, started_at, duration_ms,
@@ -38,6 +42,84 @@ WITH results AS (
     FROM updated AS u
     JOIN results AS r ON r.delivery_id = u.id
   RETURNING app_id, endpoint_id, started_at, duration_ms, status_code, error_class
+), last_success AS (
+  SELECT endpoint_id, max(started_at) FILTER (WHERE error_class IS NULL) AS success_at
+    FROM inserted
+   GROUP BY endpoint_id
+), health AS (
+  -- Per endpoint: the failures after its last success in this batch continue (no success) or start
+  -- (a success) its failure streak.
+  SELECT i.endpoint_id, s.success_at,
+         count(*) FILTER (WHERE i.error_class IS NOT NULL
+                            AND i.started_at >= coalesce(s.success_at, '-infinity')) AS new_failures,
+         min(i.started_at) FILTER (WHERE i.error_class IS NOT NULL
+                                     AND i.started_at >= coalesce(s.success_at, '-infinity')) AS streak_start,
+         max(i.started_at) FILTER (WHERE i.error_class IS NOT NULL) AS failure_at,
+         (array_agg(i.error_class ORDER BY i.started_at DESC) FILTER (WHERE i.error_class IS NOT NULL))[1] AS error_class,
+         coalesce(bool_or(i.status_code = 410), false) AS gone
+    FROM inserted AS i
+    JOIN last_success AS s USING (endpoint_id)
+   GROUP BY i.endpoint_id, s.success_at
+), endpoint_health AS (
+  -- The circuit breaker ($14 failures in a row open it for $15 ms; a failed probe doubles the wait up
+  -- to $16 ms; a success closes it) and auto-disable (a 410 Gone, or a streak older than $17 ms when
+  -- $17 > 0). Every SET expression sees the row as it was before this statement.
+  UPDATE hookline.endpoints AS e
+     SET consecutive_failures = CASE WHEN h.success_at IS NULL THEN e.consecutive_failures + h.new_failures
+                                     ELSE h.new_failures END,
+         failing_since = CASE WHEN h.new_failures = 0 THEN NULL
+                              WHEN h.success_at IS NULL THEN coalesce(e.failing_since, h.streak_start)
+                              ELSE h.streak_start END,
+         last_success_at = greatest(e.last_success_at, h.success_at),
+         last_failure_at = greatest(e.last_failure_at, h.failure_at),
+         last_error_class = CASE WHEN h.failure_at >= coalesce(e.last_failure_at, '-infinity') THEN h.error_class
+                                 ELSE e.last_error_class END,
+         circuit_state = CASE
+           WHEN h.new_failures = 0 THEN 'closed'
+           WHEN e.circuit_state = 'half_open' AND h.success_at IS NULL THEN 'open'
+           WHEN e.circuit_state = 'open' AND h.success_at IS NULL THEN 'open'
+           WHEN (CASE WHEN h.success_at IS NULL THEN e.consecutive_failures ELSE 0 END) + h.new_failures >= $14
+             THEN 'open'
+           ELSE 'closed' END,
+         circuit_backoff_ms = CASE
+           WHEN h.new_failures = 0 THEN NULL
+           WHEN e.circuit_state = 'half_open' AND h.success_at IS NULL
+             THEN least($16::int, 2 * coalesce(e.circuit_backoff_ms, $15::int))
+           WHEN e.circuit_state = 'open' AND h.success_at IS NULL THEN e.circuit_backoff_ms
+           WHEN (CASE WHEN h.success_at IS NULL THEN e.consecutive_failures ELSE 0 END) + h.new_failures >= $14
+             THEN $15::int
+           ELSE NULL END,
+         circuit_open_until = CASE
+           WHEN h.new_failures = 0 THEN NULL
+           WHEN e.circuit_state = 'half_open' AND h.success_at IS NULL
+             THEN now() + make_interval(secs => least($16::int, 2 * coalesce(e.circuit_backoff_ms, $15::int)) / 1000.0)
+           WHEN e.circuit_state = 'open' AND h.success_at IS NULL THEN e.circuit_open_until
+           WHEN (CASE WHEN h.success_at IS NULL THEN e.consecutive_failures ELSE 0 END) + h.new_failures >= $14
+             THEN now() + make_interval(secs => $15::int / 1000.0)
+           ELSE NULL END,
+         enabled = e.enabled AND NOT h.gone AND NOT coalesce(
+           $17::bigint > 0 AND h.success_at IS NULL
+             AND coalesce(e.failing_since, h.streak_start) < now() - make_interval(secs => $17::bigint / 1000.0),
+           false),
+         disabled_reason = CASE
+           WHEN NOT e.enabled THEN e.disabled_reason
+           WHEN h.gone THEN 'The receiver answered 410 Gone at ' || to_char(h.failure_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') || ' UTC'
+           WHEN $17::bigint > 0 AND h.success_at IS NULL
+                AND coalesce(e.failing_since, h.streak_start) < now() - make_interval(secs => $17::bigint / 1000.0)
+             THEN 'No successful delivery since ' ||
+                  to_char(coalesce(e.failing_since, h.streak_start) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') ||
+                  ' UTC (' || (e.consecutive_failures + h.new_failures) || ' failed attempts in a row)'
+           ELSE e.disabled_reason END,
+         disabled_at = CASE
+           WHEN NOT e.enabled THEN e.disabled_at
+           WHEN h.gone OR ($17::bigint > 0 AND h.success_at IS NULL
+                AND coalesce(e.failing_since, h.streak_start) < now() - make_interval(secs => $17::bigint / 1000.0))
+             THEN now()
+           ELSE e.disabled_at END,
+         updated_at = now()
+    FROM health AS h
+   WHERE e.id = h.endpoint_id
+  RETURNING e.id, e.circuit_state, e.enabled
 ), per_bucket AS (
   SELECT date_trunc('minute', started_at) AS minute, app_id, endpoint_id,
          CASE WHEN error_class IS NULL THEN 'succeeded' ELSE 'failed' END AS outcome,
@@ -72,4 +154,8 @@ WITH results AS (
   RETURNING 1
 )
 SELECT (SELECT count(*) FROM updated)::int AS recorded,
-       (SELECT count(*) FROM rolled_up)::int AS rollup_rows
+       (SELECT count(*) FROM updated WHERE state = 'succeeded')::int AS succeeded,
+       (SELECT count(*) FROM updated WHERE state = 'dead')::int AS dead,
+       (SELECT count(*) FROM rolled_up)::int AS rollup_rows,
+       (SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'circuitState', circuit_state, 'enabled', enabled)), '[]')
+          FROM endpoint_health) AS endpoints

@@ -1,12 +1,15 @@
--- Gives leased deliveries back without spending an attempt: on shutdown for work not yet started,
--- for a disabled endpoint, or while an endpoint's circuit is open. $3 is when they become due again.
+-- Gives leased deliveries back without spending an attempt: on shutdown for work not yet sent, for a
+-- disabled endpoint, while an endpoint's circuit is open, or when a delivery waited too long for a
+-- free connection. $2 and $3 are parallel arrays: each delivery is due again at its own time.
 -- Fenced by the lease owner like every completion.
-UPDATE hookline.deliveries
+-- Crash cost: none; a release that never ran is undone by the lease running out.
+UPDATE hookline.deliveries AS d
    SET state = 'pending',
        lease_owner = NULL,
        lease_expires_at = NULL,
-       next_attempt_at = $3,
+       next_attempt_at = r.due_at,
        updated_at = now()
- WHERE id = ANY($2::text[])
-   AND state = 'delivering'
-   AND lease_owner = $1
+  FROM unnest($2::text[], $3::timestamptz[]) AS r(id, due_at)
+ WHERE d.id = r.id
+   AND d.state = 'delivering'
+   AND d.lease_owner = $1

@@ -1,0 +1,16 @@
+import { cookies } from 'next/headers';
+import { redirect } from 'next/navigation';
+import type { ReactNode } from 'react';
+import { AppShell } from '@/components/shell/app-shell';
+import { getAdminSession } from '@/lib/auth/get-admin-session';
+import { SESSION_COOKIE_NAME } from '@/lib/auth/session-cookie';
+
+// Every dashboard page depends on the signed-in admin, so none can be prerendered.
+export const dynamic = 'force-dynamic';
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const token = (await cookies()).get(SESSION_COOKIE_NAME)?.value;
+  const session = await getAdminSession(token);
+  if (!session) redirect('/sign-in');
+  return <AppShell email={session.email}>{children}</AppShell>;
+}

@@ -1,0 +1,251 @@
+'use client';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import {
+  countMatchingDeliveries,
+  deliveriesQuery,
+  deliveryKeys,
+  failedReplayFilter,
+  replayDeliveries,
+  replayMatchingDeliveries,
+  type DeliveryFilter,
+} from '@/lib/queries/deliveries';
+import { endpointsQuery } from '@/lib/queries/endpoints';
+import { eventTypesQuery } from '@/lib/queries/event-types';
+import { statsKeys } from '@/lib/queries/stats';
+import { isTimeRange } from '@/lib/queries/time-range';
+import { DELIVERY_STATES, type DeliveryState } from '@/lib/queries/types';
+import { AppSelect } from '../filters/app-select';
+import { LiveStatus } from '../filters/live-status';
+import { TextFilter } from '../filters/text-filter';
+import { TimeRangePicker } from '../filters/time-range-picker';
+import { useDefaultApp } from '../filters/use-default-app';
+import { useUrlFilters } from '../filters/use-url-filters';
+import { formatCount } from '../format';
+import { Button } from '../ui/button';
+import { Card } from '../ui/card';
+import { Dialog } from '../ui/dialog';
+import { Select } from '../ui/field';
+import { PageHeader } from '../ui/page-header';
+import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
+import { DeliveriesTable } from './deliveries-table';
+
+const FILTER_NAMES = ['appId', 'endpointId', 'eventType', 'state', 'errorClass', 'statusCode', 'range', 'id'] as const;
+
+function isDeliveryState(value: string | undefined): value is DeliveryState {
+  return value !== undefined && (DELIVERY_STATES as readonly string[]).includes(value);
+}
+
+export function DeliveriesExplorer() {
+  const [params, setParams] = useUrlFilters(FILTER_NAMES);
+  const apps = useDefaultApp(params.appId, (appId) => setParams({ appId }));
+  const filter: DeliveryFilter = useMemo(
+    () => ({
+      appId: params.appId ?? '',
+      endpointId: params.endpointId,
+      eventType: params.eventType,
+      state: isDeliveryState(params.state) ? params.state : undefined,
+      errorClass: params.errorClass,
+      statusCode: params.statusCode,
+      range: isTimeRange(params.range) ? params.range : undefined,
+      id: params.id,
+    }),
+    [params],
+  );
+  const deliveries = useInfiniteQuery(deliveriesQuery(filter));
+  const endpoints = useQuery(endpointsQuery(filter.appId));
+  const eventTypes = useQuery(eventTypesQuery(filter.appId));
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const invalidate = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: deliveryKeys.forApp(filter.appId) }),
+      queryClient.invalidateQueries({ queryKey: statsKeys.all }),
+    ]);
+
+  const replaySelected = useMutation({
+    mutationFn: () => replayDeliveries(filter.appId, [...selected]),
+    onSuccess: async (result) => {
+      setNotice(`Replayed ${formatCount(result.replayed)} of ${formatCount(selected.size)} selected deliveries.`);
+      setSelected(new Set());
+      await invalidate();
+    },
+  });
+  const countMatching = useMutation({ mutationFn: () => countMatchingDeliveries(filter) });
+  const replayMatching = useMutation({
+    mutationFn: () => replayMatchingDeliveries(filter),
+    onSuccess: async (result) => {
+      setConfirmOpen(false);
+      setNotice(`Replayed ${formatCount(result.replayed)} deliveries matching the filter.`);
+      await invalidate();
+    },
+  });
+
+  const setFilter = (changes: Partial<Record<(typeof FILTER_NAMES)[number], string | undefined>>) => {
+    setSelected(new Set());
+    setNotice(null);
+    setParams(changes);
+  };
+  const rows = deliveries.data?.pages.flatMap((page) => page.data) ?? [];
+  const anyFilter = FILTER_NAMES.some((name) => name !== 'appId' && params[name]);
+
+  return (
+    <div>
+      <PageHeader
+        title="Deliveries"
+        subtitle={
+          filter.appId ? (
+            <LiveStatus updatedAt={deliveries.dataUpdatedAt} fetching={deliveries.isFetching} failed={deliveries.isError} />
+          ) : null
+        }
+        actions={
+          <>
+            <Button
+              disabled={selected.size === 0 || replaySelected.isPending}
+              onClick={() => replaySelected.mutate()}
+              data-testid="replay-selected"
+            >
+              Replay selected ({selected.size})
+            </Button>
+            <Button
+              variant="danger"
+              disabled={!filter.appId}
+              onClick={() => {
+                setConfirmOpen(true);
+                countMatching.mutate();
+              }}
+              data-testid="replay-matching"
+            >
+              Replay failed matching filter…
+            </Button>
+          </>
+        }
+      />
+      <Card className="mb-3 p-3">
+        <div className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-8">
+          <AppSelect className="w-full" value={params.appId} onChange={(appId) => setFilter({ appId, endpointId: undefined, eventType: undefined })} />
+          <Select aria-label="Endpoint" value={params.endpointId ?? ''} onChange={(e) => setFilter({ endpointId: e.target.value })}>
+            <option value="">All endpoints</option>
+            {endpoints.data?.data.map((endpoint) => (
+              <option key={endpoint.id} value={endpoint.id}>
+                {endpoint.url}
+              </option>
+            ))}
+          </Select>
+          <Select aria-label="Event type" value={params.eventType ?? ''} onChange={(e) => setFilter({ eventType: e.target.value })}>
+            <option value="">All event types</option>
+            {eventTypes.data?.data.map((eventType) => (
+              <option key={eventType.id} value={eventType.name}>
+                {eventType.name}
+              </option>
+            ))}
+          </Select>
+          <Select aria-label="State" value={params.state ?? ''} onChange={(e) => setFilter({ state: e.target.value })}>
+            <option value="">All states</option>
+            {DELIVERY_STATES.map((state) => (
+              <option key={state} value={state}>
+                {state}
+              </option>
+            ))}
+          </Select>
+          <TextFilter label="Error class" value={params.errorClass} onCommit={(errorClass) => setFilter({ errorClass })} />
+          <TextFilter
+            label="Status code"
+            inputMode="numeric"
+            value={params.statusCode}
+            onCommit={(statusCode) => setFilter({ statusCode })}
+          />
+          <TextFilter label="Delivery id" placeholder="dlv_…" value={params.id} onCommit={(id) => setFilter({ id })} />
+          <Button variant="ghost" disabled={!anyFilter} onClick={() => setFilter(Object.fromEntries(FILTER_NAMES.filter((n) => n !== 'appId').map((n) => [n, undefined])))}>
+            Clear filters
+          </Button>
+        </div>
+        <div className="mt-2">
+          <TimeRangePicker allowAll value={filter.range} onChange={(range) => setFilter({ range })} />
+        </div>
+      </Card>
+      {notice ? (
+        <p role="status" className="mb-3 rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">
+          {notice}
+        </p>
+      ) : null}
+      <InlineError error={replaySelected.error} />
+      <Card>
+        {apps.isSuccess && apps.data.data.length === 0 ? (
+          <Empty title="No apps yet">Create an app and send a message to see deliveries here.</Empty>
+        ) : !filter.appId || deliveries.isPending ? (
+          <Loading label="Loading deliveries…" />
+        ) : deliveries.isError && rows.length === 0 ? (
+          <ErrorState error={deliveries.error} retry={() => void deliveries.refetch()} />
+        ) : rows.length === 0 ? (
+          <Empty title="No deliveries match">{anyFilter ? 'Try widening the filter.' : 'Send a message to this app.'}</Empty>
+        ) : (
+          <>
+            <DeliveriesTable
+              deliveries={rows}
+              selected={selected}
+              onToggle={(id) =>
+                setSelected((current) => {
+                  const next = new Set(current);
+                  if (next.has(id)) next.delete(id);
+                  else next.add(id);
+                  return next;
+                })
+              }
+              onToggleAll={(ids, select) =>
+                setSelected((current) => {
+                  const next = new Set(current);
+                  for (const id of ids) {
+                    if (select) next.add(id);
+                    else next.delete(id);
+                  }
+                  return next;
+                })
+              }
+            />
+            {deliveries.hasNextPage ? (
+              <div className="p-3 text-center">
+                <Button size="sm" disabled={deliveries.isFetchingNextPage} onClick={() => void deliveries.fetchNextPage()}>
+                  {deliveries.isFetchingNextPage ? 'Loading…' : 'Load more'}
+                </Button>
+              </div>
+            ) : null}
+          </>
+        )}
+      </Card>
+      <Dialog
+        open={confirmOpen}
+        onClose={() => setConfirmOpen(false)}
+        title="Replay failed deliveries"
+        footer={
+          <>
+            <Button onClick={() => setConfirmOpen(false)}>Cancel</Button>
+            <Button
+              variant="danger"
+              data-testid="confirm-replay-matching"
+              disabled={!countMatching.data || countMatching.data.matched === 0 || replayMatching.isPending}
+              onClick={() => replayMatching.mutate()}
+            >
+              {countMatching.data ? `Replay ${formatCount(countMatching.data.matched)}` : 'Replay'}
+            </Button>
+          </>
+        }
+      >
+        {countMatching.isPending ? (
+          <Loading label="Counting matching deliveries…" />
+        ) : countMatching.isError ? (
+          <InlineError error={countMatching.error} />
+        ) : countMatching.data ? (
+          <p className="text-sm" data-testid="replay-matching-count">
+            {countMatching.data.matched === 0
+              ? 'No failed delivery matches this filter.'
+              : `${formatCount(countMatching.data.matched)} ${countMatching.data.matched === 1 ? 'delivery' : 'deliveries'} in state "${failedReplayFilter(filter).state}" ${countMatching.data.matched === 1 ? 'matches' : 'match'} this filter. Each goes back to pending and is sent again now; attempts so far are kept.`}
+          </p>
+        ) : null}
+        <InlineError error={replayMatching.error} />
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+'use client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { cancelDelivery, deliveryKeys, deliveryQuery, replayDelivery } from '@/lib/queries/deliveries';
+import { statsKeys } from '@/lib/queries/stats';
+import { LiveStatus } from '../filters/live-status';
+import { formatMs, formatRelative, formatTime } from '../format';
+import { DeliveryStateBadge, ErrorClass, StatusCode } from '../shared/state-badge';
+import { Button } from '../ui/button';
+import { Card, CardHeader } from '../ui/card';
+import { PageHeader } from '../ui/page-header';
+import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
+import { TextBlock } from '../ui/text-block';
+import { AttemptCard } from './attempt-card';
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="flex gap-3 py-1 text-sm">
+      <dt className="w-32 shrink-0 text-zinc-500">{label}</dt>
+      <dd className="min-w-0 break-all">{children}</dd>
+    </div>
+  );
+}
+
+export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryId: string }) {
+  const delivery = useQuery(deliveryQuery(appId, deliveryId));
+  const queryClient = useQueryClient();
+  const invalidate = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: deliveryKeys.forApp(appId) }),
+      queryClient.invalidateQueries({ queryKey: statsKeys.all }),
+    ]);
+  const replay = useMutation({ mutationFn: () => replayDelivery(appId, deliveryId), onSuccess: invalidate });
+  const cancel = useMutation({ mutationFn: () => cancelDelivery(appId, deliveryId), onSuccess: invalidate });
+
+  if (delivery.isPending) return <Loading label="Loading delivery…" />;
+  if (delivery.isError) return <ErrorState error={delivery.error} retry={() => void delivery.refetch()} />;
+  const d = delivery.data;
+  const attempts = [...d.attempts].sort((a, b) => b.attemptNumber - a.attemptNumber);
+  return (
+    <div className="space-y-4">
+      <PageHeader
+        title={<span className="font-mono">{d.id}</span>}
+        subtitle={<LiveStatus updatedAt={delivery.dataUpdatedAt} fetching={delivery.isFetching} />}
+        actions={
+          <>
+            <Button variant="primary" disabled={replay.isPending || d.state === 'delivering'} onClick={() => replay.mutate()}>
+              {replay.isPending ? 'Replaying…' : 'Replay'}
+            </Button>
+            <Button disabled={cancel.isPending || d.state !== 'pending'} onClick={() => cancel.mutate()}>
+              Cancel
+            </Button>
+          </>
+        }
+      />
+      <InlineError error={replay.error ?? cancel.error} />
+      {replay.isSuccess ? (
+        <p role="status" className="text-sm text-green-700">
+          Replayed: the delivery is pending again and will be sent now.
+        </p>
+      ) : null}
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Card className="px-4 py-3">
+          <dl>
+            <Row label="State">
+              <span data-testid="delivery-state">
+                <DeliveryStateBadge state={d.state} attemptCount={d.attemptCount} />
+              </span>
+            </Row>
+            <Row label="Endpoint">
+              <Link
+                className="font-mono text-xs hover:underline"
+                href={`/apps/${encodeURIComponent(appId)}/endpoints/${encodeURIComponent(d.endpointId)}`}
+              >
+                {d.endpointUrl}
+              </Link>
+            </Row>
+            <Row label="Event type">
+              <span className="font-mono text-xs">{d.eventType}</span>
+            </Row>
+            <Row label="Message">
+              <Link
+                className="font-mono text-xs hover:underline"
+                href={`/apps/${encodeURIComponent(appId)}/messages/${encodeURIComponent(d.messageId)}`}
+              >
+                {d.messageId}
+              </Link>
+            </Row>
+            <Row label="Attempts">{d.attemptCount}</Row>
+            <Row label="Last status">
+              <StatusCode code={d.lastStatusCode} /> <ErrorClass value={d.lastErrorClass} />
+            </Row>
+            <Row label="Last duration">{formatMs(d.lastDurationMs)}</Row>
+            <Row label="Created">{formatTime(d.createdAt)}</Row>
+            <Row label="Next attempt">
+              {d.state === 'pending' && d.nextAttemptAt ? `${formatTime(d.nextAttemptAt)} (${formatRelative(d.nextAttemptAt)})` : '—'}
+            </Row>
+          </dl>
+        </Card>
+        <Card>
+          <CardHeader title="Payload" subtitle="The message body signed and sent in every attempt" />
+          <div className="p-3">
+            <TextBlock label="Payload" text={JSON.stringify(d.message.payload, null, 2)} />
+          </div>
+        </Card>
+      </div>
+      <section className="space-y-3" aria-label="Attempts">
+        <h2 className="text-sm font-semibold">Attempts, newest first</h2>
+        {attempts.length === 0 ? (
+          <Card>
+            <Empty title="Not attempted yet">The worker picks up pending deliveries within a second.</Empty>
+          </Card>
+        ) : (
+          attempts.map((attempt) => <AttemptCard key={attempt.id} attempt={attempt} />)
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,280 @@
+'use client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { deliveryKeys } from '@/lib/queries/deliveries';
+import {
+  disableEndpoint,
+  enableEndpoint,
+  endpointKeys,
+  endpointSecretQuery,
+  recoverEndpoint,
+  rotateEndpointSecret,
+  sendTestEvent,
+  updateEndpoint,
+} from '@/lib/queries/endpoints';
+import { eventTypesQuery } from '@/lib/queries/event-types';
+import { statsKeys } from '@/lib/queries/stats';
+import type { Endpoint } from '@/lib/queries/types';
+import { formatCount, formatTime, toLocalInputValue } from '../format';
+import { OneTimeSecret } from '../shared/one-time-secret';
+import { Button } from '../ui/button';
+import { Dialog } from '../ui/dialog';
+import { Field, Input, Select } from '../ui/field';
+import { InlineError, Loading } from '../ui/states';
+import { EndpointForm } from './endpoint-form';
+
+type Panel = 'edit' | 'disable' | 'rotate' | 'secret' | 'test' | 'recover' | null;
+
+export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
+  const { appId, id } = endpoint;
+  const [panel, setPanel] = useState<Panel>(null);
+  const queryClient = useQueryClient();
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: endpointKeys.forApp(appId) }),
+      queryClient.invalidateQueries({ queryKey: deliveryKeys.forApp(appId) }),
+      queryClient.invalidateQueries({ queryKey: statsKeys.all }),
+    ]);
+  const close = () => setPanel(null);
+  const enable = useMutation({ mutationFn: () => enableEndpoint(appId, id), onSuccess: refresh });
+  return (
+    <>
+      <div className="flex flex-wrap gap-2">
+        <Button onClick={() => setPanel('edit')}>Edit</Button>
+        {endpoint.enabled ? (
+          <Button onClick={() => setPanel('disable')}>Disable</Button>
+        ) : (
+          <Button variant="primary" disabled={enable.isPending} onClick={() => enable.mutate()}>
+            Enable
+          </Button>
+        )}
+        <Button onClick={() => setPanel('test')}>Send test event</Button>
+        <Button onClick={() => setPanel('recover')}>Recover…</Button>
+        <Button onClick={() => setPanel('secret')}>Show secret</Button>
+        <Button onClick={() => setPanel('rotate')}>Rotate secret</Button>
+      </div>
+      <InlineError error={enable.error} />
+      {panel === 'edit' ? <EditDialog endpoint={endpoint} onClose={close} onDone={refresh} /> : null}
+      {panel === 'disable' ? <DisableDialog endpoint={endpoint} onClose={close} onDone={refresh} /> : null}
+      {panel === 'rotate' ? <RotateDialog endpoint={endpoint} onClose={close} onDone={refresh} /> : null}
+      {panel === 'secret' ? <SecretDialog endpoint={endpoint} onClose={close} /> : null}
+      {panel === 'test' ? <TestDialog endpoint={endpoint} onClose={close} onDone={refresh} /> : null}
+      {panel === 'recover' ? <RecoverDialog endpoint={endpoint} onClose={close} onDone={refresh} /> : null}
+    </>
+  );
+}
+
+interface DialogProps {
+  endpoint: Endpoint;
+  onClose: () => void;
+  onDone: () => Promise<unknown>;
+}
+
+function EditDialog({ endpoint, onClose, onDone }: DialogProps) {
+  const save = useMutation({
+    mutationFn: (input: Parameters<typeof updateEndpoint>[2]) => updateEndpoint(endpoint.appId, endpoint.id, input),
+    onSuccess: async () => {
+      await onDone();
+      onClose();
+    },
+  });
+  return (
+    <Dialog open onClose={onClose} title="Edit endpoint">
+      <EndpointForm
+        appId={endpoint.appId}
+        endpoint={endpoint}
+        submitLabel="Save"
+        pending={save.isPending}
+        error={save.error}
+        onSubmit={(input) => save.mutate(input)}
+        onCancel={onClose}
+      />
+    </Dialog>
+  );
+}
+
+function DisableDialog({ endpoint, onClose, onDone }: DialogProps) {
+  const [reason, setReason] = useState('');
+  const disable = useMutation({
+    mutationFn: () => disableEndpoint(endpoint.appId, endpoint.id, reason.trim() || undefined),
+    onSuccess: async () => {
+      await onDone();
+      onClose();
+    },
+  });
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title="Disable endpoint"
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="danger" disabled={disable.isPending} onClick={() => disable.mutate()}>
+            Disable
+          </Button>
+        </>
+      }
+    >
+      <p className="text-sm text-zinc-600">
+        No request is sent while the endpoint is disabled. New messages still create deliveries; they wait, without
+        spending attempts, until it is enabled again.
+      </p>
+      <Field label="Reason (shown on the endpoint)">
+        <Input value={reason} onChange={(e) => setReason(e.target.value)} placeholder="Receiver under maintenance" />
+      </Field>
+      <InlineError error={disable.error} />
+    </Dialog>
+  );
+}
+
+function RotateDialog({ endpoint, onClose, onDone }: DialogProps) {
+  const [graceHours, setGraceHours] = useState('24');
+  const rotate = useMutation({
+    mutationFn: () => rotateEndpointSecret(endpoint.appId, endpoint.id, Math.round(Number(graceHours) * 3600)),
+    onSuccess: onDone,
+  });
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title="Rotate signing secret"
+      footer={
+        rotate.data ? (
+          <Button onClick={onClose}>Done</Button>
+        ) : (
+          <>
+            <Button onClick={onClose}>Cancel</Button>
+            <Button variant="danger" disabled={rotate.isPending} onClick={() => rotate.mutate()} data-testid="confirm-rotate">
+              Rotate
+            </Button>
+          </>
+        )
+      }
+    >
+      {rotate.data ? (
+        <OneTimeSecret
+          testId="rotated-secret"
+          value={rotate.data.secret}
+          note="The new secret. During the grace period every webhook carries one signature per active secret, so the receiver can switch at its own pace."
+        />
+      ) : (
+        <Field label="Grace period (hours) for the old secret">
+          <Input type="number" min={0} step="any" value={graceHours} onChange={(e) => setGraceHours(e.target.value)} />
+        </Field>
+      )}
+      <InlineError error={rotate.error} />
+    </Dialog>
+  );
+}
+
+function SecretDialog({ endpoint, onClose }: Omit<DialogProps, 'onDone'>) {
+  const secrets = useQuery(endpointSecretQuery(endpoint.appId, endpoint.id));
+  return (
+    <Dialog open onClose={onClose} title="Signing secrets" footer={<Button onClick={onClose}>Close</Button>}>
+      {secrets.isPending ? (
+        <Loading />
+      ) : secrets.isError ? (
+        <InlineError error={secrets.error} />
+      ) : (
+        <ul className="space-y-2" data-testid="endpoint-secrets">
+          {secrets.data.secrets.map((secret) => (
+            <li key={secret.secret}>
+              <code className="block break-all rounded bg-zinc-50 px-2 py-1.5 font-mono text-xs ring-1 ring-zinc-200">
+                {secret.secret}
+              </code>
+              <span className="text-xs text-zinc-500">
+                created {formatTime(secret.createdAt)}
+                {secret.expiresAt ? ` · stops signing ${formatTime(secret.expiresAt)}` : ' · active'}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Dialog>
+  );
+}
+
+function TestDialog({ endpoint, onClose, onDone }: DialogProps) {
+  const eventTypes = useQuery(eventTypesQuery(endpoint.appId));
+  const [eventType, setEventType] = useState('');
+  const send = useMutation({
+    mutationFn: () => sendTestEvent(endpoint.appId, endpoint.id, eventType || undefined),
+    onSuccess: onDone,
+  });
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title="Send a test event"
+      footer={
+        <>
+          <Button onClick={onClose}>Close</Button>
+          <Button variant="primary" disabled={send.isPending} onClick={() => send.mutate()}>
+            Send
+          </Button>
+        </>
+      }
+    >
+      <Field label="Event type" hint="Delivered only to this endpoint.">
+        <Select value={eventType} onChange={(e) => setEventType(e.target.value)}>
+          <option value="">Default test event</option>
+          {eventTypes.data?.data
+            .filter((type) => !type.archived)
+            .map((type) => (
+              <option key={type.id} value={type.name}>
+                {type.name}
+              </option>
+            ))}
+        </Select>
+      </Field>
+      {send.data ? (
+        <p role="status" className="text-sm text-green-700">
+          Sent message <span className="font-mono">{send.data.id}</span>; its delivery appears below.
+        </p>
+      ) : null}
+      <InlineError error={send.error} />
+    </Dialog>
+  );
+}
+
+function RecoverDialog({ endpoint, onClose, onDone }: DialogProps) {
+  const [since, setSince] = useState(() => toLocalInputValue(new Date(Date.now() - 60 * 60_000)));
+  const recover = useMutation({
+    mutationFn: () => recoverEndpoint(endpoint.appId, endpoint.id, new Date(since).toISOString()),
+    onSuccess: onDone,
+  });
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title="Recover failed deliveries"
+      footer={
+        recover.data ? (
+          <Button onClick={onClose}>Done</Button>
+        ) : (
+          <>
+            <Button onClick={onClose}>Cancel</Button>
+            <Button variant="danger" disabled={recover.isPending || !since} onClick={() => recover.mutate()}>
+              Replay failed since then
+            </Button>
+          </>
+        )
+      }
+    >
+      <p className="text-sm text-zinc-600">
+        Every delivery to this endpoint that is dead, or waiting for a retry, and was created since the chosen time goes
+        back to pending and is sent now.
+      </p>
+      <Field label="Since (your local time)">
+        <Input type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} />
+      </Field>
+      {recover.data ? (
+        <p role="status" className="text-sm text-green-700">
+          Replayed {formatCount(recover.data.replayed)} deliveries.
+        </p>
+      ) : null}
+      <InlineError error={recover.error} />
+    </Dialog>
+  );
+}

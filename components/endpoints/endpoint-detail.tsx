@@ -1,0 +1,138 @@
+'use client';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { deliveriesQuery } from '@/lib/queries/deliveries';
+import { endpointQuery } from '@/lib/queries/endpoints';
+import { statsQuery } from '@/lib/queries/stats';
+import { isTimeRange, type TimeRange } from '@/lib/queries/time-range';
+import { LatencyChart } from '../charts/latency-chart';
+import { ThroughputChart } from '../charts/throughput-chart';
+import { DeliveriesTable } from '../deliveries/deliveries-table';
+import { LiveStatus } from '../filters/live-status';
+import { TimeRangePicker } from '../filters/time-range-picker';
+import { useUrlFilters } from '../filters/use-url-filters';
+import { formatCount, formatMs, formatPercent, formatRelative, formatTime } from '../format';
+import { ErrorClass } from '../shared/state-badge';
+import { Card, CardBody, CardHeader } from '../ui/card';
+import { PageHeader } from '../ui/page-header';
+import { Stat } from '../ui/stat';
+import { Empty, ErrorState, Loading } from '../ui/states';
+import { EndpointActions } from './endpoint-actions';
+import { EndpointStatusBadges } from './endpoint-health-cell';
+
+const FILTER_NAMES = ['range'] as const;
+
+export function EndpointDetail({ appId, endpointId }: { appId: string; endpointId: string }) {
+  const [params, setParams] = useUrlFilters(FILTER_NAMES);
+  const range: TimeRange = isTimeRange(params.range) ? params.range : '1h';
+  const endpoint = useQuery(endpointQuery(appId, endpointId));
+  const stats = useQuery(statsQuery({ range, appId, endpointId }));
+  const deliveries = useInfiniteQuery(deliveriesQuery({ appId, endpointId }, 20));
+  if (endpoint.isPending) return <Loading label="Loading endpoint…" />;
+  if (endpoint.isError) return <ErrorState error={endpoint.error} retry={() => void endpoint.refetch()} />;
+  const e = endpoint.data;
+  const health = e.health;
+  const recent = deliveries.data?.pages[0]?.data ?? [];
+  return (
+    <div className="space-y-4">
+      <PageHeader
+        title={<span className="break-all font-mono text-base" data-testid="endpoint-url">{e.url}</span>}
+        subtitle={
+          <span className="flex flex-wrap items-center gap-2">
+            <EndpointStatusBadges endpoint={e} />
+            <span className="font-mono text-xs text-zinc-400">{e.id}</span>
+            <LiveStatus updatedAt={endpoint.dataUpdatedAt} fetching={endpoint.isFetching} />
+          </span>
+        }
+      />
+      {!e.enabled ? (
+        <div role="status" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          Disabled {e.disabledAt ? formatRelative(e.disabledAt) : ''}
+          {e.disabledReason ? `: ${e.disabledReason}` : ''}. Deliveries wait until it is enabled.
+        </div>
+      ) : null}
+      <EndpointActions endpoint={e} />
+      <section aria-label="Health" className="grid grid-cols-2 gap-2 md:grid-cols-3 xl:grid-cols-6">
+        <Stat label="Success 24 h" value={formatPercent(health?.successRate24h)} />
+        <Stat label="Attempts 24 h" value={formatCount(health?.attempts24h)} />
+        <Stat label="Queued" value={formatCount(health?.pending)} />
+        <Stat label="Failure streak" value={formatCount(health?.consecutiveFailures)} tone={health?.consecutiveFailures ? 'fail' : undefined} />
+        <Stat label="Last success" value={<span className="text-sm">{formatRelative(health?.lastSuccessAt)}</span>} />
+        <Stat
+          label="Last failure"
+          value={<span className="text-sm">{formatRelative(health?.lastFailureAt)}</span>}
+          hint={<ErrorClass value={health?.lastErrorClass ?? null} />}
+        />
+      </section>
+      <Card>
+        <CardHeader
+          title="Traffic"
+          subtitle={
+            stats.data
+              ? `${formatCount(stats.data.totals.attempts)} attempts · ${formatPercent(stats.data.totals.successRate)} success · p95 ${formatMs(stats.data.totals.latencyMs.p95)}`
+              : undefined
+          }
+          actions={<TimeRangePicker value={range} onChange={(next) => setParams({ range: next })} />}
+        />
+        {stats.isPending ? (
+          <Loading />
+        ) : stats.isError && !stats.data ? (
+          <ErrorState error={stats.error} retry={() => void stats.refetch()} />
+        ) : (
+          <CardBody className="grid gap-4 px-2 lg:grid-cols-2">
+            <ThroughputChart series={stats.data.series} bucketSeconds={stats.data.bucketSeconds} />
+            <LatencyChart series={stats.data.series} bucketSeconds={stats.data.bucketSeconds} />
+          </CardBody>
+        )}
+      </Card>
+      <Card>
+        <CardHeader
+          title="Recent deliveries"
+          actions={
+            <Link
+              className="text-xs text-zinc-600 underline-offset-2 hover:underline"
+              href={`/deliveries?appId=${encodeURIComponent(appId)}&endpointId=${encodeURIComponent(endpointId)}`}
+            >
+              Open in explorer
+            </Link>
+          }
+        />
+        {deliveries.isPending ? (
+          <Loading />
+        ) : deliveries.isError ? (
+          <ErrorState error={deliveries.error} retry={() => void deliveries.refetch()} />
+        ) : recent.length === 0 ? (
+          <Empty title="No deliveries yet">Send a test event to see one here.</Empty>
+        ) : (
+          <DeliveriesTable deliveries={recent} showEndpoint={false} />
+        )}
+      </Card>
+      <Card className="px-4 py-3 text-sm">
+        <dl className="grid gap-x-6 gap-y-1 sm:grid-cols-2">
+          <div>
+            <dt className="inline text-zinc-500">Event types: </dt>
+            <dd className="inline font-mono text-xs">{e.eventTypes.length ? e.eventTypes.join(', ') : 'all'}</dd>
+          </div>
+          <div>
+            <dt className="inline text-zinc-500">Concurrency: </dt>
+            <dd className="inline">{e.maxConcurrency}{e.rateLimitPerSecond ? ` · ${e.rateLimitPerSecond}/s` : ''}</dd>
+          </div>
+          <div>
+            <dt className="inline text-zinc-500">Custom headers: </dt>
+            <dd className="inline font-mono text-xs">{Object.keys(e.headers).join(', ') || 'none'}</dd>
+          </div>
+          <div>
+            <dt className="inline text-zinc-500">Created: </dt>
+            <dd className="inline">{formatTime(e.createdAt)}</dd>
+          </div>
+          {e.description ? (
+            <div className="sm:col-span-2">
+              <dt className="inline text-zinc-500">Description: </dt>
+              <dd className="inline">{e.description}</dd>
+            </div>
+          ) : null}
+        </dl>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+'use client';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { appsQuery } from '@/lib/queries/apps';
+
+/** Pages scoped to one app pick the first app when the URL names none, and say so in the URL. */
+export function useDefaultApp(appId: string | undefined, setAppId: (appId: string) => void) {
+  const apps = useQuery(appsQuery());
+  const first = apps.data?.data[0]?.id;
+  useEffect(() => {
+    if (!appId && first) setAppId(first);
+  }, [appId, first, setAppId]);
+  return apps;
+}

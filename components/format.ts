@@ -1,0 +1,50 @@
+const integer = new Intl.NumberFormat('en-US');
+
+export function formatCount(value: number | null | undefined): string {
+  return value == null ? '—' : integer.format(value);
+}
+
+/** Rates arrive as fractions (0..1). */
+export function formatPercent(value: number | null | undefined, digits = 1): string {
+  return value == null ? '—' : `${(value * 100).toFixed(digits)}%`;
+}
+
+export function formatRate(value: number | null | undefined): string {
+  if (value == null) return '—';
+  return value >= 100 ? integer.format(Math.round(value)) : value.toFixed(value >= 10 ? 1 : 2);
+}
+
+export function formatMs(value: number | null | undefined): string {
+  if (value == null) return '—';
+  if (value >= 10_000) return `${(value / 1000).toFixed(1)} s`;
+  return `${Math.round(value)} ms`;
+}
+
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return date.toLocaleString('en-GB', {
+    month: 'short',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hour12: false,
+  });
+}
+
+export function formatRelative(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return 'never';
+  const seconds = Math.round((now - new Date(iso).getTime()) / 1000);
+  const future = seconds < 0;
+  const abs = Math.abs(seconds);
+  const text =
+    abs < 60 ? `${abs}s` : abs < 3600 ? `${Math.floor(abs / 60)}m` : abs < 86_400 ? `${Math.floor(abs / 3600)}h` : `${Math.floor(abs / 86_400)}d`;
+  return future ? `in ${text}` : `${text} ago`;
+}
+
+/** Local time for an <input type="datetime-local"> value. */
+export function toLocalInputValue(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}

@@ -1,0 +1,56 @@
+'use client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { deliveryKeys } from '@/lib/queries/deliveries';
+import { messageKeys, messageQuery, replayMessage } from '@/lib/queries/messages';
+import { DeliveriesTable } from '../deliveries/deliveries-table';
+import { formatTime } from '../format';
+import { Button } from '../ui/button';
+import { Card, CardHeader } from '../ui/card';
+import { PageHeader } from '../ui/page-header';
+import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
+import { TextBlock } from '../ui/text-block';
+
+export function MessageDetail({ appId, messageId }: { appId: string; messageId: string }) {
+  const message = useQuery(messageQuery(appId, messageId));
+  const queryClient = useQueryClient();
+  const replay = useMutation({
+    mutationFn: () => replayMessage(appId, messageId),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: messageKeys.forApp(appId) }),
+        queryClient.invalidateQueries({ queryKey: deliveryKeys.forApp(appId) }),
+      ]),
+  });
+  if (message.isPending) return <Loading label="Loading message…" />;
+  if (message.isError) return <ErrorState error={message.error} retry={() => void message.refetch()} />;
+  const m = message.data;
+  return (
+    <div className="space-y-4">
+      <PageHeader
+        title={<span className="font-mono">{m.id}</span>}
+        subtitle={`${m.eventType} · ${formatTime(m.createdAt)}${m.idempotencyKey ? ` · idempotency key ${m.idempotencyKey}` : ''}`}
+        actions={
+          <Button variant="primary" disabled={replay.isPending} onClick={() => replay.mutate()}>
+            Replay to every endpoint
+          </Button>
+        }
+      />
+      <InlineError error={replay.error} />
+      {replay.data ? <p className="text-sm text-green-700">Replayed {replay.data.replayed} deliveries.</p> : null}
+      <Card>
+        <CardHeader title="Payload" />
+        <div className="p-3">
+          <TextBlock label="Payload" text={JSON.stringify(m.payload, null, 2)} />
+        </div>
+      </Card>
+      <Card>
+        <CardHeader title="Deliveries" />
+        {m.deliveries.length === 0 ? (
+          <Empty title="No endpoint subscribed to this event type when it was sent" />
+        ) : (
+          <DeliveriesTable deliveries={m.deliveries} />
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+'use client';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { ApiError } from '@/lib/api-client';
+
+function redirectWhenSignedOut(error: unknown) {
+  if (error instanceof ApiError && error.status === 401 && window.location.pathname !== '/sign-in') {
+    window.location.assign(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+  }
+}
+
+export function QueryProvider({ children }: { children: ReactNode }) {
+  const [client] = useState(
+    () =>
+      new QueryClient({
+        queryCache: new QueryCache({ onError: redirectWhenSignedOut }),
+        mutationCache: new MutationCache({ onError: redirectWhenSignedOut }),
+        defaultOptions: {
+          queries: {
+            staleTime: 2_000,
+            // A 4xx will answer the same way again; only network trouble and 5xx are worth retrying.
+            retry: (failureCount, error) =>
+              failureCount < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+          },
+        },
+      }),
+  );
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+}

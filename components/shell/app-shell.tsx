@@ -1,0 +1,90 @@
+'use client';
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { useState, type ReactNode } from 'react';
+import { apiFetch } from '@/lib/api-client';
+import { Button } from '../ui/button';
+import { cn } from '../ui/cn';
+
+const NAV = [
+  { href: '/overview', label: 'Overview' },
+  { href: '/deliveries', label: 'Deliveries' },
+  { href: '/messages', label: 'Messages' },
+  { href: '/endpoints', label: 'Endpoints' },
+  { href: '/apps', label: 'Apps' },
+  { href: '/api-keys', label: 'API keys' },
+];
+
+function isActive(pathname: string, href: string): boolean {
+  if (href === '/endpoints') return pathname === href || /^\/apps\/[^/]+\/endpoints/.test(pathname);
+  if (href === '/apps') return pathname === href || /^\/apps\/[^/]+(\/event-types|\/?$)/.test(pathname);
+  if (href === '/deliveries') return pathname === href || /^\/apps\/[^/]+\/deliveries/.test(pathname);
+  if (href === '/messages') return pathname === href || /^\/apps\/[^/]+\/messages/.test(pathname);
+  return pathname === href || pathname.startsWith(`${href}/`);
+}
+
+export function AppShell({ email, children }: { email: string; children: ReactNode }) {
+  const pathname = usePathname();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+  const signOut = async () => {
+    setSigningOut(true);
+    try {
+      await apiFetch<void>('/api/auth/sign-out', { method: 'POST', body: {} });
+    } finally {
+      window.location.assign('/sign-in');
+    }
+  };
+  return (
+    <div className="min-h-screen md:flex">
+      <header className="sticky top-0 z-20 flex items-center justify-between border-b border-zinc-200 bg-white px-4 py-2 md:hidden">
+        <Link href="/overview" className="font-semibold tracking-tight">
+          Hookline
+        </Link>
+        <Button size="sm" variant="ghost" aria-expanded={menuOpen} onClick={() => setMenuOpen((open) => !open)}>
+          Menu
+        </Button>
+      </header>
+      <aside className={cn('border-r border-zinc-200 bg-white md:w-52 md:shrink-0', menuOpen ? 'block' : 'hidden')}>
+        <div className="md:sticky md:top-0 md:flex md:h-screen md:flex-col">
+          <div className="hidden px-4 py-4 md:block">
+            <Link href="/overview" className="text-base font-semibold tracking-tight">
+              Hookline
+            </Link>
+          </div>
+          <nav aria-label="Main" className="flex flex-col gap-0.5 px-2 py-2 md:flex-1">
+            {NAV.map((item) => (
+              <Link
+                key={item.href}
+                href={item.href}
+                onClick={() => setMenuOpen(false)}
+                aria-current={isActive(pathname, item.href) ? 'page' : undefined}
+                className={cn(
+                  'rounded-md px-3 py-1.5 text-sm',
+                  isActive(pathname, item.href) ? 'bg-zinc-900 text-white' : 'text-zinc-700 hover:bg-zinc-100',
+                )}
+              >
+                {item.label}
+              </Link>
+            ))}
+          </nav>
+          <div className="border-t border-zinc-100 px-4 py-3 text-xs text-zinc-500">
+            <div className="truncate" title={email}>
+              {email}
+            </div>
+            <Button
+              size="sm"
+              variant="ghost"
+              className="-ml-2 mt-1"
+              disabled={signingOut}
+              onClick={() => void signOut()}
+            >
+              Sign out
+            </Button>
+          </div>
+        </div>
+      </aside>
+      <main className="min-w-0 flex-1 px-4 py-5 md:px-6">{children}</main>
+    </div>
+  );
+}

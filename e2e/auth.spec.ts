@@ -1,0 +1,71 @@
+import { expect, test } from '@playwright/test';
+import { e2eEnv } from './support/env';
+import { screenshot, signIn } from './support/helpers';
+
+test('a signed-out visitor is sent to sign-in, and a wrong password is refused', async ({ page }) => {
+  const env = e2eEnv();
+  await page.goto(`${env.baseUrl}/overview`);
+  await expect(page).toHaveURL(/\/sign-in/);
+  await screenshot(page, 'sign-in');
+  await page.getByLabel('Email').fill(env.adminEmail);
+  await page.getByLabel('Password').fill('not-the-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(page).toHaveURL(/\/sign-in/);
+});
+
+test('sign in, then sign out ends the session', async ({ page }) => {
+  const env = e2eEnv();
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(/\/sign-in/);
+  await page.goto(`${env.baseUrl}/apps`);
+  await expect(page).toHaveURL(/\/sign-in/);
+});
+
+test('a state change without the session, or from another origin, is refused', async ({ page }) => {
+  const env = e2eEnv();
+  const withoutSession = await fetch(`${env.baseUrl}/api/v1/apps`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: env.baseUrl },
+    body: JSON.stringify({ name: 'should not exist' }),
+  });
+  expect(withoutSession.status).toBe(401);
+
+  await signIn(page);
+  const cookies = await page.context().cookies();
+  const session = cookies.find((cookie) => cookie.name === 'hookline_session');
+  expect(session, 'the sign-in sets the session cookie').toBeTruthy();
+  expect(session!.httpOnly).toBe(true);
+  const crossOrigin = await fetch(`${env.baseUrl}/api/v1/apps`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      cookie: `hookline_session=${session!.value}`,
+      origin: 'https://evil.example',
+    },
+    body: JSON.stringify({ name: 'should not exist either' }),
+  });
+  expect(crossOrigin.status).toBe(403);
+  expect(((await crossOrigin.json()) as { error: { code: string } }).error.code).toBe('csrf_rejected');
+
+  // The same cookie from the dashboard's own pages works: the browser adds the right Origin.
+  const sameOrigin = await page.evaluate(async () => {
+    const response = await fetch('/api/v1/apps', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Created from the page' }),
+    });
+    return response.status;
+  });
+  expect([200, 201]).toContain(sameOrigin);
+  const names = await page.evaluate(async () => {
+    const response = await fetch('/api/v1/apps?limit=250');
+    const body = (await response.json()) as { data: { name: string }[] };
+    return body.data.map((app) => app.name);
+  });
+  expect(names).toContain('Created from the page');
+  expect(names).not.toContain('should not exist');
+  expect(names).not.toContain('should not exist either');
+});

@@ -1,0 +1,29 @@
+import { expect, test } from '@playwright/test';
+import { e2eEnv } from './support/env';
+import { screenshot, sendMessages, setReceiverMode, signIn, statNumber } from './support/helpers';
+
+test('overview numbers and charts move while events flow', async ({ page }) => {
+  const env = e2eEnv();
+  await setReceiverMode('ok');
+  await signIn(page);
+  await page.goto(`${env.baseUrl}/overview?range=15m&appId=${env.appId}`);
+  await expect(page.getByTestId('attempts-total')).toBeVisible();
+  const before = await statNumber(page, 'attempts-total');
+
+  await sendMessages(12);
+  // No reload: the page refreshes itself every few seconds.
+  await expect.poll(() => statNumber(page, 'attempts-total'), { timeout: 30_000 }).toBeGreaterThanOrEqual(before + 12);
+  await expect(page.getByTestId('success-rate')).not.toHaveText('—');
+  await expect(page.getByTestId('latency-p50')).toContainText('ms');
+  // Recharts draws the succeeded series as an SVG path once there are points.
+  await expect(page.getByTestId('throughput-chart').locator('path.recharts-area-area').first()).toBeVisible();
+  // One line per percentile; with a single minute of data each is a dot rather than a curve.
+  await expect(page.getByTestId('latency-chart').locator('.recharts-line')).toHaveCount(3);
+  await expect(page.getByTestId('latency-chart').locator('.recharts-line-dot').first()).toBeVisible();
+  await expect(page.getByTestId('status-codes')).toContainText('200');
+  await screenshot(page, 'overview');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId('attempts-total')).toBeVisible();
+  await screenshot(page, 'overview-phone');
+});

@@ -1,0 +1,46 @@
+import { expect, test } from '@playwright/test';
+import { e2eEnv } from './support/env';
+import { screenshot, signIn } from './support/helpers';
+
+test('apps, event types and messages pages load, and an app can be created and renamed', async ({ page }) => {
+  const env = e2eEnv();
+  await signIn(page);
+
+  await page.goto(`${env.baseUrl}/apps`);
+  await expect(page.getByRole('link', { name: env.appName })).toBeVisible();
+  await page.getByRole('button', { name: 'New app' }).click();
+  await page.getByLabel('Name').fill('E2E Second App');
+  await page.getByRole('button', { name: 'Create app' }).click();
+  await expect(page.getByRole('link', { name: 'E2E Second App' })).toBeVisible();
+  await screenshot(page, 'apps');
+
+  await page.getByRole('link', { name: 'E2E Second App' }).click();
+  await expect(page.getByText('No endpoints yet')).toBeVisible();
+  await page.getByRole('link', { name: 'Settings', exact: true }).click();
+  await page.getByLabel('Name').fill('E2E Second App (renamed)');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+
+  await page.goto(`${env.baseUrl}/apps/${env.appId}/event-types`);
+  await expect(page.getByRole('cell', { name: 'order.created', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'New event type' }).click();
+  await page.getByLabel('Name').fill('order.refunded');
+  await page.getByLabel('Description').fill('A refund went through');
+  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  const refunded = page.getByRole('row').filter({ hasText: 'order.refunded' });
+  await expect(refunded).toBeVisible();
+  await refunded.getByRole('button', { name: 'Archive' }).click();
+  await expect(refunded).toBeHidden();
+  await page.getByLabel('Show archived').check();
+  await expect(refunded).toContainText('archived');
+  await screenshot(page, 'event-types');
+
+  await page.goto(`${env.baseUrl}/messages?appId=${env.appId}`);
+  await expect(page.getByRole('heading', { name: 'Messages' })).toBeVisible();
+  await screenshot(page, 'messages');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${env.baseUrl}/deliveries?appId=${env.appId}`);
+  await expect(page.getByRole('heading', { name: 'Deliveries' })).toBeVisible();
+  await screenshot(page, 'deliveries-phone');
+});

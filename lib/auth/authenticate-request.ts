@@ -1,0 +1,54 @@
+import { forbidden, unauthorized } from '../errors';
+import { authenticateApiKey } from './authenticate-api-key';
+import { getAdminSession } from './get-admin-session';
+import type { Principal } from './principal';
+import { readSessionCookie } from './session-cookie';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Bearer key first, else the admin session cookie. A cookie is sent by the browser on its own, so a
+ * cookie-authenticated request that changes state must prove it comes from our own pages: an Origin
+ * equal to ours, or Sec-Fetch-Site: same-origin. Bearer keys are never sent implicitly and need no check.
+ */
+export async function authenticateRequest(request: Request): Promise<Principal> {
+  const authorization = request.headers.get('authorization');
+  if (authorization !== null) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    const principal = match ? await authenticateApiKey(match[1]!) : null;
+    if (!principal) throw unauthorized('The API key is missing, malformed, unknown or revoked');
+    return principal;
+  }
+  const token = readSessionCookie(request.headers.get('cookie'));
+  const session = await getAdminSession(token);
+  if (!session) throw unauthorized();
+  if (!SAFE_METHODS.has(request.method.toUpperCase())) assertSameOrigin(request);
+  return { kind: 'admin', id: `user:${session.userId}`, userId: session.userId, email: session.email, appId: null };
+}
+
+export function assertSameOrigin(request: Request): void {
+  if (request.headers.get('sec-fetch-site') === 'same-origin') return;
+  const origin = request.headers.get('origin');
+  if (origin && ownOrigins(request).includes(origin)) return;
+  throw forbidden(
+    'csrf_rejected',
+    'A signed-in request that changes something must come from the dashboard (Origin header equal to this site)',
+  );
+}
+
+/** The request URL's origin, and the one its Host header names (they differ behind some proxies). */
+function ownOrigins(request: Request): string[] {
+  const url = new URL(request.url);
+  const origins = [url.origin];
+  const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host');
+  if (host) {
+    const protocol = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() || url.protocol.slice(0, -1);
+    origins.push(`${protocol}://${host}`);
+  }
+  return origins;
+}
+
+export function isSecureRequest(request: Request): boolean {
+  const forwarded = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
+  return forwarded ? forwarded === 'https' : new URL(request.url).protocol === 'https:';
+}

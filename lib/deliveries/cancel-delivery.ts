@@ -1,0 +1,19 @@
+import { getPrisma } from '../db';
+import { conflict, notFound } from '../errors';
+import { deliveryInclude, deliveryView } from './delivery-view';
+
+/**
+ * Stops a delivery that has not finished. Cancelling one in flight wins over its worker: the worker's
+ * write-back is fenced on state = 'delivering', so the attempt in progress is not recorded.
+ */
+export async function cancelDelivery({ appId, deliveryId }: { appId: string; deliveryId: string }) {
+  const prisma = getPrisma();
+  const { count } = await prisma.delivery.updateMany({
+    where: { id: deliveryId, appId, state: { in: ['pending', 'delivering'] } },
+    data: { state: 'cancelled', leaseOwner: null, leaseExpiresAt: null, updatedAt: new Date() },
+  });
+  const row = await prisma.delivery.findFirst({ where: { id: deliveryId, appId }, include: deliveryInclude });
+  if (!row) throw notFound('Delivery', deliveryId);
+  if (count === 0) throw conflict('delivery_finished', `The delivery is already ${row.state}; only pending or delivering ones can be cancelled`);
+  return deliveryView(row);
+}

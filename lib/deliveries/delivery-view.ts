@@ -1,0 +1,50 @@
+import type { Attempt, Delivery } from '../generated/prisma/client';
+
+// What a delivery view needs besides the row: the endpoint's URL and the last attempt's duration.
+export const deliveryInclude = {
+  endpoint: { select: { url: true } },
+  attempts: { select: { durationMs: true }, orderBy: { attemptNumber: 'desc' as const }, take: 1 },
+};
+
+type DeliveryRow = Delivery & { endpoint: { url: string }; attempts: { durationMs: number }[] };
+
+const FINISHED = new Set(['succeeded', 'dead', 'cancelled']);
+
+export function deliveryView(row: DeliveryRow) {
+  return {
+    id: row.id,
+    appId: row.appId,
+    messageId: row.messageId,
+    endpointId: row.endpointId,
+    endpointUrl: row.endpoint.url,
+    eventType: row.eventType,
+    state: row.state as 'pending' | 'delivering' | 'succeeded' | 'dead' | 'cancelled',
+    attemptCount: row.attemptCount,
+    // A finished delivery has no next attempt, whatever the column still holds.
+    nextAttemptAt: FINISHED.has(row.state) ? null : row.nextAttemptAt,
+    lastAttemptAt: row.lastAttemptAt,
+    lastStatusCode: row.lastStatusCode,
+    lastErrorClass: row.lastErrorClass,
+    lastDurationMs: row.attempts[0]?.durationMs ?? null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export function attemptView(row: Attempt) {
+  return {
+    id: row.id,
+    deliveryId: row.deliveryId,
+    attemptNumber: row.attemptNumber,
+    workerId: row.workerId,
+    startedAt: row.startedAt,
+    durationMs: row.durationMs,
+    statusCode: row.statusCode,
+    errorClass: row.errorClass,
+    errorMessage: row.errorMessage,
+    requestHeaders: row.requestHeaders as Record<string, unknown>,
+    responseHeaders: (row.responseHeaders ?? null) as Record<string, unknown> | null,
+    responseBody: row.responseBody,
+    responseTruncated: row.responseTruncated,
+  };
+}

@@ -1,0 +1,17 @@
+import { getPrisma } from '../db';
+import type { Prisma } from '../generated/prisma/client';
+
+/**
+ * Puts matching deliveries of the app back to pending, due now. Attempts so far are kept (and so is
+ * attempt_count, so the retry schedule continues where it stopped). A succeeded delivery is sent again
+ * with the same webhook-id, so receivers that deduplicate see it as the same event. Rows being
+ * delivered right now are skipped: their worker holds the lease and will record the outcome.
+ * Returns how many rows changed.
+ */
+export async function replayDeliveries({ appId, where }: { appId: string; where: Prisma.DeliveryWhereInput }) {
+  const { count } = await getPrisma().delivery.updateMany({
+    where: { AND: [where, { appId, state: { not: 'delivering' } }] },
+    data: { state: 'pending', nextAttemptAt: new Date(), leaseOwner: null, leaseExpiresAt: null, updatedAt: new Date() },
+  });
+  return count;
+}

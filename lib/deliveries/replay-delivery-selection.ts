@@ -1,0 +1,19 @@
+import { getPrisma } from '../db';
+import type { DeliveryFilter } from '../schemas/deliveries';
+import { deliveryWhere } from './delivery-where';
+import { replayDeliveries } from './replay-deliveries';
+
+export type DeliverySelection = { deliveryIds: string[] } | { filter: DeliveryFilter; dryRun?: boolean };
+
+/** Replays the listed deliveries (ids of other apps are ignored) or every delivery matching a filter;
+ * a dry run only counts what a replay would change. */
+export async function replayDeliverySelection({ appId, selection }: { appId: string; selection: DeliverySelection }) {
+  if ('deliveryIds' in selection) {
+    return { replayed: await replayDeliveries({ appId, where: { id: { in: selection.deliveryIds } } }) };
+  }
+  const where = deliveryWhere(appId, selection.filter);
+  if (selection.dryRun) {
+    return { matched: await getPrisma().delivery.count({ where: { AND: [where, { state: { not: 'delivering' } }] } }) };
+  }
+  return { replayed: await replayDeliveries({ appId, where }) };
+}

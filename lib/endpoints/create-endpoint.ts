@@ -1,0 +1,43 @@
+import { requireApp } from '../apps/require-app';
+import { getPrisma } from '../db';
+import { generateSecret } from '../webhooks/sign';
+import { checkEndpointHeaders, checkEndpointUrl } from './check-endpoint-target';
+import { checkEventTypesExist } from './check-event-types-exist';
+import { endpointViewOf } from './endpoint-view';
+
+export interface CreateEndpointInput {
+  appId: string;
+  url: string;
+  description?: string;
+  eventTypes?: string[];
+  maxConcurrency?: number;
+  rateLimitPerSecond?: number | null;
+  headers?: Record<string, string>;
+  secret?: string;
+}
+
+/** Creates the endpoint and its first signing secret together; the secret is returned this once. */
+export async function createEndpoint(input: CreateEndpointInput) {
+  const url = checkEndpointUrl(input.url);
+  const headers = checkEndpointHeaders(input.headers ?? {});
+  await requireApp(input.appId);
+  const eventTypes = await checkEventTypesExist(input.appId, input.eventTypes ?? []);
+  const secret = input.secret ?? generateSecret();
+  const prisma = getPrisma();
+  const endpoint = await prisma.$transaction(async (tx) => {
+    const created = await tx.endpoint.create({
+      data: {
+        appId: input.appId,
+        url,
+        description: input.description ?? '',
+        eventTypes,
+        maxConcurrency: input.maxConcurrency ?? 10,
+        rateLimitPerSecond: input.rateLimitPerSecond ?? null,
+        headers,
+      },
+    });
+    await tx.endpointSecret.create({ data: { appId: input.appId, endpointId: created.id, secret } });
+    return created;
+  });
+  return { ...(await endpointViewOf(endpoint)), secret };
+}

@@ -1,0 +1,37 @@
+import { getPrisma } from '../db';
+import { notFound } from '../errors';
+import { checkEndpointHeaders, checkEndpointUrl } from './check-endpoint-target';
+import { checkEventTypesExist } from './check-event-types-exist';
+import { endpointViewOf } from './endpoint-view';
+import { findEndpoint } from './find-endpoint';
+
+export interface EndpointChanges {
+  url?: string;
+  description?: string;
+  eventTypes?: string[];
+  maxConcurrency?: number;
+  rateLimitPerSecond?: number | null;
+  headers?: Record<string, string>;
+}
+
+export async function updateEndpoint({ appId, endpointId, changes }: { appId: string; endpointId: string; changes: EndpointChanges }) {
+  await findEndpoint(appId, endpointId);
+  const url = changes.url === undefined ? undefined : checkEndpointUrl(changes.url);
+  const headers = changes.headers === undefined ? undefined : checkEndpointHeaders(changes.headers);
+  const eventTypes = changes.eventTypes === undefined ? undefined : await checkEventTypesExist(appId, changes.eventTypes);
+  const prisma = getPrisma();
+  const { count } = await prisma.endpoint.updateMany({
+    where: { id: endpointId, appId },
+    data: {
+      url,
+      description: changes.description,
+      eventTypes,
+      maxConcurrency: changes.maxConcurrency,
+      rateLimitPerSecond: changes.rateLimitPerSecond,
+      headers,
+      updatedAt: new Date(),
+    },
+  });
+  if (count === 0) throw notFound('Endpoint', endpointId);
+  return endpointViewOf(await findEndpoint(appId, endpointId));
+}

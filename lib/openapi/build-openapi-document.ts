@@ -1,0 +1,105 @@
+// The OpenAPI 3.1 document of /api/v1, generated from the operation registry and its zod schemas
+// (z.toJSONSchema emits JSON Schema 2020-12, the dialect of OpenAPI 3.1).
+import { z } from 'zod';
+import type { AnyOperation } from '../api/operation';
+import { errorBody } from '../schemas/common';
+import { operations } from './operations';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Malformed JSON or invalid query parameters',
+  401: 'Missing, unknown or revoked credentials',
+  403: 'Not allowed for these credentials (app-limited key, or CSRF check of a session)',
+  404: 'No such resource in the apps these credentials can see',
+  409: 'Conflict with the current state',
+  413: 'Body larger than HOOKLINE_MAX_PAYLOAD_BYTES',
+  415: 'Body is not application/json',
+  422: 'Valid JSON with invalid values; details lists { path, message }',
+  429: 'Rate limited; see Retry-After',
+};
+
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+function objectShape(schema: z.ZodType | undefined): Record<string, z.ZodType> {
+  if (!schema) return {};
+  return (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
+}
+
+function operationObject(operation: AnyOperation) {
+  const parameters = [
+    ...Object.entries(objectShape(operation.params)).map(([name, schema]) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: jsonSchema(schema, 'input'),
+    })),
+    ...Object.entries(objectShape(operation.query)).map(([name, schema]) => {
+      const { description, ...rest } = jsonSchema(schema, 'input');
+      return { name, in: 'query', required: !schema.safeParse(undefined).success, description, schema: rest };
+    }),
+    ...(operation.headers ?? []).map((header) => ({
+      name: header.name,
+      in: 'header',
+      required: false,
+      description: header.description,
+      schema: jsonSchema(header.schema, 'input'),
+    })),
+  ];
+  const success = operation.response
+    ? { description: 'OK', content: { 'application/json': { schema: jsonSchema(operation.response, 'output') } } }
+    : { description: 'No content' };
+  const errors = Object.fromEntries(
+    operation.errors.map((status) => [status, { $ref: `#/components/responses/Error${status}` }]),
+  );
+  return {
+    operationId: operation.operationId,
+    summary: operation.summary,
+    ...(operation.description ? { description: operation.description } : {}),
+    tags: [operation.tag],
+    ...(parameters.length ? { parameters } : {}),
+    ...(operation.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(operation.body, 'input') } } } }
+      : {}),
+    responses: { [operation.status]: success, ...errors, 500: { $ref: '#/components/responses/Error500' } },
+    ...(operation.access === 'public' ? { security: [] } : {}),
+  };
+}
+
+export function buildOpenApiDocument() {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const operation of Object.values(operations) as AnyOperation[]) {
+    (paths[operation.path] ??= {})[operation.method.toLowerCase()] = operationObject(operation);
+  }
+  const errorResponse = (description: string) => ({
+    description,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  });
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Hookline REST API',
+      version: '1.0.0',
+      description:
+        'Reliable outbound webhooks from PostgreSQL. Authenticate with "Authorization: Bearer hl_..." ' +
+        '(an API key) or the dashboard session cookie. Lists are newest first with cursor pagination.',
+    },
+    servers: [{ url: '/api/v1' }],
+    security: [{ apiKey: [] }, { session: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key, hl_...' },
+        session: { type: 'apiKey', in: 'cookie', name: 'hookline_session' },
+      },
+      schemas: { Error: jsonSchema(errorBody, 'output') },
+      responses: {
+        ...Object.fromEntries(Object.entries(STATUS_TEXT).map(([status, text]) => [`Error${status}`, errorResponse(text)])),
+        Error500: errorResponse('Internal error; the message carries an error id found in the server log'),
+      },
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { apiFetch } from '../api-client';
+import { LIVE_REFRESH_MS } from './refresh';
+import { rangeToWindow, type TimeRange } from './time-range';
+import type { Message, MessageDetail, Page } from './types';
+
+export interface MessageFilter {
+  appId: string;
+  eventType?: string;
+  range?: TimeRange;
+}
+
+export const messageKeys = {
+  all: ['messages'] as const,
+  forApp: (appId: string) => [...messageKeys.all, appId] as const,
+  list: (filter: MessageFilter) => [...messageKeys.forApp(filter.appId), 'list', filter] as const,
+  detail: (appId: string, messageId: string) => [...messageKeys.forApp(appId), 'detail', messageId] as const,
+};
+
+const base = (appId: string) => `/api/v1/apps/${encodeURIComponent(appId)}/messages`;
+
+export function messagesQuery(filter: MessageFilter) {
+  return infiniteQueryOptions({
+    queryKey: messageKeys.list(filter),
+    queryFn: ({ signal, pageParam }) =>
+      apiFetch<Page<Message>>(base(filter.appId), {
+        signal,
+        query: {
+          eventType: filter.eventType,
+          ...(filter.range ? rangeToWindow(filter.range) : {}),
+          limit: 50,
+          cursor: pageParam,
+        },
+      }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    enabled: Boolean(filter.appId),
+    refetchInterval: LIVE_REFRESH_MS,
+  });
+}
+
+export function messageQuery(appId: string, messageId: string) {
+  return queryOptions({
+    queryKey: messageKeys.detail(appId, messageId),
+    queryFn: ({ signal }) => apiFetch<MessageDetail>(`${base(appId)}/${encodeURIComponent(messageId)}`, { signal }),
+    refetchInterval: LIVE_REFRESH_MS,
+  });
+}
+
+export const sendMessage = (appId: string, body: { eventType: string; payload: unknown }) =>
+  apiFetch<Message>(base(appId), { method: 'POST', body });
+
+export const replayMessage = (appId: string, messageId: string) =>
+  apiFetch<{ replayed: number }>(`${base(appId)}/${encodeURIComponent(messageId)}/replay`, { method: 'POST', body: {} });

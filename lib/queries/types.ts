@@ -1,0 +1,167 @@
+// The REST API's resources as the dashboard reads them (see the API contract; timestamps are ISO strings).
+
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+export interface App {
+  id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface EventType {
+  id: string;
+  appId: string;
+  name: string;
+  description: string | null;
+  schema: unknown;
+  archived: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type CircuitState = 'closed' | 'open' | 'half_open';
+
+export interface EndpointHealth {
+  circuitState: CircuitState;
+  consecutiveFailures: number;
+  lastSuccessAt: string | null;
+  lastFailureAt: string | null;
+  lastErrorClass: string | null;
+  successRate24h: number | null;
+  attempts24h: number;
+  pending: number;
+}
+
+export interface Endpoint {
+  id: string;
+  appId: string;
+  url: string;
+  description: string | null;
+  eventTypes: string[];
+  enabled: boolean;
+  disabledReason: string | null;
+  disabledAt: string | null;
+  maxConcurrency: number;
+  rateLimitPerSecond: number | null;
+  headers: Record<string, string>;
+  implicit: boolean;
+  createdAt: string;
+  updatedAt: string;
+  health?: EndpointHealth;
+}
+
+export interface EndpointSecret {
+  secret: string;
+  createdAt: string;
+  expiresAt: string | null;
+}
+
+export interface Message {
+  id: string;
+  appId: string;
+  eventType: string;
+  payload: unknown;
+  idempotencyKey: string | null;
+  createdAt: string;
+}
+
+export const DELIVERY_STATES = ['pending', 'delivering', 'succeeded', 'dead', 'cancelled'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+export interface Delivery {
+  id: string;
+  appId: string;
+  messageId: string;
+  endpointId: string;
+  endpointUrl: string;
+  eventType: string;
+  state: DeliveryState;
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastErrorClass: string | null;
+  lastDurationMs: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Attempt {
+  id: string;
+  deliveryId: string;
+  attemptNumber: number;
+  workerId: string | null;
+  startedAt: string;
+  durationMs: number | null;
+  statusCode: number | null;
+  errorClass: string | null;
+  errorMessage: string | null;
+  requestHeaders: Record<string, unknown> | null;
+  responseHeaders: Record<string, unknown> | null;
+  responseBody: string | null;
+  responseTruncated: boolean;
+}
+
+export interface DeliveryDetail extends Delivery {
+  attempts: Attempt[];
+  message: Message;
+}
+
+export interface MessageDetail extends Message {
+  deliveries: Delivery[];
+}
+
+export interface StatsPoint {
+  time: string;
+  succeeded: number;
+  failed: number;
+  p50: number | null;
+  p95: number | null;
+  p99: number | null;
+  /** Null where no worker sampled the queue during the bucket. */
+  pending: number | null;
+  scheduled: number | null;
+  delivering: number | null;
+  dead: number | null;
+}
+
+export interface Stats {
+  from: string;
+  to: string;
+  bucketSeconds: number;
+  queue: { pending: number; scheduled: number; delivering: number; dead: number };
+  totals: {
+    attempts: number;
+    succeeded: number;
+    failed: number;
+    successRate: number | null;
+    deliveriesPerSecond: number;
+    latencyMs: { p50: number | null; p95: number | null; p99: number | null };
+  };
+  series: StatsPoint[];
+  errorClasses: { errorClass: string; count: number }[];
+  statusCodes: { statusCode: number; count: number }[];
+  worstEndpoints: {
+    endpointId: string;
+    appId: string;
+    url: string;
+    attempts: number;
+    failed: number;
+    successRate: number | null;
+    lastErrorClass: string | null;
+  }[];
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  appId: string | null;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}

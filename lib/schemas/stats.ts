@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { isoDate, timestamp } from './common';
+
+export const statsQuery = z.object({
+  appId: z.string().min(1).max(200).optional(),
+  endpointId: z.string().min(1).max(200).optional(),
+  from: isoDate.optional().describe('Default: one hour before `to`'),
+  to: isoDate.optional().describe('Default: now'),
+  bucketSeconds: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(86_400)
+    .multipleOf(60)
+    .optional()
+    .describe('Width of one series point; a multiple of 60 (default chosen from the range)'),
+});
+
+const latency = z.object({ p50: z.number().nullable(), p95: z.number().nullable(), p99: z.number().nullable() });
+
+export const stats = z.object({
+  from: timestamp,
+  to: timestamp,
+  bucketSeconds: z.number().int(),
+  queue: z.object({
+    pending: z.number().int(),
+    scheduled: z.number().int(),
+    delivering: z.number().int(),
+    dead: z.number().int(),
+  }),
+  totals: z.object({
+    attempts: z.number().int(),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+    successRate: z.number().nullable(),
+    deliveriesPerSecond: z.number(),
+    latencyMs: latency,
+  }),
+  series: z.array(
+    z.object({
+      time: timestamp,
+      succeeded: z.number().int(),
+      failed: z.number().int(),
+      p50: z.number().nullable(),
+      p95: z.number().nullable(),
+      p99: z.number().nullable(),
+      pending: z.number().int().nullable(),
+      scheduled: z.number().int().nullable(),
+      delivering: z.number().int().nullable(),
+      dead: z.number().int().nullable(),
+    }),
+  ),
+  errorClasses: z.array(z.object({ errorClass: z.string(), count: z.number().int() })),
+  statusCodes: z.array(z.object({ statusCode: z.number().int(), count: z.number().int() })),
+  worstEndpoints: z.array(
+    z.object({
+      endpointId: z.string(),
+      appId: z.string(),
+      url: z.string(),
+      attempts: z.number().int(),
+      failed: z.number().int(),
+      successRate: z.number().nullable(),
+      lastErrorClass: z.string().nullable(),
+    }),
+  ),
+});

@@ -1,0 +1,65 @@
+// A populated app for API tests, built with SQL so the fixtures do not depend on the code under test.
+import type { Pool } from '../../../lib/pg';
+import { createApp, createEndpoint, createEventType } from '../../support/fixtures';
+
+export interface AppWorld {
+  appId: string;
+  endpointId: string;
+  secret: string;
+  messageId: string;
+  deliveryId: string;
+  attemptId: string;
+}
+
+/** An app with two event types, one endpoint, one message whose delivery is dead after one failed attempt. */
+export async function createAppWorld(pool: Pool, name: string): Promise<AppWorld> {
+  const appId = await createApp(pool, name);
+  await createEventType(pool, appId, 'invoice.paid');
+  await createEventType(pool, appId, 'user.created');
+  const endpoint = await createEndpoint(pool, appId, `https://example.com/${name}`);
+  const { rows } = await pool.query<{ id: string }>(`SELECT hookline.send($1, 'invoice.paid', '{"amount": 1}') AS id`, [appId]);
+  const messageId = rows[0]!.id;
+  const delivery = await pool.query<{ id: string }>('SELECT id FROM hookline.deliveries WHERE message_id = $1', [messageId]);
+  const deliveryId = delivery.rows[0]!.id;
+  const attemptId = await insertFailedAttempt(pool, { appId, deliveryId, messageId, endpointId: endpoint.id });
+  await pool.query(
+    `UPDATE hookline.deliveries SET state = 'dead', attempt_count = 1, last_attempt_at = now(), last_status_code = 500,
+            last_error_class = 'http_5xx' WHERE id = $1`,
+    [deliveryId],
+  );
+  return { appId, endpointId: endpoint.id, secret: endpoint.secret, messageId, deliveryId, attemptId };
+}
+
+export async function insertFailedAttempt(
+  pool: Pool,
+  ids: { appId: string; deliveryId: string; messageId: string; endpointId: string },
+  attemptNumber = 1,
+): Promise<string> {
+  const { rows } = await pool.query<{ id: string }>(
+    `INSERT INTO hookline.attempts (app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id, started_at,
+            duration_ms, status_code, error_class, error_message, request_headers, response_headers, response_body)
+     VALUES ($1, $2, $3, $4, $5, 'worker-test', now(), 12.5, 500, 'http_5xx', 'HTTP 500', '{"webhook-id": "x"}',
+             '{"content-type": "text/plain"}', 'boom') RETURNING id`,
+    [ids.appId, ids.deliveryId, ids.messageId, ids.endpointId, attemptNumber],
+  );
+  return rows[0]!.id;
+}
+
+const TABLES = ['apps', 'event_types', 'endpoints', 'endpoint_secrets', 'messages', 'deliveries', 'attempts'];
+
+/** A fingerprint of every row the API can change (API keys without last_used_at, which auth touches). */
+export async function snapshotRows(pool: Pool): Promise<Record<string, string>> {
+  const snapshot: Record<string, string> = {};
+  for (const table of TABLES) {
+    const { rows } = await pool.query<{ digest: string | null }>(
+      `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM hookline.${table} t`,
+    );
+    snapshot[table] = rows[0]!.digest ?? '';
+  }
+  const keys = await pool.query<{ digest: string }>(
+    `SELECT md5(coalesce(string_agg(id || name || coalesce(revoked_at::text, '-'), '|' ORDER BY id), '')) AS digest
+       FROM hookline.api_keys`,
+  );
+  snapshot.api_keys = keys.rows[0]!.digest;
+  return snapshot;
+}

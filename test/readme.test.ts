@@ -1,0 +1,28 @@
+// The README is the newcomer's guide: its configuration table must list every variable Hookline
+// reads, and only those, and its commands must be the ones package.json and CI run.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { configVariables } from '../lib/env';
+
+const root = resolve(import.meta.dirname, '..');
+const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+
+describe('README', () => {
+  const documented = [...readme.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((match) => match[1]);
+
+  it('documents every configuration variable in its table', () => {
+    expect(configVariables.filter((name) => !documented.includes(name))).toEqual([]);
+  });
+
+  it('documents no variable that does not exist', () => {
+    expect(documented.filter((name) => !configVariables.includes(name!))).toEqual([]);
+  });
+
+  it('gives the test command that CI runs', () => {
+    const ci = readFileSync(resolve(root, '.ci/run'), 'utf8');
+    expect(ci).toMatch(/^npm test$/m);
+    expect(readme).toMatch(/^npm test\b/m);
+    expect(readme).toMatch(/^npm start\b/m);
+  });
+});

@@ -1,0 +1,73 @@
+// Reading and waiting on deliveries and attempts in worker tests, with plain SQL.
+import type { Pool } from '../../lib/pg';
+import { waitUntil } from './receiver';
+
+export interface DeliveryRow {
+  id: string;
+  app_id: string;
+  message_id: string;
+  endpoint_id: string;
+  state: string;
+  attempt_count: number;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
+  last_status_code: number | null;
+  last_error_class: string | null;
+  next_attempt_at: Date;
+  updated_at: Date;
+}
+
+export interface AttemptRow {
+  id: string;
+  delivery_id: string;
+  attempt_number: number;
+  worker_id: string;
+  status_code: number | null;
+  error_class: string | null;
+  error_message: string | null;
+  started_at: Date;
+  duration_ms: number;
+  request_headers: Record<string, string>;
+  response_headers: Record<string, string> | null;
+  response_body: string | null;
+  response_truncated: boolean;
+}
+
+/** Sends one event with hookline.send and returns the message id. */
+export async function sendEvent(pool: Pool, appId: string, eventType: string, payload: unknown = {}): Promise<string> {
+  const { rows } = await pool.query<{ id: string }>('SELECT hookline.send($1, $2, $3::jsonb) AS id', [
+    appId,
+    eventType,
+    JSON.stringify(payload),
+  ]);
+  return rows[0]!.id;
+}
+
+export async function deliveriesOf(pool: Pool, where: string, params: unknown[] = []): Promise<DeliveryRow[]> {
+  const { rows } = await pool.query<DeliveryRow>(`SELECT * FROM hookline.deliveries WHERE ${where} ORDER BY created_at, id`, params);
+  return rows;
+}
+
+export async function attemptsOf(pool: Pool, deliveryId: string): Promise<AttemptRow[]> {
+  const { rows } = await pool.query<AttemptRow>(
+    'SELECT * FROM hookline.attempts WHERE delivery_id = $1 ORDER BY attempt_number',
+    [deliveryId],
+  );
+  return rows;
+}
+
+/** Waits until the message's (single) delivery satisfies `done`, and returns it. */
+export function waitForDelivery(
+  pool: Pool,
+  messageId: string,
+  done: (row: DeliveryRow) => boolean,
+  timeoutMs = 10_000,
+): Promise<DeliveryRow> {
+  return waitUntil(
+    async () => {
+      const [row] = await deliveriesOf(pool, 'message_id = $1', [messageId]);
+      return row && done(row) ? row : null;
+    },
+    { timeoutMs, what: `the delivery of ${messageId}` },
+  );
+}

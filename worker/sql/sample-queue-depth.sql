@@ -1,0 +1,21 @@
+-- Records the queue depth per app and state for the current minute, for the dashboard's queue chart.
+-- Every worker tries once a minute; the primary key (sampled_at, app_id, state) with DO NOTHING makes
+-- the first one win and the others harmless, and the caller's advisory lock keeps them from even
+-- counting at the same time. Unfinished rows are counted from the claim index, dead ones from
+-- deliveries_dead_idx, so the cost follows the queue, not the history.
+-- 'scheduled' is a retry waiting for its time: pending, due in the future, tried at least once.
+INSERT INTO hookline.queue_depth_samples (sampled_at, app_id, state, count)
+SELECT date_trunc('minute', now()), app_id, state, count(*)
+  FROM (
+    SELECT app_id,
+           CASE WHEN state = 'delivering' THEN 'delivering'
+                WHEN attempt_count > 0 AND next_attempt_at > now() THEN 'scheduled'
+                ELSE 'pending' END AS state
+      FROM hookline.deliveries
+     WHERE state IN ('pending', 'delivering')
+    UNION ALL
+    SELECT app_id, 'dead' FROM hookline.deliveries WHERE state = 'dead'
+  ) AS queue
+ GROUP BY app_id, state
+ON CONFLICT (sampled_at, app_id, state) DO NOTHING
+RETURNING state, count
