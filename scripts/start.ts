@@ -14,7 +14,7 @@ import { createLogger } from '../lib/log';
 import { MigrationError } from '../lib/migrate';
 import { workerOptionsFromConfig } from '../worker/config';
 import { DeliveryWorker } from '../worker/delivery-worker';
-import { buildDashboard, dashboardBuildIsCurrent } from './lib/build-dashboard';
+import { ensureDashboardBuild } from './lib/build-dashboard';
 import { connectDatabase, redactPassword, StartupError, type Database } from './lib/connect-database';
 import { ensureCredentials, type Credentials } from './lib/credentials';
 import { startDemo, type Demo } from './demo/run-demo';
@@ -59,10 +59,7 @@ async function main(): Promise<void> {
 
   const credentials = await ensureCredentials(config, getPrisma(databaseUrl));
 
-  if (!dashboardBuildIsCurrent(ROOT)) {
-    say('Building the dashboard (next build; about a minute, and only after the code changed)…');
-    await buildDashboard(ROOT);
-  }
+  await ensureDashboardBuild(ROOT, say);
   // Loaded only now: Next.js takes a second to import, and configuration errors should not wait for it.
   const { default: next } = await import('next');
   const dashboard = next({ dev: false, dir: ROOT, hostname: config.HOST, port: config.PORT });

@@ -3,7 +3,7 @@
 // `git pull` never serves stale pages. A build takes about a minute on a 2-core machine; later
 // starts skip it.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -28,7 +28,57 @@ export function dashboardBuildIsCurrent(root: string): boolean {
   return SOURCES.every((source) => newestMtime(join(root, source)) <= builtAt);
 }
 
-export async function buildDashboard(root: string): Promise<void> {
+/**
+ * Builds the dashboard unless it is current. Two starts at once (two terminals, or a test run beside a
+ * running server) would otherwise both write `.next` and leave a broken build: the first one takes a
+ * lock directory holding its pid, the others wait for it and then find the build current.
+ */
+export async function ensureDashboardBuild(root: string, say: (line: string) => void): Promise<void> {
+  if (dashboardBuildIsCurrent(root)) return;
+  const lock = join(root, '.next-build-lock');
+  let waiting = false;
+  while (!tryLock(lock)) {
+    if (!waiting) say('Waiting for another process building the dashboard…');
+    waiting = true;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  try {
+    if (dashboardBuildIsCurrent(root)) return;
+    say('Building the dashboard (next build; about a minute, and only after the code changed)…');
+    await buildDashboard(root);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function tryLock(lock: string): boolean {
+  try {
+    mkdirSync(lock);
+    writeFileSync(join(lock, 'pid'), String(process.pid));
+    return true;
+  } catch {
+    // A lock left by a process that died (kill -9 mid-build) is taken over rather than waited on forever.
+    let holder = NaN;
+    try {
+      holder = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+    } catch {
+      return false; // created a moment ago, pid not written yet
+    }
+    if (Number.isInteger(holder) && !isAlive(holder)) rmSync(lock, { recursive: true, force: true });
+    return false;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function buildDashboard(root: string): Promise<void> {
   const nextBin = createRequire(join(root, 'package.json')).resolve('next/dist/bin/next');
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, [nextBin, 'build'], {
