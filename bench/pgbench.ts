@@ -20,7 +20,7 @@ export function findPgbench(): string | null {
 
 export const PGBENCH_MISSING =
   'pgbench was not found (looked in /usr/lib/postgresql/<15|16|17>/bin and PATH; set PGBENCH=/path/to/pgbench).\n' +
-  'Install it with: apt-get install postgresql-client   (Debian/Ubuntu; pgbench ships with the client tools)\n' +
+  'Install it with: apt-get install postgresql-15 (Debian 12 ships pgbench with the server; later releases in postgresql-client)\n' +
   '                 brew install libpq                   (macOS; then add $(brew --prefix libpq)/bin to PATH)\n' +
   'The pg_net and latency scenarios need it; run the others with: npm run bench -- --scenario=drain';
 

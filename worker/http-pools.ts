@@ -70,8 +70,9 @@ export class HttpPools {
     const pool = this.poolFor(request.poolKey, request.url.origin, request.connections);
     const timeoutMs = request.timeoutMs ?? this.limits.timeoutMs;
     const controller = new AbortController();
-    const deadline = new DeadlineError(timeoutMs);
-    const timer = setTimeout(() => controller.abort(deadline), timeoutMs);
+    // The error is built only when the deadline fires: capturing a stack per request cost 4% of the
+    // worker's CPU in a 20k-delivery drain (bench --profile).
+    const timer = setTimeout(() => controller.abort(new DeadlineError(timeoutMs)), timeoutMs);
     try {
       const response: Dispatcher.ResponseData = await pool.request({
         method: 'POST',
@@ -84,7 +85,7 @@ export class HttpPools {
       const { body, truncated } = await readBounded(response.body, this.limits);
       return { statusCode: response.statusCode, headers: flattenHeaders(response.headers), body, truncated };
     } catch (error) {
-      throw controller.signal.aborted ? deadline : error;
+      throw controller.signal.aborted ? (controller.signal.reason as Error) : error;
     } finally {
       clearTimeout(timer);
     }
