@@ -119,10 +119,22 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const runAs = postgresUser();
   if (!existsSync(join(dataDir, 'PG_VERSION'))) await initialise(binaries, dataDir, runAs);
 
-  // A server still running on this data folder was left behind by a start that was killed (SIGKILL,
-  // power loss of the terminal): stop it cleanly rather than failing on its port or lock file.
+  // A server already running on this data folder belongs either to another live Hookline, which a
+  // second start must leave alone, or to one that was killed (SIGKILL, a closed terminal): that
+  // leftover is stopped cleanly rather than failing on its port or lock file.
+  const ownerFile = join(dataDir, OWNER_FILE);
   const status = await run(binaries.pg_ctl, ['status', '-D', dataDir], runAs);
-  if (status.code === 0) await run(binaries.pg_ctl, ['stop', '-D', dataDir, '-m', 'fast', '-w'], runAs);
+  if (status.code === 0) {
+    const owner = await readOwner(ownerFile);
+    if (owner !== null && owner !== process.pid && isProcessAlive(owner)) {
+      throw new Error(
+        `The embedded PostgreSQL in ${dataDir} is in use by another Hookline process (pid ${owner}). ` +
+          'Stop that one first, or set HOOKLINE_DATA_DIR to another folder.',
+      );
+    }
+    await run(binaries.pg_ctl, ['stop', '-D', dataDir, '-m', 'fast', '-w'], runAs);
+  }
+  await writeFile(ownerFile, `${process.pid}\n`);
 
   if (!(await isPortFree(options.port))) {
     throw new Error(
@@ -151,8 +163,27 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       // Fast shutdown: clients are disconnected (Hookline has closed its own by then) and the server
       // checkpoints, so the next start needs no recovery.
       await run(binaries.pg_ctl, ['stop', '-D', dataDir, '-m', 'fast', '-w', '-t', '60'], runAs);
+      await rm(ownerFile, { force: true });
     },
   };
+}
+
+// Which process owns a running embedded server; written before it starts, removed after it stops.
+const OWNER_FILE = 'hookline-owner.pid';
+
+async function readOwner(file: string): Promise<number | null> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const pid = Number(text.trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export async function ensureDatabase(maintenanceUrl: string, database: string): Promise<string> {

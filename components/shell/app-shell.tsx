@@ -45,7 +45,7 @@ export function AppShell({ email, children }: { email: string; children: ReactNo
           Menu
         </Button>
       </header>
-      <aside className={cn('border-r border-zinc-200 bg-white md:w-52 md:shrink-0', menuOpen ? 'block' : 'hidden')}>
+      <aside className={cn('border-r border-zinc-200 bg-white md:w-52 md:shrink-0', menuOpen ? 'block' : 'hidden md:block')}>
         <div className="md:sticky md:top-0 md:flex md:h-screen md:flex-col">
           <div className="hidden px-4 py-4 md:block">
             <Link href="/overview" className="text-base font-semibold tracking-tight">

@@ -30,7 +30,12 @@ export async function connectDatabase(config: Config, log: (line: string) => voi
   } else {
     const dataDir = join(config.HOOKLINE_DATA_DIR, 'postgres');
     log(`Starting the embedded PostgreSQL (data in ${dataDir}, port ${config.HOOKLINE_EMBEDDED_PG_PORT})…`);
-    embedded = await startEmbeddedPostgres({ dataDir, port: config.HOOKLINE_EMBEDDED_PG_PORT });
+    try {
+      embedded = await startEmbeddedPostgres({ dataDir, port: config.HOOKLINE_EMBEDDED_PG_PORT });
+    } catch (error) {
+      // Its messages name the problem and the setting that fixes it; a stack trace would bury that.
+      throw new StartupError((error as Error).message, { cause: error });
+    }
     url = await ensureDatabase(embedded.connectionString, 'hookline');
   }
   try {
