@@ -1,6 +1,6 @@
-// The dashboard's overview numbers. Everything over time comes from the per-minute rollups
-// (hookline.stats_minutely) and the once-a-minute queue samples, never from attempts: a month of
-// minutes for 100 endpoints is ~4 M rollup rows at most, against tens of millions of attempts.
+// The dashboard's overview numbers. Everything over time comes from the per-minute and hourly rollups
+// (hookline.stats_minutely, hookline.stats_hourly) and the once-a-minute queue samples, never from
+// attempts: a day of 100 endpoints is ~5 k hourly rows against millions of attempts.
 // Only the current queue is counted live from deliveries (partial indexes keep that cheap).
 import { getPrisma } from '../db';
 import { badRequest, notFound } from '../errors';
@@ -24,7 +24,8 @@ export async function getStats(input: StatsInput) {
   const to = input.to ?? new Date();
   const from = input.from ?? new Date(to.getTime() - 3_600_000);
   const rangeSeconds = (to.getTime() - from.getTime()) / 1000;
-  if (!(rangeSeconds > 0)) throw badRequest('invalid_query', 'from must be before to', [{ path: 'from', message: 'must be before to' }]);
+  if (!(rangeSeconds > 0))
+    throw badRequest('invalid_query', 'from must be before to', [{ path: 'from', message: 'must be before to' }]);
   const bucketSeconds = input.bucketSeconds ?? chooseBucketSeconds(rangeSeconds);
   if (rangeSeconds / bucketSeconds > MAX_POINTS) {
     const message = `the range holds more than ${MAX_POINTS} buckets of ${bucketSeconds} s; choose a larger bucketSeconds`;
@@ -41,42 +42,71 @@ export async function getStats(input: StatsInput) {
     if (!app) throw notFound('App', appId);
   }
 
-  const rollupFilter = Prisma.sql`s.minute >= date_trunc('minute', ${from}::timestamptz) AND s.minute < ${to}::timestamptz
-    ${appId ? Prisma.sql`AND s.app_id = ${appId}` : Prisma.empty}
-    ${input.endpointId ? Prisma.sql`AND s.endpoint_id = ${input.endpointId}` : Prisma.empty}`;
+  // The rollups of the range as one row source `s` (minute, app_id, endpoint_id, outcome, error_class,
+  // status_code, attempts, latency_buckets). With whole-hour buckets, the whole hours inside the range
+  // come from stats_hourly and only the partial hours at its ends from stats_minutely: the same sums
+  // from ~60 times fewer rows (see migration 20261122160000_stats_hourly).
+  const fromMinute = new Date(Math.floor(from.getTime() / 60_000) * 60_000);
+  const firstWholeHour = new Date(Math.ceil(fromMinute.getTime() / 3_600_000) * 3_600_000);
+  const endOfWholeHours = new Date(Math.floor(to.getTime() / 3_600_000) * 3_600_000);
+  const scope = (table: Prisma.Sql) => Prisma.sql`
+    ${appId ? Prisma.sql`AND ${table}.app_id = ${appId}` : Prisma.empty}
+    ${input.endpointId ? Prisma.sql`AND ${table}.endpoint_id = ${input.endpointId}` : Prisma.empty}`;
+  const columns = Prisma.sql`app_id, endpoint_id, outcome, error_class, status_code, attempts, latency_buckets`;
+  const rollups =
+    bucketSeconds % 3600 === 0 && firstWholeHour < endOfWholeHours
+      ? Prisma.sql`(
+          SELECT h.hour AS minute, ${columns} FROM hookline.stats_hourly h
+           WHERE h.hour >= ${firstWholeHour}::timestamptz AND h.hour < ${endOfWholeHours}::timestamptz ${scope(Prisma.sql`h`)}
+          UNION ALL
+          SELECT m.minute, ${columns} FROM hookline.stats_minutely m
+           WHERE ((m.minute >= ${fromMinute}::timestamptz AND m.minute < ${firstWholeHour}::timestamptz)
+               OR (m.minute >= ${endOfWholeHours}::timestamptz AND m.minute < ${to}::timestamptz)) ${scope(Prisma.sql`m`)}
+        ) s`
+      : Prisma.sql`(
+          SELECT m.minute, ${columns} FROM hookline.stats_minutely m
+           WHERE m.minute >= ${fromMinute}::timestamptz AND m.minute < ${to}::timestamptz ${scope(Prisma.sql`m`)}
+        ) s`;
   const bucketOf = (column: Prisma.Sql) =>
     Prisma.sql`(floor(extract(epoch FROM ${column}) / ${bucketSeconds}::int) * ${bucketSeconds}::int)::float8`;
 
-  const [boundsRows, outcomeRows, histogramRows, errorRows, statusRows, worstRows, queueRows, sampleRows] = await Promise.all([
-    prisma.$queryRaw<{ bounds: number[] }[]>`SELECT hookline.latency_bucket_bounds_ms() AS bounds`,
-    prisma.$queryRaw<{ t: number; outcome: string; attempts: number }[]>`
+  const [boundsRows, outcomeRows, histogramRows, errorRows, statusRows, worstRows, queueRows, sampleRows] =
+    await Promise.all([
+      prisma.$queryRaw<{ bounds: number[] }[]>`SELECT hookline.latency_bucket_bounds_ms() AS bounds`,
+      prisma.$queryRaw<{ t: number; outcome: string; attempts: number }[]>`
       SELECT ${bucketOf(Prisma.sql`s.minute`)} AS t, s.outcome, sum(s.attempts)::float8 AS attempts
-        FROM hookline.stats_minutely s WHERE ${rollupFilter} GROUP BY 1, 2`,
-    prisma.$queryRaw<{ t: number; i: number; n: number }[]>`
+        FROM ${rollups} GROUP BY 1, 2`,
+      prisma.$queryRaw<{ t: number; i: number; n: number }[]>`
       SELECT ${bucketOf(Prisma.sql`s.minute`)} AS t, u.i::int AS i, sum(u.n)::float8 AS n
-        FROM hookline.stats_minutely s, unnest(s.latency_buckets) WITH ORDINALITY AS u(n, i)
-       WHERE ${rollupFilter} GROUP BY 1, 2`,
-    prisma.$queryRaw<{ error_class: string; count: number }[]>`
-      SELECT s.error_class, sum(s.attempts)::float8 AS count FROM hookline.stats_minutely s
-       WHERE ${rollupFilter} AND s.outcome = 'failed' AND s.error_class <> ''
+        FROM ${rollups}, unnest(s.latency_buckets) WITH ORDINALITY AS u(n, i)
+       GROUP BY 1, 2`,
+      prisma.$queryRaw<{ error_class: string; count: number }[]>`
+      SELECT s.error_class, sum(s.attempts)::float8 AS count FROM ${rollups}
+       WHERE s.outcome = 'failed' AND s.error_class <> ''
        GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 50`,
-    prisma.$queryRaw<{ status_code: number; count: number }[]>`
-      SELECT s.status_code, sum(s.attempts)::float8 AS count FROM hookline.stats_minutely s
-       WHERE ${rollupFilter} AND s.status_code <> 0
+      prisma.$queryRaw<{ status_code: number; count: number }[]>`
+      SELECT s.status_code, sum(s.attempts)::float8 AS count FROM ${rollups}
+       WHERE s.status_code <> 0
        GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 50`,
-    prisma.$queryRaw<
-      { endpoint_id: string; app_id: string; url: string; last_error_class: string | null; attempts: number; failed: number }[]
-    >`
+      prisma.$queryRaw<
+        {
+          endpoint_id: string;
+          app_id: string;
+          url: string;
+          last_error_class: string | null;
+          attempts: number;
+          failed: number;
+        }[]
+      >`
       SELECT s.endpoint_id, s.app_id, e.url, e.last_error_class,
              sum(s.attempts)::float8 AS attempts,
              coalesce(sum(s.attempts) FILTER (WHERE s.outcome = 'failed'), 0)::float8 AS failed
-        FROM hookline.stats_minutely s JOIN hookline.endpoints e ON e.id = s.endpoint_id
-       WHERE ${rollupFilter}
+        FROM ${rollups} JOIN hookline.endpoints e ON e.id = s.endpoint_id
        GROUP BY 1, 2, 3, 4
       HAVING sum(s.attempts) FILTER (WHERE s.outcome = 'failed') > 0
        ORDER BY sum(s.attempts) FILTER (WHERE s.outcome = 'failed')::float8 / sum(s.attempts) DESC, 6 DESC, 1
        LIMIT 10`,
-    prisma.$queryRaw<Record<QueueState, number>[]>`
+      prisma.$queryRaw<Record<QueueState, number>[]>`
       SELECT count(*) FILTER (WHERE d.state = 'pending' AND d.next_attempt_at <= now())::float8 AS pending,
              count(*) FILTER (WHERE d.state = 'pending' AND d.next_attempt_at > now())::float8 AS scheduled,
              count(*) FILTER (WHERE d.state = 'delivering')::float8 AS delivering,
@@ -85,8 +115,11 @@ export async function getStats(input: StatsInput) {
        WHERE d.state IN ('pending', 'delivering', 'dead')
          ${appId ? Prisma.sql`AND d.app_id = ${appId}` : Prisma.empty}
          ${input.endpointId ? Prisma.sql`AND d.endpoint_id = ${input.endpointId}` : Prisma.empty}`,
-    // Samples are per app; per bucket, the last sample of each app and state, summed over apps.
-    prisma.$queryRaw<{ t: number; state: QueueState; count: number }[]>`
+      // Samples are per app; per bucket, the last sample of each app and state, summed over apps. There
+      // is no per-endpoint history, so an endpoint's series has no queue points rather than its app's.
+      input.endpointId
+        ? Promise.resolve([])
+        : prisma.$queryRaw<{ t: number; state: QueueState; count: number }[]>`
       SELECT t, state, sum(count)::float8 AS count FROM (
         SELECT DISTINCT ON (app_id, state, t) t, app_id, state, count FROM (
           SELECT ${bucketOf(Prisma.sql`q.sampled_at`)} AS t, q.app_id, q.state, q.count, q.sampled_at
@@ -96,7 +129,7 @@ export async function getStats(input: StatsInput) {
         ) AS bucketed
          ORDER BY app_id, state, t, sampled_at DESC
       ) AS last_samples GROUP BY 1, 2`,
-  ]);
+    ]);
 
   const bounds = boundsRows[0]?.bounds ?? [];
   const bucketCount = bounds.length + 1;

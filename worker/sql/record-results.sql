@@ -152,10 +152,40 @@ WITH results AS (
                                         WITH ORDINALITY AS t(a, b, i)
                                   ORDER BY i)
   RETURNING 1
+), per_hour_bucket AS (
+  -- The same groups by the hour, for the dashboard's long ranges (migration 20261122160000_stats_hourly).
+  SELECT date_trunc('hour', minute) AS hour, app_id, endpoint_id, outcome, error_class, status_code, bucket,
+         sum(attempts) AS attempts, sum(duration_ms_sum) AS duration_ms_sum
+    FROM per_bucket
+   GROUP BY 1, 2, 3, 4, 5, 6, 7
+), per_hour_key AS (
+  SELECT hour, app_id, endpoint_id, outcome, error_class, status_code,
+         sum(attempts) AS attempts, sum(duration_ms_sum) AS duration_ms_sum,
+         jsonb_object_agg(bucket::text, attempts) AS histogram
+    FROM per_hour_bucket
+   GROUP BY 1, 2, 3, 4, 5, 6
+), rolled_up_hourly AS (
+  INSERT INTO hookline.stats_hourly AS s
+         (hour, app_id, endpoint_id, outcome, error_class, status_code, attempts, duration_ms_sum, latency_buckets)
+  SELECT hour, app_id, endpoint_id, outcome, error_class, status_code, attempts, duration_ms_sum,
+         ARRAY(SELECT coalesce((histogram ->> i::text)::bigint, 0)
+                 FROM generate_series(0, cardinality(hookline.latency_bucket_bounds_ms())) AS i
+                ORDER BY i)
+    FROM per_hour_key
+   ORDER BY hour, app_id, endpoint_id, outcome, error_class, status_code
+  ON CONFLICT (hour, app_id, endpoint_id, outcome, error_class, status_code) DO UPDATE
+     SET attempts = s.attempts + excluded.attempts,
+         duration_ms_sum = s.duration_ms_sum + excluded.duration_ms_sum,
+         latency_buckets = ARRAY(SELECT a + b
+                                   FROM unnest(s.latency_buckets, excluded.latency_buckets)
+                                        WITH ORDINALITY AS t(a, b, i)
+                                  ORDER BY i)
+  RETURNING 1
 )
 SELECT (SELECT count(*) FROM updated)::int AS recorded,
        (SELECT count(*) FROM updated WHERE state = 'succeeded')::int AS succeeded,
        (SELECT count(*) FROM updated WHERE state = 'dead')::int AS dead,
        (SELECT count(*) FROM rolled_up)::int AS rollup_rows,
+       (SELECT count(*) FROM rolled_up_hourly)::int AS hourly_rollup_rows,
        (SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'circuitState', circuit_state, 'enabled', enabled)), '[]')
           FROM endpoint_health) AS endpoints

@@ -1,0 +1,270 @@
+// `npm run bench:dashboard`: does the dashboard stay fast with 10 million attempts stored?
+// Fills a fresh embedded PostgreSQL with a week of history for one app and 100 endpoints (10 M
+// attempts by default, over a quarter as many messages and deliveries, plus the per-minute rollups
+// and queue samples the worker would have written), starts the real server (scripts/start.ts) on it,
+// and times the /api/v1 calls the dashboard's pages make, over HTTP with an API key.
+// Target (dashboard issue): every overview response under 200 ms at 10 M attempts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { freePort } from '../lib/embedded-postgres';
+import { startBenchDatabase, type BenchDatabaseServer } from './bench-database';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const APP_ID = 'app_bench_dashboard';
+const ENDPOINTS = 100;
+const DAYS = 7;
+const EVENT_TYPES = ['order.created', 'order.paid', 'order.shipped', 'customer.created', 'invoice.paid'];
+const TARGET_MS = 200;
+const RUNS = 20;
+
+const HELP = `Usage: npm run bench:dashboard -- [--attempts=N]
+
+  --attempts=N   attempts stored before measuring (default 10000000; 4 per delivery)
+`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { attempts: { type: 'string' }, help: { type: 'boolean', default: false } },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const attempts = Number(values.attempts ?? 10_000_000);
+  if (!Number.isInteger(attempts) || attempts < 4) throw new Error(`--attempts must be an integer >= 4, got "${values.attempts}"`);
+
+  console.log(`Hookline dashboard benchmark, ${new Date().toISOString()}`);
+  console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}, ${Math.round(totalmem() / 2 ** 30)} GB`);
+  let server: BenchDatabaseServer | undefined;
+  let web: ChildProcess | undefined;
+  const dataDir = await mkdtemp(join(tmpdir(), 'hookline-bench-dashboard-'));
+  try {
+    server = await startBenchDatabase();
+    const url = await server.create('bench_dashboard');
+    await fill(url, attempts);
+    const port = await freePort();
+    web = await startServer(url, port, dataDir);
+    const { apiKey } = JSON.parse(await readFile(join(dataDir, 'credentials.json'), 'utf8')) as { apiKey: string };
+    const results = await measure(`http://127.0.0.1:${port}`, apiKey, url);
+    report(results, attempts);
+    const resultsDir = join(import.meta.dirname, 'results');
+    await mkdir(resultsDir, { recursive: true });
+    const file = join(resultsDir, `dashboard-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+    await writeFile(file, `${JSON.stringify({ attempts, results }, null, 2)}\n`);
+    console.log(`\nResults written to ${file}`);
+    if (results.some((result) => result.p95Ms >= TARGET_MS)) process.exitCode = 1;
+  } finally {
+    if (web) await stopServer(web);
+    await server?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A week of history shaped like production: mostly successes, a failing endpoint or two, retries. */
+async function fill(url: string, attempts: number): Promise<void> {
+  const deliveries = Math.floor(attempts / 4);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const step = async (label: string, statement: string, params: unknown[] = []) => {
+    const started = Date.now();
+    process.stdout.write(`  ${label} ...`);
+    await client.query(statement, params);
+    console.log(` ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  };
+  try {
+    console.log(`Filling: ${deliveries.toLocaleString('en-US')} messages and deliveries, ${attempts.toLocaleString('en-US')} attempts over ${DAYS} days`);
+    // Loading only; the measured server runs with the database's durable settings.
+    await client.query('SET synchronous_commit = off');
+    await step('app, event types, endpoints', `INSERT INTO hookline.apps (id, name) VALUES ($1, 'Dashboard bench')`, [APP_ID]);
+    await client.query(`INSERT INTO hookline.event_types (app_id, name) SELECT $1, unnest($2::text[])`, [APP_ID, EVENT_TYPES]);
+    await client.query(
+      `INSERT INTO hookline.endpoints (id, app_id, url, description)
+       SELECT format('ep_bench_%s', lpad(e::text, 3, '0')), $1, format('https://hooks%s.example.com/in', e), format('Receiver %s', e)
+         FROM generate_series(0, $2::int - 1) AS e`,
+      [APP_ID, ENDPOINTS],
+    );
+    // Message g is created at a point spread evenly over the week; its delivery goes to endpoint g % 100.
+    await step(
+      'messages',
+      `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at)
+       SELECT format('msg_bench%s', lpad(g::text, 9, '0')), '${APP_ID}', ($2::text[])[1 + g % ${EVENT_TYPES.length}],
+              jsonb_build_object('id', g, 'total', g % 1000, 'currency', 'EUR'),
+              now() - make_interval(secs => ($1 - g)::float8 * ${DAYS * 86_400} / $1)
+         FROM generate_series(1, $1) AS g`,
+      [deliveries, EVENT_TYPES],
+    );
+    // 96% succeeded, 3% dead (endpoints 7 and 42 fail a lot), 1% waiting for a retry tomorrow (so the
+    // server's worker has nothing due during the measurement).
+    await step(
+      'deliveries',
+      `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
+                                        next_attempt_at, last_attempt_at, last_status_code, last_error_class,
+                                        created_at, updated_at)
+       SELECT replace(m.id, 'msg_', 'dlv_'), m.app_id, m.id, format('ep_bench_%s', lpad((g % ${ENDPOINTS})::text, 3, '0')),
+              m.event_type, s.state, 4, CASE WHEN s.state = 'pending' THEN now() + interval '1 day' ELSE m.created_at END,
+              m.created_at, CASE s.state WHEN 'succeeded' THEN 200 ELSE 503 END,
+              CASE s.state WHEN 'succeeded' THEN NULL ELSE 'http_5xx' END, m.created_at, m.created_at
+         FROM hookline.messages AS m,
+              LATERAL (SELECT substr(m.id, 10)::int AS g) AS n,
+              LATERAL (SELECT CASE WHEN g % 100 = 0 THEN 'pending'
+                                   WHEN g % ${ENDPOINTS} IN (7, 42) AND g % 3 = 0 THEN 'dead'
+                                   ELSE 'succeeded' END AS state) AS s`,
+    );
+    // Four attempts per delivery: three failures (timeouts, resets, 5xx) and a last one that decided it.
+    await step(
+      'attempts',
+      `INSERT INTO hookline.attempts (id, app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id,
+                                      started_at, duration_ms, status_code, error_class, error_message,
+                                      request_headers, response_headers, response_body)
+       SELECT format('atmpt_%s_%s', substr(d.id, 5), a), d.app_id, d.id, d.message_id, d.endpoint_id, a, 'bench',
+              d.created_at + make_interval(secs => a * 5), 20 + (hashtext(d.id) & 255) + a * 10,
+              CASE WHEN a < 4 THEN CASE a WHEN 1 THEN NULL WHEN 2 THEN 503 ELSE 500 END ELSE d.last_status_code END,
+              CASE WHEN a < 4 THEN CASE a WHEN 1 THEN 'timeout' WHEN 2 THEN 'http_5xx' ELSE 'http_5xx' END ELSE d.last_error_class END,
+              CASE WHEN a = 1 THEN 'no complete response within 15000 ms' END,
+              '{"content-type": "application/json", "webhook-id": "msg_x"}', '{"content-type": "text/plain"}', 'ok'
+         FROM hookline.deliveries AS d, generate_series(1, 4) AS a`,
+    );
+    await step(
+      'per-minute rollups (as the worker writes them)',
+      `INSERT INTO hookline.stats_minutely (minute, app_id, endpoint_id, outcome, error_class, status_code, attempts,
+                                            duration_ms_sum, latency_buckets)
+       SELECT date_trunc('minute', started_at), app_id, endpoint_id,
+              CASE WHEN error_class IS NULL THEN 'succeeded' ELSE 'failed' END, coalesce(error_class, ''),
+              coalesce(status_code, 0), count(*), sum(duration_ms),
+              ARRAY[${Array.from({ length: 15 }, (_, bucket) => `count(*) FILTER (WHERE width_bucket(duration_ms, hookline.latency_bucket_bounds_ms()) = ${bucket})`).join(', ')}]
+         FROM hookline.attempts GROUP BY 1, 2, 3, 4, 5, 6`,
+    );
+    await step(
+      'queue depth samples',
+      `INSERT INTO hookline.queue_depth_samples (sampled_at, app_id, state, count)
+       SELECT minute, '${APP_ID}', state, (100 + 50 * sin(extract(epoch FROM minute) / 3600))::bigint
+         FROM generate_series(date_trunc('minute', now() - interval '${DAYS} days'), now(), interval '1 minute') AS minute,
+              unnest(ARRAY['pending', 'scheduled', 'delivering', 'dead']) AS state`,
+    );
+    await step('VACUUM ANALYZE', 'VACUUM ANALYZE');
+    const { rows } = await client.query<{ table: string; rows: string; size: string }>(
+      `SELECT relname AS table, to_char(n_live_tup, 'FM999,999,999') AS rows, pg_size_pretty(pg_total_relation_size(relid)) AS size
+         FROM pg_stat_user_tables WHERE schemaname = 'hookline' AND n_live_tup > 0 ORDER BY n_live_tup DESC`,
+    );
+    console.log(rows.map((row) => `  ${row.table.padEnd(22)} ${row.rows.padStart(12)} rows  ${row.size}`).join('\n'));
+  } finally {
+    await client.end();
+  }
+}
+
+async function startServer(databaseUrl: string, port: number, dataDir: string): Promise<ChildProcess> {
+  console.log('Starting the server (scripts/start.ts; builds the dashboard first if the build is stale) ...');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOOKLINE_DATA_DIR: dataDir,
+      HOOKLINE_METRICS_PORT: '0',
+      HOOKLINE_API_RATE_LIMIT: '0',
+      HOOKLINE_LOG_LEVEL: 'warn',
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((resolvePromise, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Hookline is running')) resolvePromise();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`the server exited (code ${code}):\n${output.slice(-2000)}`)));
+  });
+  return child;
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolvePromise) => child.once('exit', resolvePromise));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+interface CallResult {
+  page: string;
+  call: string;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+  bytes: number;
+}
+
+async function measure(baseUrl: string, apiKey: string, databaseUrl: string): Promise<CallResult[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const { rows } = await client.query<{ id: string }>(
+    `SELECT id FROM hookline.deliveries WHERE app_id = $1 AND state = 'dead' ORDER BY created_at DESC LIMIT 1`,
+    [APP_ID],
+  );
+  await client.end();
+  const deadDelivery = rows[0]!.id;
+  const now = Date.now();
+  const window = (ms: number) => `from=${new Date(now - ms).toISOString()}&to=${new Date(now).toISOString()}`;
+  const app = `/apps/${APP_ID}`;
+  const calls: [page: string, path: string][] = [
+    ['overview 15 min', `/stats?${window(15 * 60_000)}`],
+    ['overview 1 h', `/stats?${window(3_600_000)}`],
+    ['overview 24 h', `/stats?${window(86_400_000)}`],
+    ['overview 7 d', `/stats?${window(7 * 86_400_000)}`],
+    ['overview 24 h, one app', `/stats?appId=${APP_ID}&${window(86_400_000)}`],
+    ['endpoint page 24 h', `/stats?endpointId=ep_bench_042&${window(86_400_000)}`],
+    ['endpoints list', `${app}/endpoints`],
+    ['explorer: latest', `${app}/deliveries?limit=50`],
+    ['explorer: dead', `${app}/deliveries?state=dead&limit=50`],
+    ['explorer: one endpoint', `${app}/deliveries?endpointId=ep_bench_042&limit=50`],
+    ['explorer: error class', `${app}/deliveries?errorClass=http_5xx&limit=50`],
+    ['explorer: status 503, 24 h', `${app}/deliveries?statusCode=503&${window(86_400_000)}&limit=50`],
+    ['messages: latest', `${app}/messages?limit=50`],
+    ['delivery page', `${app}/deliveries/${deadDelivery}`],
+  ];
+  console.log(`Timing ${calls.length} dashboard calls, ${RUNS} runs each after 2 warm-up runs ...`);
+  const results: CallResult[] = [];
+  for (const [page, path] of calls) {
+    const timings: number[] = [];
+    let bytes = 0;
+    for (let run = 0; run < RUNS + 2; run++) {
+      const started = performance.now();
+      const response = await fetch(`${baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
+      const text = await response.text();
+      const elapsed = performance.now() - started;
+      if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+      bytes = text.length;
+      if (run >= 2) timings.push(elapsed);
+    }
+    timings.sort((a, b) => a - b);
+    const at = (share: number) => Math.round(timings[Math.min(timings.length - 1, Math.floor(share * timings.length))]!);
+    results.push({ page, call: `GET /api/v1${path.split('?')[0]}`, p50Ms: at(0.5), p95Ms: at(0.95), maxMs: at(1), bytes });
+  }
+  return results;
+}
+
+function report(results: CallResult[], attempts: number): void {
+  console.log(`\nDashboard API at ${attempts.toLocaleString('en-US')} attempts (target: p95 < ${TARGET_MS} ms)`);
+  console.log('| page                        | p50 ms | p95 ms | max ms | bytes   | met |');
+  console.log('|-----------------------------|--------|--------|--------|---------|-----|');
+  for (const result of results) {
+    console.log(
+      `| ${result.page.padEnd(27)} | ${String(result.p50Ms).padStart(6)} | ${String(result.p95Ms).padStart(6)} | ` +
+        `${String(result.maxMs).padStart(6)} | ${String(result.bytes).padStart(7)} | ${result.p95Ms < TARGET_MS ? 'yes' : 'NO '} |`,
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

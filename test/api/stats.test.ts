@@ -1,0 +1,227 @@
+// GET /api/v1/stats: queue depth by state, throughput, success rate, latency percentiles and the
+// breakdowns by error class and status code, over a time range and bucket size. The rollups and
+// queue samples the worker writes are inserted here with SQL, so the expected numbers are known.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApp, createEndpoint } from '../support/fixtures';
+import { appLimitedKey, call, setUpApiTest, type ApiTestContext } from './support/api';
+import { expectError } from './support/expect-error';
+import { insertDelivery } from './support/world';
+
+let ctx: ApiTestContext;
+let appA: string;
+let appB: string;
+let endpointA: string;
+let otherEndpointA: string;
+let endpointB: string;
+
+// hookline.latency_bucket_bounds_ms(): 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000;
+// 15 buckets, the last one "30 s or slower".
+function histogram(counts: Record<number, number>): number[] {
+  return Array.from({ length: 15 }, (_, index) => counts[index] ?? 0);
+}
+
+async function insertRollup(
+  minutesAgo: number,
+  appId: string,
+  endpointId: string,
+  outcome: 'succeeded' | 'failed',
+  errorClass: string,
+  statusCode: number,
+  attempts: number,
+  buckets: number[],
+) {
+  await ctx.db.pool.query(
+    `INSERT INTO hookline.stats_minutely (minute, app_id, endpoint_id, outcome, error_class, status_code, attempts, latency_buckets)
+     VALUES (date_trunc('minute', now() - make_interval(mins => $1)), $2, $3, $4, $5, $6, $7, $8)`,
+    [minutesAgo, appId, endpointId, outcome, errorClass, statusCode, attempts, buckets],
+  );
+}
+
+beforeAll(async () => {
+  ctx = await setUpApiTest();
+  appA = await createApp(ctx.db.pool, 'A');
+  appB = await createApp(ctx.db.pool, 'B');
+  endpointA = (await createEndpoint(ctx.db.pool, appA, 'https://example.com/a')).id;
+  otherEndpointA = (await createEndpoint(ctx.db.pool, appA, 'https://example.com/a2')).id;
+  endpointB = (await createEndpoint(ctx.db.pool, appB, 'https://example.com/b')).id;
+  await ctx.db.pool.query(`UPDATE hookline.endpoints SET last_error_class = 'timeout' WHERE id = $1`, [endpointA]);
+
+  // App A, endpoint A: 8 successes of 5-10 ms and 2 HTTP 500s of 500-1000 ms ten minutes ago, 5 timeouts
+  // (30 s or slower) five minutes ago. App B: 3 successes. Two days ago: outside every range below.
+  await insertRollup(10, appA, endpointA, 'succeeded', '', 200, 8, histogram({ 3: 8 }));
+  await insertRollup(10, appA, endpointA, 'failed', 'http_5xx', 500, 2, histogram({ 9: 2 }));
+  await insertRollup(5, appA, endpointA, 'failed', 'timeout', 0, 5, histogram({ 14: 5 }));
+  await insertRollup(10, appB, endpointB, 'succeeded', '', 204, 3, histogram({ 0: 3 }));
+  await insertRollup(2 * 24 * 60, appA, endpointA, 'failed', 'dns', 0, 1000, histogram({ 0: 1000 }));
+
+  // The queue now: A has one due, one scheduled retry, one in flight and two dead (one per endpoint); B one due.
+  await insertDelivery(ctx.db.pool, { appId: appA, endpointId: endpointA, state: 'pending' });
+  await insertDelivery(ctx.db.pool, {
+    appId: appA,
+    endpointId: endpointA,
+    state: 'pending',
+    attemptCount: 1,
+    nextAttemptInSeconds: 600,
+  });
+  await insertDelivery(ctx.db.pool, { appId: appA, endpointId: endpointA, state: 'delivering', attemptCount: 1 });
+  await insertDelivery(ctx.db.pool, { appId: appA, endpointId: endpointA, state: 'dead', attemptCount: 8 });
+  await insertDelivery(ctx.db.pool, { appId: appA, endpointId: otherEndpointA, state: 'dead', attemptCount: 8 });
+  await insertDelivery(ctx.db.pool, { appId: appA, endpointId: endpointA, state: 'succeeded', attemptCount: 1 });
+  await insertDelivery(ctx.db.pool, { appId: appB, endpointId: endpointB, state: 'pending' });
+
+  // Queue samples of app A, in the 5-minute bucket that began 20 minutes before the current one: two of
+  // pending (the later one counts) and one of dead.
+  await ctx.db.pool.query(
+    `WITH bucket AS (SELECT to_timestamp(floor(extract(epoch FROM now()) / 300) * 300 - 1200) AS start)
+     INSERT INTO hookline.queue_depth_samples (sampled_at, app_id, state, count)
+     SELECT start + offset_by, $1, state, count FROM bucket,
+       (VALUES (interval '10 seconds', 'pending', 4), (interval '70 seconds', 'pending', 6), (interval '70 seconds', 'dead', 2))
+         AS samples (offset_by, state, count)`,
+    [appA],
+  );
+});
+
+const stats = (query: Record<string, string | number>, key = ctx.adminKey) => call('GET', '/v1/stats', { key, query });
+
+describe('GET /stats', () => {
+  it('sums the rollups of one app: totals, success rate, throughput, percentiles and breakdowns', async () => {
+    const to = new Date();
+    const from = new Date(to.getTime() - 3_600_000);
+    const response = await stats({ appId: appA, from: from.toISOString(), to: to.toISOString(), bucketSeconds: 300 });
+    expect(response.status, response.text).toBe(200);
+    const body = response.body;
+    expect(body).toMatchObject({ from: from.toISOString(), to: to.toISOString(), bucketSeconds: 300 });
+    expect(body.totals).toEqual({
+      attempts: 15,
+      succeeded: 8,
+      failed: 7,
+      successRate: 8 / 15,
+      deliveriesPerSecond: 15 / 3600,
+      // p50: the 7.5th of 15 attempts, 7.5/8 of the way through the 5-10 ms bucket; p95 and p99 fall in
+      // the open-ended last bucket, reported as its lower bound.
+      latencyMs: { p50: 5 + 5 * (7.5 / 8), p95: 30_000, p99: 30_000 },
+    });
+    expect(body.errorClasses).toEqual([
+      { errorClass: 'timeout', count: 5 },
+      { errorClass: 'http_5xx', count: 2 },
+    ]);
+    expect(body.statusCodes).toEqual([
+      { statusCode: 200, count: 8 },
+      { statusCode: 500, count: 2 },
+    ]);
+    expect(body.worstEndpoints).toEqual([
+      {
+        endpointId: endpointA,
+        appId: appA,
+        url: 'https://example.com/a',
+        attempts: 15,
+        failed: 7,
+        successRate: 8 / 15,
+        lastErrorClass: 'timeout',
+      },
+    ]);
+    expect(body.queue).toEqual({ pending: 1, scheduled: 1, delivering: 1, dead: 2 });
+  });
+
+  it('cuts the range into buckets of bucketSeconds whose sums are the totals', async () => {
+    const to = new Date();
+    const from = new Date(to.getTime() - 3_600_000);
+    const { body } = await stats({ appId: appA, from: from.toISOString(), to: to.toISOString(), bucketSeconds: 300 });
+    expect(body.series.length).toBeGreaterThanOrEqual(12);
+    expect(body.series.length).toBeLessThanOrEqual(13);
+    const times = body.series.map((point: { time: string }) => Date.parse(point.time));
+    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBe(300_000);
+    expect(times[0] % 300_000).toBe(0);
+    const sum = (field: string) =>
+      body.series.reduce((total: number, point: Record<string, number>) => total + point[field]!, 0);
+    expect(sum('succeeded')).toBe(8);
+    expect(sum('failed')).toBe(7);
+    const withAttempts = body.series.filter(
+      (point: { succeeded: number; failed: number }) => point.succeeded + point.failed > 0,
+    );
+    expect(withAttempts.length).toBeGreaterThanOrEqual(1);
+    expect(withAttempts.length).toBeLessThanOrEqual(2);
+    // Queue samples: the last sample of a bucket counts, states without a sample stay null.
+    const sampled = body.series.filter((point: { pending: number | null }) => point.pending !== null);
+    expect(
+      sampled.map((point: { pending: number; dead: number | null; delivering: number | null }) => [
+        point.pending,
+        point.dead,
+        point.delivering,
+      ]),
+    ).toEqual([[6, 2, null]]);
+  });
+
+  it('chooses a bucket size from the range when none is given', async () => {
+    const to = new Date();
+    const day = await stats({
+      appId: appA,
+      from: new Date(to.getTime() - 86_400_000).toISOString(),
+      to: to.toISOString(),
+    });
+    // Whole hours past six hours of range, so the hourly rollups serve it.
+    expect(day.body.bucketSeconds).toBe(3600);
+    const hour = await stats({ appId: appA });
+    expect(hour.body.bucketSeconds).toBe(60);
+    expect(Date.parse(hour.body.to) - Date.parse(hour.body.from)).toBe(3_600_000);
+  });
+
+  it('without appId covers every app, with endpointId only that endpoint', async () => {
+    const everything = await stats({});
+    expect(everything.body.totals).toMatchObject({ attempts: 18, succeeded: 11, failed: 7 });
+    expect(everything.body.queue).toEqual({ pending: 2, scheduled: 1, delivering: 1, dead: 2 });
+    expect(everything.body.statusCodes).toEqual([
+      { statusCode: 200, count: 8 },
+      { statusCode: 204, count: 3 },
+      { statusCode: 500, count: 2 },
+    ]);
+
+    const endpoint = await stats({ endpointId: otherEndpointA });
+    expect(endpoint.status, endpoint.text).toBe(200);
+    expect(endpoint.body.totals).toMatchObject({
+      attempts: 0,
+      successRate: null,
+      latencyMs: { p50: null, p95: null, p99: null },
+    });
+    expect(endpoint.body.queue).toEqual({ pending: 0, scheduled: 0, delivering: 0, dead: 1 });
+    // Queue samples are per app; an endpoint's series does not borrow its app's.
+    expect(endpoint.body.series.every((point: { pending: number | null }) => point.pending === null)).toBe(true);
+  });
+
+  it('holds an app-limited key to its own app', async () => {
+    const keyOfB = await appLimitedKey(appB);
+    const own = await stats({}, keyOfB);
+    expect(own.status).toBe(200);
+    expect(own.body.totals).toMatchObject({ attempts: 3, succeeded: 3, failed: 0, successRate: 1 });
+    expect(own.body.queue).toEqual({ pending: 1, scheduled: 0, delivering: 0, dead: 0 });
+    expectError(await stats({ appId: appA }, keyOfB), 404, 'not_found');
+    expectError(await stats({ endpointId: endpointA }, keyOfB), 404, 'not_found');
+  });
+
+  it.each([
+    [
+      'from after to',
+      () => ({ from: new Date().toISOString(), to: new Date(Date.now() - 60_000).toISOString() }),
+      'from',
+    ],
+    ['from equal to to', () => ({ from: '2026-01-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }), 'from'],
+    ['a bucket that is not a multiple of 60', () => ({ bucketSeconds: 90 }), 'bucketSeconds'],
+    ['a bucket under a minute', () => ({ bucketSeconds: 30 }), 'bucketSeconds'],
+    ['a bucket over a day', () => ({ bucketSeconds: 86_460 }), 'bucketSeconds'],
+    [
+      'more than 1500 buckets',
+      () => ({ from: '2026-01-01T00:00:00Z', to: '2026-03-01T00:00:00Z', bucketSeconds: 60 }),
+      'bucketSeconds',
+    ],
+    ['a malformed time', () => ({ to: 'now' }), 'to'],
+    ['year 0', () => ({ from: '0000-01-01T00:00:00Z', to: '0000-01-02T00:00:00Z' }), 'from'],
+  ])('answers 400 for %s, naming the parameter', async (_label, query, field) => {
+    expectError(await stats(query()), 400, 'invalid_query', field);
+  });
+
+  it('answers 404 for an unknown app or endpoint, or an endpoint of another app', async () => {
+    expectError(await stats({ appId: 'app_unknown' }), 404, 'not_found');
+    expectError(await stats({ endpointId: 'ep_unknown' }), 404, 'not_found');
+    expectError(await stats({ appId: appB, endpointId: endpointA }), 404, 'not_found');
+  });
+});
