@@ -139,6 +139,16 @@ async function fill(url: string, attempts: number): Promise<void> {
          FROM hookline.attempts GROUP BY 1, 2, 3, 4, 5, 6`,
     );
     await step(
+      'hourly rollups (as the worker writes them)',
+      `INSERT INTO hookline.stats_hourly (hour, app_id, endpoint_id, outcome, error_class, status_code, attempts,
+                                          duration_ms_sum, latency_buckets)
+       SELECT date_trunc('hour', started_at), app_id, endpoint_id,
+              CASE WHEN error_class IS NULL THEN 'succeeded' ELSE 'failed' END, coalesce(error_class, ''),
+              coalesce(status_code, 0), count(*), sum(duration_ms),
+              ARRAY[${Array.from({ length: 15 }, (_, bucket) => `count(*) FILTER (WHERE width_bucket(duration_ms, hookline.latency_bucket_bounds_ms()) = ${bucket})`).join(', ')}]
+         FROM hookline.attempts GROUP BY 1, 2, 3, 4, 5, 6`,
+    );
+    await step(
       'queue depth samples',
       `INSERT INTO hookline.queue_depth_samples (sampled_at, app_id, state, count)
        SELECT minute, '${APP_ID}', state, (100 + 50 * sin(extract(epoch FROM minute) / 3600))::bigint
