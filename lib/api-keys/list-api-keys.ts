@@ -1,8 +1,9 @@
-import { pageArgs, toPage } from '../api/cursor';
+import { findPage } from '../api/cursor';
 import { getPrisma } from '../db';
 import { apiKeyView } from './api-key-view';
 
 export async function listApiKeys({ limit, cursor }: { limit: number; cursor?: string }) {
-  const rows = await getPrisma().apiKey.findMany(pageArgs(cursor, limit));
-  return toPage(rows, limit, apiKeyView);
+  const prisma = getPrisma();
+  const page = await findPage({ where: {}, cursor, limit }, (query) => prisma.apiKey.findMany(query));
+  return { data: page.data.map(apiKeyView), nextCursor: page.nextCursor };
 }

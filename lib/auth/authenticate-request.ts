@@ -1,4 +1,4 @@
-import { forbidden, unauthorized } from '../errors';
+import { ApiError, forbidden, unauthorized } from '../errors';
 import { authenticateApiKey } from './authenticate-api-key';
 import { getAdminSession } from './get-admin-session';
 import type { Principal } from './principal';
@@ -16,14 +16,21 @@ export async function authenticateRequest(request: Request): Promise<Principal> 
   if (authorization !== null) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     const principal = match ? await authenticateApiKey(match[1]!) : null;
-    if (!principal) throw unauthorized('The API key is missing, malformed, unknown or revoked');
+    if (!principal)
+      throw challenge(unauthorized('The API key is missing, malformed, unknown or revoked'), 'invalid_token');
     return principal;
   }
   const token = readSessionCookie(request.headers.get('cookie'));
   const session = await getAdminSession(token);
-  if (!session) throw unauthorized();
+  if (!session) throw challenge(unauthorized());
   if (!SAFE_METHODS.has(request.method.toUpperCase())) assertSameOrigin(request);
   return { kind: 'admin', id: `user:${session.userId}`, userId: session.userId, email: session.email, appId: null };
+}
+
+/** A 401 names the scheme that would be accepted (RFC 9110 WWW-Authenticate, RFC 6750 for bearer tokens). */
+function challenge(error: ApiError, bearerError?: 'invalid_token'): ApiError {
+  const value = `Bearer realm="hookline"${bearerError ? `, error="${bearerError}"` : ''}`;
+  return new ApiError(error.status, error.code, error.message, error.details, { 'WWW-Authenticate': value });
 }
 
 export function assertSameOrigin(request: Request): void {

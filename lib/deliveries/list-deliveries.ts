@@ -1,4 +1,4 @@
-import { pageArgs, toPage } from '../api/cursor';
+import { findPage } from '../api/cursor';
 import { requireApp } from '../apps/require-app';
 import { getPrisma } from '../db';
 import type { DeliveryFilter } from '../schemas/deliveries';
@@ -17,10 +17,9 @@ export async function listDeliveries({
   cursor?: string;
 }) {
   await requireApp(appId);
-  const rows = await getPrisma().delivery.findMany({
-    where: deliveryWhere(appId, filter),
-    include: deliveryInclude,
-    ...pageArgs(cursor, limit),
-  });
-  return toPage(rows, limit, deliveryView);
+  const prisma = getPrisma();
+  const page = await findPage({ where: deliveryWhere(appId, filter), cursor, limit }, (query) =>
+    prisma.delivery.findMany({ ...query, include: deliveryInclude }),
+  );
+  return { data: page.data.map(deliveryView), nextCursor: page.nextCursor };
 }

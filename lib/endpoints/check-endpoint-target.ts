@@ -29,9 +29,11 @@ export function checkEndpointUrl(raw: string): string {
   return url.href;
 }
 
-// The worker sets these itself (framing, signatures) or undici refuses them (connection management).
+// The worker sets these itself (framing, the JSON content type) or undici refuses them (connection
+// management). The worker would silently drop them; refusing them here tells the operator at once.
 const RESERVED_HEADERS = new Set([
   'host',
+  'content-type',
   'content-length',
   'transfer-encoding',
   'connection',
@@ -40,21 +42,28 @@ const RESERVED_HEADERS = new Set([
   'te',
   'trailer',
   'expect',
-  'webhook-id',
-  'webhook-timestamp',
-  'webhook-signature',
 ]);
+// Standard Webhooks names its headers webhook-id, webhook-timestamp and webhook-signature; the whole
+// prefix is kept for the signature scheme, so a receiver can trust every webhook-* header it gets.
+const RESERVED_PREFIX = 'webhook-';
+// Far more than any receiver needs; every header is sent with every attempt.
+const MAX_HEADERS = 50;
 
 // RFC 9110 token characters.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 export function checkEndpointHeaders(headers: Record<string, string>): Record<string, string> {
+  if (Object.keys(headers).length > MAX_HEADERS)
+    throw invalid('headers', `must not hold more than ${MAX_HEADERS} headers`);
   const seen = new Set<string>();
   for (const [name, value] of Object.entries(headers)) {
     const path = `headers.${name}`;
-    if (!HEADER_NAME.test(name)) throw invalid(path, 'is not a valid header name (letters, digits and !#$%&\'*+.^_`|~- only)');
+    if (!HEADER_NAME.test(name))
+      throw invalid(path, "is not a valid header name (letters, digits and !#$%&'*+.^_`|~- only)");
     const lower = name.toLowerCase();
-    if (RESERVED_HEADERS.has(lower)) throw invalid(path, `${name} is set by Hookline and cannot be overridden`);
+    if (RESERVED_HEADERS.has(lower) || lower.startsWith(RESERVED_PREFIX)) {
+      throw invalid(path, `${name} is set by Hookline and cannot be overridden`);
+    }
     if (seen.has(lower)) throw invalid(path, 'is given twice (header names are case-insensitive)');
     seen.add(lower);
     // CR/LF would split the header (request smuggling); other control characters are refused by

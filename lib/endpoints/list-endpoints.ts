@@ -1,11 +1,13 @@
-import { pageArgs, toPage } from '../api/cursor';
+import { findPage } from '../api/cursor';
 import { requireApp } from '../apps/require-app';
 import { getPrisma } from '../db';
+import type { Prisma } from '../generated/prisma/client';
 import { endpointViews } from './endpoint-view';
 
 export async function listEndpoints({ appId, limit, cursor }: { appId: string; limit: number; cursor?: string }) {
   await requireApp(appId);
-  const rows = await getPrisma().endpoint.findMany({ where: { appId }, ...pageArgs(cursor, limit) });
-  const page = toPage(rows, limit, (row) => row);
+  const prisma = getPrisma();
+  const where: Prisma.EndpointWhereInput = { appId };
+  const page = await findPage({ where, cursor, limit }, (query) => prisma.endpoint.findMany(query));
   return { data: await endpointViews(page.data), nextCursor: page.nextCursor };
 }

@@ -1,7 +1,8 @@
+import { findPage } from '../api/cursor';
 import { requireApp } from '../apps/require-app';
 import { getPrisma } from '../db';
+import type { Prisma } from '../generated/prisma/client';
 import { eventTypeView } from './event-type-view';
-import { pageArgs, toPage } from '../api/cursor';
 
 export async function listEventTypes({
   appId,
@@ -15,9 +16,8 @@ export async function listEventTypes({
   cursor?: string;
 }) {
   await requireApp(appId);
-  const rows = await getPrisma().eventType.findMany({
-    where: { appId, ...(includeArchived ? {} : { archived: false }) },
-    ...pageArgs(cursor, limit),
-  });
-  return toPage(rows, limit, eventTypeView);
+  const prisma = getPrisma();
+  const where: Prisma.EventTypeWhereInput = { appId, ...(includeArchived ? {} : { archived: false }) };
+  const page = await findPage({ where, cursor, limit }, (query) => prisma.eventType.findMany(query));
+  return { data: page.data.map(eventTypeView), nextCursor: page.nextCursor };
 }

@@ -1,6 +1,7 @@
-import { pageArgs, toPage } from '../api/cursor';
+import { findPage } from '../api/cursor';
 import { requireApp } from '../apps/require-app';
 import { getPrisma } from '../db';
+import type { Prisma } from '../generated/prisma/client';
 import { messageView } from './message-view';
 
 export async function listMessages({
@@ -19,9 +20,8 @@ export async function listMessages({
   cursor?: string;
 }) {
   await requireApp(appId);
-  const rows = await getPrisma().message.findMany({
-    where: { appId, eventType, createdAt: { gte: from, lt: to } },
-    ...pageArgs(cursor, limit),
-  });
-  return toPage(rows, limit, messageView);
+  const prisma = getPrisma();
+  const where: Prisma.MessageWhereInput = { appId, eventType, createdAt: { gte: from, lt: to } };
+  const page = await findPage({ where, cursor, limit }, (query) => prisma.message.findMany(query));
+  return { data: page.data.map(messageView), nextCursor: page.nextCursor };
 }

@@ -7,8 +7,18 @@ export const pathId = z.string().min(1).max(200);
 
 export const timestamp = z.iso.datetime({ offset: true }).describe('ISO-8601 timestamp');
 
-/** An ISO-8601 timestamp in a request, parsed to a Date (impossible dates such as Feb 31 are refused). */
-export const isoDate = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
+/**
+ * An ISO-8601 timestamp in a request, parsed to a Date (impossible dates such as Feb 31 are refused).
+ * Postgres has no year 0 and the wire format has four-digit years, so the instant, in UTC, must fall in
+ * the years 1 to 9999 ("0000-01-01T00:00:00Z" would otherwise reach the database and fail there).
+ */
+export const isoDate = z.iso
+  .datetime({ offset: true })
+  .transform((value) => new Date(value))
+  .refine(
+    (date) => date.getUTCFullYear() >= 1 && date.getUTCFullYear() <= 9999,
+    'must be between the years 1 and 9999 (UTC)',
+  );
 
 export const limitQuery = z.coerce
   .number()
@@ -34,7 +44,10 @@ export const eventTypeName = z
   .string()
   .min(1)
   .max(128)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, 'must start with a letter or digit and contain only letters, digits, ".", "_", ":" and "-"');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._:-]*$/,
+    'must start with a letter or digit and contain only letters, digits, ".", "_", ":" and "-"',
+  );
 
 export const errorBody = z.object({
   error: z.object({

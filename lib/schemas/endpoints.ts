@@ -35,7 +35,9 @@ export const endpointWithSecret = endpoint.extend({ secret: z.string() });
 const url = z.string().min(1).max(2048).describe('http or https URL of the receiver');
 const headers = z
   .record(z.string().max(256), z.string().max(4096))
-  .describe('Extra request headers; webhook-*, Host, Content-Length and Transfer-Encoding are reserved');
+  .describe(
+    'Extra request headers, at most 50; webhook-*, Host, Content-Type, Content-Length, Transfer-Encoding and the connection headers are reserved',
+  );
 const secret = z
   .string()
   .regex(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/, 'must be "whsec_" followed by 24 to 64 bytes of base64')

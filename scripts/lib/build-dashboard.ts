@@ -58,7 +58,7 @@ function tryLock(lock: string): boolean {
     return true;
   } catch {
     // A lock left by a process that died (kill -9 mid-build) is taken over rather than waited on forever.
-    let holder = NaN;
+    let holder: number;
     try {
       holder = Number(readFileSync(join(lock, 'pid'), 'utf8'));
     } catch {

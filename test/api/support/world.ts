@@ -17,9 +17,13 @@ export async function createAppWorld(pool: Pool, name: string): Promise<AppWorld
   await createEventType(pool, appId, 'invoice.paid');
   await createEventType(pool, appId, 'user.created');
   const endpoint = await createEndpoint(pool, appId, `https://example.com/${name}`);
-  const { rows } = await pool.query<{ id: string }>(`SELECT hookline.send($1, 'invoice.paid', '{"amount": 1}') AS id`, [appId]);
+  const { rows } = await pool.query<{ id: string }>(`SELECT hookline.send($1, 'invoice.paid', '{"amount": 1}') AS id`, [
+    appId,
+  ]);
   const messageId = rows[0]!.id;
-  const delivery = await pool.query<{ id: string }>('SELECT id FROM hookline.deliveries WHERE message_id = $1', [messageId]);
+  const delivery = await pool.query<{ id: string }>('SELECT id FROM hookline.deliveries WHERE message_id = $1', [
+    messageId,
+  ]);
   const deliveryId = delivery.rows[0]!.id;
   const attemptId = await insertFailedAttempt(pool, { appId, deliveryId, messageId, endpointId: endpoint.id });
   await pool.query(
@@ -62,4 +66,62 @@ export async function snapshotRows(pool: Pool): Promise<Record<string, string>> 
   );
   snapshot.api_keys = keys.rows[0]!.digest;
   return snapshot;
+}
+
+export interface DeliveryFixture {
+  appId: string;
+  endpointId: string;
+  eventType?: string;
+  state?: 'pending' | 'delivering' | 'succeeded' | 'dead' | 'cancelled';
+  attemptCount?: number;
+  /** Seconds from now; negative is in the past. */
+  nextAttemptInSeconds?: number;
+  createdSecondsAgo?: number;
+  lastStatusCode?: number | null;
+  lastErrorClass?: string | null;
+}
+
+/** A message with exactly one delivery in the given state, inserted directly (no fan-out). */
+export async function insertDelivery(
+  pool: Pool,
+  fixture: DeliveryFixture,
+): Promise<{ messageId: string; deliveryId: string }> {
+  const eventType = fixture.eventType ?? 'invoice.paid';
+  const createdAt = `now() - make_interval(secs => ${Number(fixture.createdSecondsAgo ?? 0)})`;
+  const message = await pool.query<{ id: string }>(
+    `INSERT INTO hookline.messages (app_id, event_type, payload, created_at) VALUES ($1, $2, '{"n": 1}', ${createdAt}) RETURNING id`,
+    [fixture.appId, eventType],
+  );
+  const messageId = message.rows[0]!.id;
+  const state = fixture.state ?? 'pending';
+  const delivery = await pool.query<{ id: string }>(
+    `INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count, next_attempt_at,
+            lease_owner, lease_expires_at, last_attempt_at, last_status_code, last_error_class, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7),
+             CASE WHEN $5 = 'delivering' THEN 'worker-test' END,
+             CASE WHEN $5 = 'delivering' THEN now() + interval '1 minute' END,
+             CASE WHEN $6 > 0 THEN now() END, $8, $9, ${createdAt}, ${createdAt})
+     RETURNING id`,
+    [
+      fixture.appId,
+      messageId,
+      fixture.endpointId,
+      eventType,
+      state,
+      fixture.attemptCount ?? 0,
+      fixture.nextAttemptInSeconds ?? 0,
+      fixture.lastStatusCode ?? null,
+      fixture.lastErrorClass ?? null,
+    ],
+  );
+  return { messageId, deliveryId: delivery.rows[0]!.id };
+}
+
+/** The rows of one table as text, to assert that an operation left them alone. */
+export async function rowsAsText(pool: Pool, table: string, where = 'true', params: unknown[] = []): Promise<string[]> {
+  const { rows } = await pool.query<{ row: string }>(
+    `SELECT t::text AS row FROM hookline.${table} t WHERE ${where} ORDER BY t::text`,
+    params,
+  );
+  return rows.map((row) => row.row);
 }

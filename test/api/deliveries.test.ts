@@ -1,0 +1,336 @@
+// /api/v1/apps/{appId}/deliveries: list with filters, get with attempts, replay one, replay a selection
+// (ids or filter, with a dry run), cancel, with the errors each can answer.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApp, createEndpoint, createEventType } from '../support/fixtures';
+import { call, setUpApiTest, type ApiTestContext } from './support/api';
+import { expectError } from './support/expect-error';
+import { insertDelivery, insertFailedAttempt, rowsAsText, type DeliveryFixture } from './support/world';
+
+let ctx: ApiTestContext;
+
+beforeAll(async () => {
+  ctx = await setUpApiTest();
+});
+
+interface Fixture extends DeliveryFixture {
+  id: string;
+}
+
+/** An app with two endpoints and deliveries in every state, error class and age. */
+async function createDeliveryWorld(name: string) {
+  const appId = await createApp(ctx.db.pool, name);
+  await createEventType(ctx.db.pool, appId, 'invoice.paid');
+  await createEventType(ctx.db.pool, appId, 'user.created');
+  const first = (await createEndpoint(ctx.db.pool, appId, `https://example.com/${name}/1`)).id;
+  const second = (await createEndpoint(ctx.db.pool, appId, `https://example.com/${name}/2`)).id;
+  const specs: DeliveryFixture[] = [
+    { appId, endpointId: first, state: 'succeeded', attemptCount: 1, lastStatusCode: 200, createdSecondsAgo: 5000 },
+    {
+      appId,
+      endpointId: first,
+      state: 'dead',
+      attemptCount: 8,
+      lastStatusCode: 500,
+      lastErrorClass: 'http_5xx',
+      createdSecondsAgo: 4000,
+    },
+    {
+      appId,
+      endpointId: second,
+      state: 'dead',
+      attemptCount: 8,
+      lastErrorClass: 'timeout',
+      eventType: 'user.created',
+      createdSecondsAgo: 3000,
+    },
+    {
+      appId,
+      endpointId: second,
+      state: 'pending',
+      attemptCount: 2,
+      lastStatusCode: 503,
+      lastErrorClass: 'http_5xx',
+      nextAttemptInSeconds: 600,
+      createdSecondsAgo: 2000,
+    },
+    { appId, endpointId: first, state: 'pending', createdSecondsAgo: 1000 },
+    {
+      appId,
+      endpointId: second,
+      state: 'delivering',
+      attemptCount: 1,
+      createdSecondsAgo: 500,
+      eventType: 'user.created',
+    },
+    { appId, endpointId: first, state: 'cancelled', createdSecondsAgo: 100 },
+  ];
+  const fixtures: Fixture[] = [];
+  for (const spec of specs) fixtures.push({ ...spec, id: (await insertDelivery(ctx.db.pool, spec)).deliveryId });
+  return { appId, first, second, fixtures };
+}
+
+describe('GET /apps/{appId}/deliveries', () => {
+  it('filters by endpoint, event type, state, error class, status code, time and id, newest first', async () => {
+    const world = await createDeliveryWorld('filters');
+    const { fixtures } = world;
+    const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
+    const cases: [Record<string, string>, (fixture: Fixture) => boolean][] = [
+      [{}, () => true],
+      [{ endpointId: world.second }, (f) => f.endpointId === world.second],
+      [{ eventType: 'user.created' }, (f) => f.eventType === 'user.created'],
+      [{ state: 'dead' }, (f) => f.state === 'dead'],
+      [{ state: 'pending', endpointId: world.first }, (f) => f.state === 'pending' && f.endpointId === world.first],
+      [{ errorClass: 'http_5xx' }, (f) => f.lastErrorClass === 'http_5xx'],
+      [{ statusCode: '500' }, (f) => f.lastStatusCode === 500],
+      [{ from: ago(2500) }, (f) => f.createdSecondsAgo! <= 2500],
+      [{ to: ago(2500) }, (f) => f.createdSecondsAgo! > 2500],
+      [{ from: ago(4500), to: ago(1500), state: 'dead' }, (f) => f.state === 'dead' && f.createdSecondsAgo! < 4500],
+      [{ id: fixtures[3]!.id }, (f) => f.id === fixtures[3]!.id],
+    ];
+    for (const [query, matches] of cases) {
+      const response = await call('GET', `/v1/apps/${world.appId}/deliveries`, { key: ctx.adminKey, query });
+      expect(response.status, response.text).toBe(200);
+      const expected = fixtures
+        .filter(matches)
+        .sort((a, b) => a.createdSecondsAgo! - b.createdSecondsAgo!)
+        .map((fixture) => fixture.id);
+      expect(
+        response.body.data.map((delivery: { id: string }) => delivery.id),
+        JSON.stringify(query),
+      ).toEqual(expected);
+    }
+  });
+
+  it('shows each delivery with its endpoint URL, last outcome and no next attempt once finished', async () => {
+    const world = await createDeliveryWorld('view');
+    const dead = world.fixtures[1]!;
+    const deliveryRow = await ctx.db.pool.query<{ message_id: string }>(
+      'SELECT message_id FROM hookline.deliveries WHERE id = $1',
+      [dead.id],
+    );
+    await insertFailedAttempt(ctx.db.pool, {
+      appId: world.appId,
+      deliveryId: dead.id,
+      messageId: deliveryRow.rows[0]!.message_id,
+      endpointId: world.first,
+    });
+    const response = await call('GET', `/v1/apps/${world.appId}/deliveries`, {
+      key: ctx.adminKey,
+      query: { id: dead.id },
+    });
+    expect(response.body.data[0]).toMatchObject({
+      id: dead.id,
+      endpointId: world.first,
+      endpointUrl: 'https://example.com/view/1',
+      state: 'dead',
+      attemptCount: 8,
+      nextAttemptAt: null,
+      lastStatusCode: 500,
+      lastErrorClass: 'http_5xx',
+      lastDurationMs: 12.5,
+    });
+  });
+
+  it.each([
+    [{ state: 'lost' }, 'state'],
+    [{ statusCode: '99' }, 'statusCode'],
+    [{ statusCode: 'abc' }, 'statusCode'],
+    [{ from: 'yesterday' }, 'from'],
+    [{ eventType: '-bad' }, 'eventType'],
+  ])('answers 400 for %o, naming the parameter', async (query, field) => {
+    const appId = await createApp(ctx.db.pool, 'bad-query');
+    expectError(
+      await call('GET', `/v1/apps/${appId}/deliveries`, { key: ctx.adminKey, query }),
+      400,
+      'invalid_query',
+      field,
+    );
+  });
+
+  it('answers 404 for an unknown app', async () => {
+    expectError(await call('GET', '/v1/apps/app_unknown/deliveries', { key: ctx.adminKey }), 404, 'not_found');
+  });
+});
+
+describe('GET /apps/{appId}/deliveries/{deliveryId}', () => {
+  it('returns the delivery with every attempt (request and response) in order, and its message', async () => {
+    const world = await createDeliveryWorld('detail');
+    const dead = world.fixtures[1]!;
+    const { rows } = await ctx.db.pool.query<{ message_id: string }>(
+      'SELECT message_id FROM hookline.deliveries WHERE id = $1',
+      [dead.id],
+    );
+    const ids = { appId: world.appId, deliveryId: dead.id, messageId: rows[0]!.message_id, endpointId: world.first };
+    const second = await insertFailedAttempt(ctx.db.pool, ids, 2);
+    const first = await insertFailedAttempt(ctx.db.pool, ids, 1);
+
+    const response = await call('GET', `/v1/apps/${world.appId}/deliveries/${dead.id}`, { key: ctx.adminKey });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.attempts.map((attempt: { id: string }) => attempt.id)).toEqual([first, second]);
+    expect(response.body.attempts[0]).toEqual({
+      id: first,
+      deliveryId: dead.id,
+      attemptNumber: 1,
+      workerId: 'worker-test',
+      startedAt: expect.any(String),
+      durationMs: 12.5,
+      statusCode: 500,
+      errorClass: 'http_5xx',
+      errorMessage: 'HTTP 500',
+      requestHeaders: { 'webhook-id': 'x' },
+      responseHeaders: { 'content-type': 'text/plain' },
+      responseBody: 'boom',
+      responseTruncated: false,
+    });
+    expect(response.body.message).toMatchObject({ id: ids.messageId, eventType: 'invoice.paid', payload: { n: 1 } });
+  });
+
+  it('answers 404 for an unknown delivery', async () => {
+    const appId = await createApp(ctx.db.pool, 'missing');
+    expectError(await call('GET', `/v1/apps/${appId}/deliveries/dlv_unknown`, { key: ctx.adminKey }), 404, 'not_found');
+  });
+});
+
+describe('POST /apps/{appId}/deliveries/{deliveryId}/replay', () => {
+  it('puts a finished delivery back to pending and due now, keeping its attempts and count', async () => {
+    const world = await createDeliveryWorld('replay-one');
+    for (const fixture of [world.fixtures[0]!, world.fixtures[1]!, world.fixtures[6]!]) {
+      const response = await call('POST', `/v1/apps/${world.appId}/deliveries/${fixture.id}/replay`, {
+        key: ctx.adminKey,
+      });
+      expect(response.status, response.text).toBe(200);
+      expect(response.body).toEqual({ replayed: 1 });
+      const { rows } = await ctx.db.pool.query(
+        'SELECT state, attempt_count, next_attempt_at <= now() AS due, lease_owner FROM hookline.deliveries WHERE id = $1',
+        [fixture.id],
+      );
+      expect(rows).toEqual([
+        { state: 'pending', attempt_count: fixture.attemptCount ?? 0, due: true, lease_owner: null },
+      ]);
+    }
+  });
+
+  it('answers 409 for a delivery being sent right now, changing nothing, and 404 for an unknown one', async () => {
+    const world = await createDeliveryWorld('replay-busy');
+    const delivering = world.fixtures[5]!;
+    const before = await rowsAsText(ctx.db.pool, 'deliveries', 'id = $1', [delivering.id]);
+    expectError(
+      await call('POST', `/v1/apps/${world.appId}/deliveries/${delivering.id}/replay`, { key: ctx.adminKey }),
+      409,
+      'delivery_in_flight',
+    );
+    expect(await rowsAsText(ctx.db.pool, 'deliveries', 'id = $1', [delivering.id])).toEqual(before);
+    expectError(
+      await call('POST', `/v1/apps/${world.appId}/deliveries/dlv_unknown/replay`, { key: ctx.adminKey }),
+      404,
+      'not_found',
+    );
+  });
+});
+
+describe('POST /apps/{appId}/deliveries/replay', () => {
+  it('replays the listed deliveries; ids of other apps and unknown ids are ignored', async () => {
+    const world = await createDeliveryWorld('selection');
+    const otherWorld = await createDeliveryWorld('selection-other');
+    const chosen = [world.fixtures[1]!.id, world.fixtures[2]!.id];
+    const othersBefore = await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1', [otherWorld.appId]);
+    const restBefore = await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1 AND NOT id = ANY($2)', [
+      world.appId,
+      chosen,
+    ]);
+    const response = await call('POST', `/v1/apps/${world.appId}/deliveries/replay`, {
+      key: ctx.adminKey,
+      body: { deliveryIds: [...chosen, otherWorld.fixtures[1]!.id, 'dlv_unknown'] },
+    });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toEqual({ replayed: 2 });
+    const { rows } = await ctx.db.pool.query('SELECT DISTINCT state FROM hookline.deliveries WHERE id = ANY($1)', [
+      chosen,
+    ]);
+    expect(rows).toEqual([{ state: 'pending' }]);
+    expect(await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1', [otherWorld.appId])).toEqual(othersBefore);
+    expect(
+      await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1 AND NOT id = ANY($2)', [world.appId, chosen]),
+    ).toEqual(restBefore);
+  });
+
+  it('counts the deliveries a filter matches in a dry run, then replays exactly those', async () => {
+    const world = await createDeliveryWorld('by-filter');
+    const before = await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1', [world.appId]);
+    const filter = { state: 'dead', endpointId: world.first };
+    const dryRun = await call('POST', `/v1/apps/${world.appId}/deliveries/replay`, {
+      key: ctx.adminKey,
+      body: { filter, dryRun: true },
+    });
+    expect(dryRun.status, dryRun.text).toBe(200);
+    expect(dryRun.body).toEqual({ matched: 1 });
+    expect(await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1', [world.appId])).toEqual(before);
+
+    const replay = await call('POST', `/v1/apps/${world.appId}/deliveries/replay`, {
+      key: ctx.adminKey,
+      body: { filter },
+    });
+    expect(replay.body).toEqual({ replayed: 1 });
+    const { rows } = await ctx.db.pool.query('SELECT state FROM hookline.deliveries WHERE id = $1', [
+      world.fixtures[1]!.id,
+    ]);
+    expect(rows).toEqual([{ state: 'pending' }]);
+    // The other endpoint's dead delivery was outside the filter.
+    expect(
+      (await ctx.db.pool.query('SELECT state FROM hookline.deliveries WHERE id = $1', [world.fixtures[2]!.id])).rows,
+    ).toEqual([{ state: 'dead' }]);
+  });
+
+  it.each([
+    ['an empty body', {}],
+    ['an empty id list', { deliveryIds: [] }],
+    ['1001 ids', { deliveryIds: Array.from({ length: 1001 }, (_, i) => `dlv_${i}`) }],
+    ['ids and a filter together', { deliveryIds: ['dlv_1'], filter: {} }],
+    ['an unknown filter key', { filter: { colour: 'red' } }],
+    ['a filter with an unknown state', { filter: { state: 'lost' } }],
+  ])('refuses %s with 422', async (_label, body) => {
+    const world = await createDeliveryWorld('selection-bad');
+    const before = await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1', [world.appId]);
+    expectError(
+      await call('POST', `/v1/apps/${world.appId}/deliveries/replay`, { key: ctx.adminKey, body }),
+      422,
+      'validation_failed',
+    );
+    expect(await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1', [world.appId])).toEqual(before);
+  });
+});
+
+describe('POST /apps/{appId}/deliveries/{deliveryId}/cancel', () => {
+  it('cancels a pending or in-flight delivery and answers with it', async () => {
+    const world = await createDeliveryWorld('cancel');
+    for (const fixture of [world.fixtures[4]!, world.fixtures[5]!]) {
+      const response = await call('POST', `/v1/apps/${world.appId}/deliveries/${fixture.id}/cancel`, {
+        key: ctx.adminKey,
+      });
+      expect(response.status, response.text).toBe(200);
+      expect(response.body).toMatchObject({ id: fixture.id, state: 'cancelled', nextAttemptAt: null });
+      const { rows } = await ctx.db.pool.query('SELECT state, lease_owner FROM hookline.deliveries WHERE id = $1', [
+        fixture.id,
+      ]);
+      expect(rows).toEqual([{ state: 'cancelled', lease_owner: null }]);
+    }
+  });
+
+  it('answers 409 for a finished delivery, changing nothing, and 404 for an unknown one', async () => {
+    const world = await createDeliveryWorld('cancel-finished');
+    for (const fixture of [world.fixtures[0]!, world.fixtures[1]!, world.fixtures[6]!]) {
+      const before = await rowsAsText(ctx.db.pool, 'deliveries', 'id = $1', [fixture.id]);
+      const response = await call('POST', `/v1/apps/${world.appId}/deliveries/${fixture.id}/cancel`, {
+        key: ctx.adminKey,
+      });
+      expectError(response, 409, 'delivery_finished');
+      expect(response.body.error.message).toContain(fixture.state);
+      expect(await rowsAsText(ctx.db.pool, 'deliveries', 'id = $1', [fixture.id])).toEqual(before);
+    }
+    expectError(
+      await call('POST', `/v1/apps/${world.appId}/deliveries/dlv_unknown/cancel`, { key: ctx.adminKey }),
+      404,
+      'not_found',
+    );
+  });
+});

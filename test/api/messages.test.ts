@@ -1,0 +1,227 @@
+// /api/v1/apps/{appId}/messages: create (fan-out through hookline.send), list with filters, get with
+// deliveries, replay, with the errors each can answer. Idempotency has its own file.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
+import { call, setUpApiTest, type ApiTestContext } from './support/api';
+import { expectError } from './support/expect-error';
+import { insertDelivery, rowsAsText } from './support/world';
+
+let ctx: ApiTestContext;
+let appId: string;
+let all: string;
+let invoicesOnly: string;
+let disabled: string;
+
+beforeAll(async () => {
+  ctx = await setUpApiTest();
+  appId = await createApp(ctx.db.pool, 'messages');
+  await createEventType(ctx.db.pool, appId, 'invoice.paid');
+  await createEventType(ctx.db.pool, appId, 'user.created');
+  await createEventType(ctx.db.pool, appId, 'old.type', true);
+  all = (await createEndpoint(ctx.db.pool, appId, 'https://example.com/all')).id;
+  invoicesOnly = (
+    await createEndpoint(ctx.db.pool, appId, 'https://example.com/invoices', { eventTypes: ['invoice.paid'] })
+  ).id;
+  disabled = (await createEndpoint(ctx.db.pool, appId, 'https://example.com/off', { enabled: false })).id;
+});
+
+const messages = () => `/v1/apps/${appId}/messages`;
+const send = (body: unknown, headers: Record<string, string> = {}) =>
+  call('POST', messages(), { key: ctx.adminKey, body, headers });
+
+describe('POST /apps/{appId}/messages', () => {
+  it('records the message and one pending delivery per enabled endpoint subscribed to its type', async () => {
+    const payload = { invoice: 'in_1', amount: 4200, lines: [{ sku: 'spice', qty: 3 }], note: 'ünïcödé ✓' };
+    const response = await send({ eventType: 'invoice.paid', payload });
+    expect(response.status, response.text).toBe(202);
+    expect(response.body).toEqual({
+      id: expect.stringMatching(/^msg_/),
+      appId,
+      eventType: 'invoice.paid',
+      payload,
+      idempotencyKey: null,
+      createdAt: expect.any(String),
+    });
+    const { rows } = await ctx.db.pool.query(
+      'SELECT endpoint_id, state FROM hookline.deliveries WHERE message_id = $1 ORDER BY endpoint_id',
+      [response.body.id],
+    );
+    expect(rows).toEqual([all, invoicesOnly].sort().map((endpoint_id) => ({ endpoint_id, state: 'pending' })));
+
+    const other = await send({ eventType: 'user.created', payload: {} });
+    const otherDeliveries = await ctx.db.pool.query(
+      'SELECT endpoint_id FROM hookline.deliveries WHERE message_id = $1',
+      [other.body.id],
+    );
+    expect(otherDeliveries.rows).toEqual([{ endpoint_id: all }]);
+    expect(await countRows(ctx.db.pool, 'deliveries', 'endpoint_id = $1', [disabled])).toBe(0);
+  });
+
+  it.each([
+    ['an unknown event type', { eventType: 'invoice.lost', payload: {} }, 'eventType', 'does not exist'],
+    ['an archived event type', { eventType: 'old.type', payload: {} }, 'eventType', 'archived'],
+    ['a malformed event type', { eventType: 'invoice paid', payload: {} }, 'eventType', ''],
+    ['a missing event type', { payload: {} }, 'eventType', ''],
+    ['a payload that is an array', { eventType: 'invoice.paid', payload: [1, 2] }, 'payload', ''],
+    ['a payload that is a string', { eventType: 'invoice.paid', payload: 'hello' }, 'payload', ''],
+    ['a missing payload', { eventType: 'invoice.paid' }, 'payload', ''],
+    [
+      'a NUL character in the payload',
+      { eventType: 'invoice.paid', payload: { text: 'a\u0000b' } },
+      'payload.text',
+      'NUL',
+    ],
+    ['an unknown field', { eventType: 'invoice.paid', payload: {}, endpointId: 'ep_x' }, '', 'endpointId'],
+  ])('refuses %s with 422 naming the field, recording nothing', async (_label, body, field, words) => {
+    const before = await countRows(ctx.db.pool, 'messages');
+    const response = await send(body);
+    expectError(response, 422, 'validation_failed', field);
+    expect(response.body.error.message).toContain(words);
+    expect(await countRows(ctx.db.pool, 'messages')).toBe(before);
+  });
+
+  it('refuses a payload nested deeper than 64 levels with 422 rather than a database error', async () => {
+    let deep: unknown = { end: true };
+    for (let i = 0; i < 100; i++) deep = { d: deep };
+    const response = await send({ eventType: 'invoice.paid', payload: deep });
+    expectError(response, 422, 'validation_failed');
+    expect(response.body.error.message).toContain('nested');
+  });
+
+  it('answers 404 for an unknown app', async () => {
+    expectError(
+      await call('POST', '/v1/apps/app_unknown/messages', {
+        key: ctx.adminKey,
+        body: { eventType: 'invoice.paid', payload: {} },
+      }),
+      404,
+      'not_found',
+    );
+  });
+});
+
+describe('GET /apps/{appId}/messages', () => {
+  it('filters by event type and by a created_at range, newest first', async () => {
+    const app = await createApp(ctx.db.pool, 'listing');
+    await createEventType(ctx.db.pool, app, 'a.type');
+    await createEventType(ctx.db.pool, app, 'b.type');
+    const insert = async (eventType: string, hoursAgo: number) =>
+      (
+        await ctx.db.pool.query<{ id: string }>(
+          `INSERT INTO hookline.messages (app_id, event_type, payload, created_at) VALUES ($1, $2, '{}', now() - make_interval(hours => $3))
+           RETURNING id`,
+          [app, eventType, hoursAgo],
+        )
+      ).rows[0]!.id;
+    const a3 = await insert('a.type', 3);
+    const b2 = await insert('b.type', 2);
+    const a1 = await insert('a.type', 1);
+    const ids = async (query: Record<string, string>) => {
+      const response = await call('GET', `/v1/apps/${app}/messages`, { key: ctx.adminKey, query });
+      expect(response.status, response.text).toBe(200);
+      return response.body.data.map((message: { id: string }) => message.id);
+    };
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+    expect(await ids({})).toEqual([a1, b2, a3]);
+    expect(await ids({ eventType: 'a.type' })).toEqual([a1, a3]);
+    expect(await ids({ from: hoursAgo(2.5) })).toEqual([a1, b2]);
+    expect(await ids({ to: hoursAgo(1.5) })).toEqual([b2, a3]);
+    expect(await ids({ from: hoursAgo(2.5), to: hoursAgo(1.5) })).toEqual([b2]);
+    expect(await ids({ eventType: 'b.type', from: hoursAgo(1.5) })).toEqual([]);
+  });
+
+  it.each([
+    ['a malformed date', { from: 'last tuesday' }, 'from'],
+    ['an impossible date', { to: '2026-02-30T00:00:00Z' }, 'to'],
+    ['year 0, which Postgres does not have', { from: '0000-06-01T00:00:00Z' }, 'from'],
+    ['a malformed event type', { eventType: 'a b' }, 'eventType'],
+    ['limit 0', { limit: '0' }, 'limit'],
+    ['limit 251', { limit: '251' }, 'limit'],
+    ['a limit that is not a number', { limit: 'ten' }, 'limit'],
+    ['a cursor that is not ours', { cursor: 'garbage' }, 'cursor'],
+  ])('answers 400 for %s, naming the parameter', async (_label, query, field) => {
+    expectError(
+      await call('GET', messages(), { key: ctx.adminKey, query }),
+      400,
+      field === 'cursor' ? 'invalid_cursor' : 'invalid_query',
+      field,
+    );
+  });
+});
+
+describe('GET /apps/{appId}/messages/{messageId}', () => {
+  it('returns the message with its deliveries', async () => {
+    const sent = await send({ eventType: 'invoice.paid', payload: { n: 1 } });
+    const response = await call('GET', `${messages()}/${sent.body.id}`, { key: ctx.adminKey });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toMatchObject({ id: sent.body.id, eventType: 'invoice.paid', payload: { n: 1 } });
+    expect(response.body.deliveries.map((delivery: { endpointId: string }) => delivery.endpointId).sort()).toEqual(
+      [all, invoicesOnly].sort(),
+    );
+    expect(response.body.deliveries[0]).toMatchObject({
+      messageId: sent.body.id,
+      state: 'pending',
+      attemptCount: 0,
+      endpointUrl: expect.stringMatching(/^https:\/\/example.com\//),
+    });
+  });
+
+  it('answers 404 for an unknown message', async () => {
+    expectError(await call('GET', `${messages()}/msg_unknown`, { key: ctx.adminKey }), 404, 'not_found');
+  });
+});
+
+describe('POST /apps/{appId}/messages/{messageId}/replay', () => {
+  it('puts every delivery of the message back to pending and due, except one being sent right now', async () => {
+    const app = await createApp(ctx.db.pool, 'replay');
+    await createEventType(ctx.db.pool, app, 'invoice.paid');
+    const endpoints = await Promise.all(
+      ['a', 'b', 'c'].map((name) => createEndpoint(ctx.db.pool, app, `https://example.com/${name}`)),
+    );
+    const { rows } = await ctx.db.pool.query<{ id: string }>(`SELECT hookline.send($1, 'invoice.paid', '{}') AS id`, [
+      app,
+    ]);
+    const messageId = rows[0]!.id;
+    const states = ['succeeded', 'dead', 'delivering'];
+    for (const [index, endpoint] of endpoints.entries()) {
+      await ctx.db.pool.query(
+        `UPDATE hookline.deliveries SET state = $1, attempt_count = 3, next_attempt_at = now() + interval '1 hour',
+                lease_owner = CASE WHEN $1 = 'delivering' THEN 'w' END WHERE message_id = $2 AND endpoint_id = $3`,
+        [states[index], messageId, endpoint.id],
+      );
+    }
+    const inFlight = await rowsAsText(ctx.db.pool, 'deliveries', `message_id = $1 AND state = 'delivering'`, [
+      messageId,
+    ]);
+    const response = await call('POST', `/v1/apps/${app}/messages/${messageId}/replay`, { key: ctx.adminKey });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toEqual({ replayed: 2 });
+    const after = await ctx.db.pool.query(
+      `SELECT state, attempt_count, next_attempt_at <= now() AS due FROM hookline.deliveries WHERE message_id = $1 AND state <> 'delivering'`,
+      [messageId],
+    );
+    expect(after.rows).toEqual([
+      { state: 'pending', attempt_count: 3, due: true },
+      { state: 'pending', attempt_count: 3, due: true },
+    ]);
+    expect(
+      await rowsAsText(ctx.db.pool, 'deliveries', `message_id = $1 AND state = 'delivering'`, [messageId]),
+    ).toEqual(inFlight);
+  });
+
+  it('answers 404 for an unknown message', async () => {
+    expectError(await call('POST', `${messages()}/msg_unknown/replay`, { key: ctx.adminKey }), 404, 'not_found');
+  });
+
+  it('counts only what changed for a message whose deliveries are all in flight', async () => {
+    const { messageId } = await insertDelivery(ctx.db.pool, {
+      appId,
+      endpointId: all,
+      state: 'delivering',
+      attemptCount: 1,
+    });
+    expect((await call('POST', `${messages()}/${messageId}/replay`, { key: ctx.adminKey })).body).toEqual({
+      replayed: 0,
+    });
+  });
+});
