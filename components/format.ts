@@ -4,6 +4,11 @@ export function formatCount(value: number | null | undefined): string {
   return value == null ? '—' : integer.format(value);
 }
 
+/** A count with its noun: "1 delivery", "2 deliveries". */
+export function countOf(value: number, one: string, many: string): string {
+  return `${formatCount(value)} ${value === 1 ? one : many}`;
+}
+
 /** Rates arrive as fractions (0..1). */
 export function formatPercent(value: number | null | undefined, digits = 1): string {
   return value == null ? '—' : `${(value * 100).toFixed(digits)}%`;
@@ -43,8 +48,8 @@ export function formatRelative(iso: string | null | undefined, now = Date.now())
   return future ? `in ${text}` : `${text} ago`;
 }
 
-/** Local time for an <input type="datetime-local"> value. */
+/** Local time, to the second, for an <input type="datetime-local" step="1"> value. */
 export function toLocalInputValue(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }

@@ -18,10 +18,32 @@ test('sign in, then sign out ends the session', async ({ page }) => {
   const env = e2eEnv();
   await signIn(page);
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  const session = (await page.context().cookies()).find((cookie) => cookie.name === 'hookline_session')!;
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL(/\/sign-in/);
   await page.goto(`${env.baseUrl}/apps`);
   await expect(page).toHaveURL(/\/sign-in/);
+  // Ended on the server, not only forgotten by the browser: the old cookie opens nothing any more.
+  const withOldCookie = await fetch(`${env.baseUrl}/api/v1/apps`, {
+    headers: { cookie: `hookline_session=${session.value}` },
+  });
+  expect(withOldCookie.status).toBe(401);
+});
+
+test('a page left open when the session ends goes to sign-in, and back to the same page after', async ({ page }) => {
+  const env = e2eEnv();
+  await signIn(page);
+  const path = `/deliveries?appId=${env.appId}&state=dead`;
+  await page.goto(`${env.baseUrl}${path}`);
+  await expect(page.getByRole('heading', { name: 'Deliveries' })).toBeVisible();
+  // The session ends elsewhere (another tab signed out); this page's next live refresh is refused.
+  await page.context().clearCookies();
+  await page.waitForURL(/\/sign-in\?next=/, { timeout: 20_000 });
+  await page.getByLabel('Email').fill(env.adminEmail);
+  await page.getByLabel('Password').fill(env.adminPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => `${url.pathname}${url.search}` === path);
+  await expect(page.getByLabel('State')).toHaveValue('dead');
 });
 
 test('a state change without the session, or from another origin, is refused', async ({ page }) => {

@@ -24,6 +24,8 @@ export default async function globalSetup() {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error(error));
   };
   try {
+    // The screenshots are this run's artifacts: none left over from an earlier run may pass for new.
+    await rm(join(ROOT, 'test-results', 'screenshots'), { recursive: true, force: true });
     const tempDir = await mkdtemp(join(tmpdir(), 'hookline-e2e-'));
     cleanups.push(() => rm(tempDir, { recursive: true, force: true }));
 

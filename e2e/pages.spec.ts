@@ -38,9 +38,4 @@ test('apps, event types and messages pages load, and an app can be created and r
   await page.goto(`${env.baseUrl}/messages?appId=${env.appId}`);
   await expect(page.getByRole('heading', { name: 'Messages' })).toBeVisible();
   await screenshot(page, 'messages');
-
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(`${env.baseUrl}/deliveries?appId=${env.appId}`);
-  await expect(page.getByRole('heading', { name: 'Deliveries' })).toBeVisible();
-  await screenshot(page, 'deliveries-phone');
 });

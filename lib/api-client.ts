@@ -18,12 +18,6 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
-
-  /** Field-level messages of a 422, joined for display. */
-  get detailText(): string | null {
-    if (!Array.isArray(this.details)) return null;
-    return (this.details as ApiErrorDetail[]).map((detail) => `${detail.path}: ${detail.message}`).join('; ');
-  }
 }
 
 export type QueryValue = string | number | boolean | null | undefined;
@@ -80,7 +74,10 @@ export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promi
       error?.message ?? `The server answered ${response.status} ${response.statusText}.`,
       error?.details,
     );
-    if (apiError.detailText) apiError.message = `${apiError.message} (${apiError.detailText})`;
+    // The API's message already names the first field ("statusCode: Invalid input"): add only the others.
+    const details = Array.isArray(apiError.details) ? (apiError.details as ApiErrorDetail[]) : [];
+    const others = details.map((detail) => `${detail.path}: ${detail.message}`).filter((line) => line !== apiError.message);
+    if (others.length) apiError.message = `${apiError.message} (${others.join('; ')})`;
     throw apiError;
   }
   return parsed as T;

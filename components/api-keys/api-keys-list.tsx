@@ -44,7 +44,7 @@ export function ApiKeysList() {
       />
       <Card>
         {keys.isPending ? (
-          <Loading />
+          <Loading label="Loading API keys…" />
         ) : keys.isError ? (
           <ErrorState error={keys.error} retry={() => void keys.refetch()} />
         ) : keys.data.data.length === 0 ? (

@@ -29,7 +29,7 @@ export function AppSettings({ appId }: { appId: string }) {
       router.push('/apps');
     },
   });
-  if (app.isPending) return <Loading />;
+  if (app.isPending) return <Loading label="Loading app…" />;
   if (app.isError) return <ErrorState error={app.error} retry={() => void app.refetch()} />;
   const submit = (event: FormEvent) => {
     event.preventDefault();

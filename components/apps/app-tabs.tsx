@@ -19,13 +19,13 @@ export function AppTabs({ appId }: { appId: string }) {
   ];
   return (
     <div className="mb-4 border-b border-zinc-200">
-      <div className="mb-1 flex items-baseline gap-2 text-xs text-zinc-500">
+      <div className="mb-1 flex flex-wrap items-baseline gap-x-2 text-xs text-zinc-500">
         <Link href="/apps" className="hover:underline">
           Apps
         </Link>
         <span>/</span>
         <span className="font-medium text-zinc-800">{app.data?.name ?? appId}</span>
-        <span className="font-mono text-zinc-400">{appId}</span>
+        <span className="break-all font-mono text-zinc-400">{appId}</span>
       </div>
       <nav aria-label="App" className="-mb-px flex gap-1 overflow-x-auto">
         {tabs.map((tab) => (

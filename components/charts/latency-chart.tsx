@@ -1,7 +1,8 @@
 'use client';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { StatsPoint } from '@/lib/queries/types';
-import { AXIS_STYLE, CHART_HEIGHT, formatTick, formatTooltipTime } from './chart-time';
+import { ChartFrame } from './chart-frame';
+import { AXIS_STYLE, formatTick, formatTooltipTime } from './chart-time';
 
 const LINES = [
   { key: 'p50', color: '#2563eb' },
@@ -14,7 +15,7 @@ export function LatencyChart({ series, bucketSeconds }: { series: StatsPoint[]; 
   const measured = series.filter((point) => point.p50 != null).length;
   const dot = measured < 3 ? { r: 3 } : false;
   return (
-    <div data-testid="latency-chart" style={{ height: CHART_HEIGHT }}>
+    <ChartFrame testId="latency-chart" emptyText={measured === 0 ? 'No latency measured in this range' : null}>
       <ResponsiveContainer width="100%" height="100%">
         <LineChart data={series} margin={{ top: 8, right: 8, bottom: 0, left: -12 }}>
           <CartesianGrid stroke="#f4f4f5" vertical={false} />
@@ -36,6 +37,6 @@ export function LatencyChart({ series, bucketSeconds }: { series: StatsPoint[]; 
           ))}
         </LineChart>
       </ResponsiveContainer>
-    </div>
+    </ChartFrame>
   );
 }

@@ -1,7 +1,8 @@
 'use client';
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { StatsPoint } from '@/lib/queries/types';
-import { AXIS_STYLE, CHART_HEIGHT, formatTick, formatTooltipTime } from './chart-time';
+import { ChartFrame } from './chart-frame';
+import { AXIS_STYLE, formatTick, formatTooltipTime } from './chart-time';
 
 const STATES = [
   { key: 'delivering', name: 'Delivering', color: '#2563eb' },
@@ -11,8 +12,9 @@ const STATES = [
 ] as const;
 
 export function QueueDepthChart({ series, bucketSeconds }: { series: StatsPoint[]; bucketSeconds: number }) {
+  const sampled = series.some((point) => STATES.some((state) => point[state.key] != null));
   return (
-    <div data-testid="queue-depth-chart" style={{ height: CHART_HEIGHT }}>
+    <ChartFrame testId="queue-depth-chart" emptyText={sampled ? null : 'No queue samples in this range yet'}>
       <ResponsiveContainer width="100%" height="100%">
         <AreaChart data={series} margin={{ top: 8, right: 8, bottom: 0, left: -12 }}>
           <CartesianGrid stroke="#f4f4f5" vertical={false} />
@@ -35,6 +37,6 @@ export function QueueDepthChart({ series, bucketSeconds }: { series: StatsPoint[
           ))}
         </AreaChart>
       </ResponsiveContainer>
-    </div>
+    </ChartFrame>
   );
 }

@@ -1,12 +1,14 @@
 'use client';
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { StatsPoint } from '@/lib/queries/types';
-import { AXIS_STYLE, CHART_HEIGHT, formatTick, formatTooltipTime } from './chart-time';
+import { ChartFrame } from './chart-frame';
+import { AXIS_STYLE, formatTick, formatTooltipTime } from './chart-time';
 
 /** Attempts per bucket, succeeded and failed stacked, so the total height is the attempt rate. */
 export function ThroughputChart({ series, bucketSeconds }: { series: StatsPoint[]; bucketSeconds: number }) {
+  const empty = series.every((point) => point.succeeded + point.failed === 0);
   return (
-    <div data-testid="throughput-chart" style={{ height: CHART_HEIGHT }}>
+    <ChartFrame testId="throughput-chart" emptyText={empty ? 'No attempts in this range' : null}>
       <ResponsiveContainer width="100%" height="100%">
         <AreaChart data={series} margin={{ top: 8, right: 8, bottom: 0, left: -12 }}>
           <CartesianGrid stroke="#f4f4f5" vertical={false} />
@@ -36,6 +38,6 @@ export function ThroughputChart({ series, bucketSeconds }: { series: StatsPoint[
           />
         </AreaChart>
       </ResponsiveContainer>
-    </div>
+    </ChartFrame>
   );
 }

@@ -13,7 +13,7 @@ import {
 import { endpointsQuery } from '@/lib/queries/endpoints';
 import { eventTypesQuery } from '@/lib/queries/event-types';
 import { statsKeys } from '@/lib/queries/stats';
-import { isTimeRange } from '@/lib/queries/time-range';
+import { isTimeRange, TIME_RANGES } from '@/lib/queries/time-range';
 import { DELIVERY_STATES, type DeliveryState } from '@/lib/queries/types';
 import { AppSelect } from '../filters/app-select';
 import { LiveStatus } from '../filters/live-status';
@@ -21,11 +21,11 @@ import { TextFilter } from '../filters/text-filter';
 import { TimeRangePicker } from '../filters/time-range-picker';
 import { useDefaultApp } from '../filters/use-default-app';
 import { useUrlFilters } from '../filters/use-url-filters';
-import { formatCount } from '../format';
+import { countOf, formatCount } from '../format';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Dialog } from '../ui/dialog';
-import { Select } from '../ui/field';
+import { Field, Select } from '../ui/field';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { DeliveriesTable } from './deliveries-table';
@@ -34,6 +34,19 @@ const FILTER_NAMES = ['appId', 'endpointId', 'eventType', 'state', 'errorClass',
 
 function isDeliveryState(value: string | undefined): value is DeliveryState {
   return value !== undefined && (DELIVERY_STATES as readonly string[]).includes(value);
+}
+
+/** The filter in words, for the replay confirmation: "event type order.paid, created in the last 1 h". */
+function describeFilter(filter: DeliveryFilter, endpointUrl: string | undefined): string {
+  const parts = [
+    filter.endpointId ? `endpoint ${endpointUrl ?? filter.endpointId}` : null,
+    filter.eventType ? `event type ${filter.eventType}` : null,
+    filter.errorClass ? `error class ${filter.errorClass}` : null,
+    filter.statusCode ? `status ${filter.statusCode}` : null,
+    filter.id ? `id ${filter.id}` : null,
+    filter.range ? `created in the last ${TIME_RANGES[filter.range].label}` : null,
+  ].filter(Boolean);
+  return parts.length ? `this filter (${parts.join(', ')})` : 'in this app';
 }
 
 export function DeliveriesExplorer() {
@@ -66,9 +79,10 @@ export function DeliveriesExplorer() {
     ]);
 
   const replaySelected = useMutation({
-    mutationFn: () => replayDeliveries(filter.appId, [...selected]),
-    onSuccess: async (result) => {
-      setNotice(`Replayed ${formatCount(result.replayed)} of ${formatCount(selected.size)} selected deliveries.`);
+    mutationFn: (ids: string[]) => replayDeliveries(filter.appId, ids),
+    onSuccess: async (result, ids) => {
+      // Fewer than selected when a row was being delivered right then: its worker records the outcome.
+      setNotice(`Replayed ${formatCount(result.replayed)} of ${countOf(ids.length, 'selected delivery', 'selected deliveries')}.`);
       setSelected(new Set());
       await invalidate();
     },
@@ -78,7 +92,7 @@ export function DeliveriesExplorer() {
     mutationFn: () => replayMatchingDeliveries(filter),
     onSuccess: async (result) => {
       setConfirmOpen(false);
-      setNotice(`Replayed ${formatCount(result.replayed)} deliveries matching the filter.`);
+      setNotice(`Replayed ${countOf(result.replayed, 'delivery', 'deliveries')} matching the filter.`);
       await invalidate();
     },
   });
@@ -89,6 +103,10 @@ export function DeliveriesExplorer() {
     setParams(changes);
   };
   const rows = deliveries.data?.pages.flatMap((page) => page.data) ?? [];
+  const endpointUrl = endpoints.data?.data.find((endpoint) => endpoint.id === filter.endpointId)?.url;
+  // Only what is on screen can be replayed: a selected row that a live refresh removed (its state
+  // changed and no longer matches) is dropped rather than replayed unseen.
+  const selectedIds = rows.filter((row) => selected.has(row.id)).map((row) => row.id);
   const anyFilter = FILTER_NAMES.some((name) => name !== 'appId' && params[name]);
 
   return (
@@ -103,16 +121,17 @@ export function DeliveriesExplorer() {
         actions={
           <>
             <Button
-              disabled={selected.size === 0 || replaySelected.isPending}
-              onClick={() => replaySelected.mutate()}
+              disabled={selectedIds.length === 0 || replaySelected.isPending}
+              onClick={() => replaySelected.mutate(selectedIds)}
               data-testid="replay-selected"
             >
-              Replay selected ({selected.size})
+              Replay selected ({selectedIds.length})
             </Button>
             <Button
               variant="danger"
               disabled={!filter.appId}
               onClick={() => {
+                replayMatching.reset();
                 setConfirmOpen(true);
                 countMatching.mutate();
               }}
@@ -124,46 +143,75 @@ export function DeliveriesExplorer() {
         }
       />
       <Card className="mb-3 p-3">
-        <div className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-8">
-          <AppSelect className="w-full" value={params.appId} onChange={(appId) => setFilter({ appId, endpointId: undefined, eventType: undefined })} />
-          <Select aria-label="Endpoint" value={params.endpointId ?? ''} onChange={(e) => setFilter({ endpointId: e.target.value })}>
-            <option value="">All endpoints</option>
-            {endpoints.data?.data.map((endpoint) => (
-              <option key={endpoint.id} value={endpoint.id}>
-                {endpoint.url}
-              </option>
-            ))}
-          </Select>
-          <Select aria-label="Event type" value={params.eventType ?? ''} onChange={(e) => setFilter({ eventType: e.target.value })}>
-            <option value="">All event types</option>
-            {eventTypes.data?.data.map((eventType) => (
-              <option key={eventType.id} value={eventType.name}>
-                {eventType.name}
-              </option>
-            ))}
-          </Select>
-          <Select aria-label="State" value={params.state ?? ''} onChange={(e) => setFilter({ state: e.target.value })}>
-            <option value="">All states</option>
-            {DELIVERY_STATES.map((state) => (
-              <option key={state} value={state}>
-                {state}
-              </option>
-            ))}
-          </Select>
-          <TextFilter label="Error class" value={params.errorClass} onCommit={(errorClass) => setFilter({ errorClass })} />
-          <TextFilter
-            label="Status code"
-            inputMode="numeric"
-            value={params.statusCode}
-            onCommit={(statusCode) => setFilter({ statusCode })}
-          />
-          <TextFilter label="Delivery id" placeholder="dlv_…" value={params.id} onCommit={(id) => setFilter({ id })} />
-          <Button variant="ghost" disabled={!anyFilter} onClick={() => setFilter(Object.fromEntries(FILTER_NAMES.filter((n) => n !== 'appId').map((n) => [n, undefined])))}>
+        {/* Four columns at most: any more and the selects cut off the values they show. */}
+        <div className="grid grid-cols-1 gap-x-3 gap-y-2 sm:grid-cols-2 lg:grid-cols-4">
+          <Field label="App">
+            <AppSelect
+              className="w-full"
+              value={params.appId}
+              onChange={(appId) => setFilter({ appId, endpointId: undefined, eventType: undefined })}
+            />
+          </Field>
+          <Field label="Endpoint">
+            <Select aria-label="Endpoint" value={params.endpointId ?? ''} onChange={(e) => setFilter({ endpointId: e.target.value })}>
+              <option value="">All endpoints</option>
+              {endpoints.data?.data.map((endpoint) => (
+                <option key={endpoint.id} value={endpoint.id}>
+                  {endpoint.url}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Field label="Event type">
+            <Select aria-label="Event type" value={params.eventType ?? ''} onChange={(e) => setFilter({ eventType: e.target.value })}>
+              <option value="">All event types</option>
+              {eventTypes.data?.data.map((eventType) => (
+                <option key={eventType.id} value={eventType.name}>
+                  {eventType.name}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Field label="State">
+            <Select aria-label="State" value={params.state ?? ''} onChange={(e) => setFilter({ state: e.target.value })}>
+              <option value="">All states</option>
+              {DELIVERY_STATES.map((state) => (
+                <option key={state} value={state}>
+                  {state}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Field label="Error class">
+            <TextFilter
+              label="Error class"
+              placeholder="e.g. timeout"
+              value={params.errorClass}
+              onCommit={(errorClass) => setFilter({ errorClass })}
+            />
+          </Field>
+          <Field label="Status code">
+            <TextFilter
+              label="Status code"
+              placeholder="e.g. 503"
+              inputMode="numeric"
+              value={params.statusCode}
+              onCommit={(statusCode) => setFilter({ statusCode })}
+            />
+          </Field>
+          <Field label="Delivery id">
+            <TextFilter label="Delivery id" placeholder="dlv_…" value={params.id} onCommit={(id) => setFilter({ id })} />
+          </Field>
+        </div>
+        <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
+          <TimeRangePicker allowAll value={filter.range} onChange={(range) => setFilter({ range })} />
+          <Button
+            variant="ghost"
+            disabled={!anyFilter}
+            onClick={() => setFilter(Object.fromEntries(FILTER_NAMES.filter((n) => n !== 'appId').map((n) => [n, undefined])))}
+          >
             Clear filters
           </Button>
-        </div>
-        <div className="mt-2">
-          <TimeRangePicker allowAll value={filter.range} onChange={(range) => setFilter({ range })} />
         </div>
       </Card>
       {notice ? (
@@ -240,8 +288,8 @@ export function DeliveriesExplorer() {
         ) : countMatching.data ? (
           <p className="text-sm" data-testid="replay-matching-count">
             {countMatching.data.matched === 0
-              ? 'No failed delivery matches this filter.'
-              : `${formatCount(countMatching.data.matched)} ${countMatching.data.matched === 1 ? 'delivery' : 'deliveries'} in state "${failedReplayFilter(filter).state}" ${countMatching.data.matched === 1 ? 'matches' : 'match'} this filter. Each goes back to pending and is sent again now; attempts so far are kept.`}
+              ? `No ${failedReplayFilter(filter).state} delivery matches ${describeFilter(filter, endpointUrl)}.`
+              : `${countOf(countMatching.data.matched, 'delivery', 'deliveries')} in state "${failedReplayFilter(filter).state}" ${countMatching.data.matched === 1 ? 'matches' : 'match'} ${describeFilter(filter, endpointUrl)}. Each goes back to pending and is sent again now; attempts so far are kept.`}
           </p>
         ) : null}
         <InlineError error={replayMatching.error} />

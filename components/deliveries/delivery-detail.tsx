@@ -40,7 +40,7 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
   return (
     <div className="space-y-4">
       <PageHeader
-        title={<span className="font-mono">{d.id}</span>}
+        title={<span className="whitespace-normal break-all font-mono">{d.id}</span>}
         subtitle={<LiveStatus updatedAt={delivery.dataUpdatedAt} fetching={delivery.isFetching} />}
         actions={
           <>

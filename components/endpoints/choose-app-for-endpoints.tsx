@@ -21,7 +21,7 @@ export function ChooseAppForEndpoints() {
       <PageHeader title="Endpoints" subtitle="Choose an app" />
       <Card>
         {apps.isPending || only ? (
-          <Loading />
+          <Loading label="Loading apps…" />
         ) : apps.isError ? (
           <ErrorState error={apps.error} retry={() => void apps.refetch()} />
         ) : apps.data.data.length === 0 ? (

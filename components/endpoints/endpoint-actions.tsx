@@ -15,7 +15,7 @@ import {
 import { eventTypesQuery } from '@/lib/queries/event-types';
 import { statsKeys } from '@/lib/queries/stats';
 import type { Endpoint } from '@/lib/queries/types';
-import { formatCount, formatTime, toLocalInputValue } from '../format';
+import { countOf, formatTime, toLocalInputValue } from '../format';
 import { OneTimeSecret } from '../shared/one-time-secret';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
@@ -240,8 +240,11 @@ function TestDialog({ endpoint, onClose, onDone }: DialogProps) {
 
 function RecoverDialog({ endpoint, onClose, onDone }: DialogProps) {
   const [since, setSince] = useState(() => toLocalInputValue(new Date(Date.now() - 60 * 60_000)));
+  // The browser reads the input as local time; the API gets the same instant in UTC.
+  const sinceDate = since ? new Date(since) : null;
+  const valid = sinceDate !== null && !Number.isNaN(sinceDate.getTime());
   const recover = useMutation({
-    mutationFn: () => recoverEndpoint(endpoint.appId, endpoint.id, new Date(since).toISOString()),
+    mutationFn: () => recoverEndpoint(endpoint.appId, endpoint.id, sinceDate!.toISOString()),
     onSuccess: onDone,
   });
   return (
@@ -255,7 +258,7 @@ function RecoverDialog({ endpoint, onClose, onDone }: DialogProps) {
         ) : (
           <>
             <Button onClick={onClose}>Cancel</Button>
-            <Button variant="danger" disabled={recover.isPending || !since} onClick={() => recover.mutate()}>
+            <Button variant="danger" disabled={recover.isPending || !valid} onClick={() => recover.mutate()}>
               Replay failed since then
             </Button>
           </>
@@ -266,12 +269,19 @@ function RecoverDialog({ endpoint, onClose, onDone }: DialogProps) {
         Every delivery to this endpoint that is dead, or waiting for a retry, and was created since the chosen time goes
         back to pending and is sent now.
       </p>
-      <Field label="Since (your local time)">
-        <Input type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} />
+      <Field label="Since (your local time)" hint={valid ? `That is ${sinceDate.toISOString()} in UTC.` : 'Choose a date and time.'}>
+        <Input
+          type="datetime-local"
+          step={1}
+          disabled={recover.isPending || recover.isSuccess}
+          value={since}
+          onChange={(e) => setSince(e.target.value)}
+        />
       </Field>
       {recover.data ? (
         <p role="status" className="text-sm text-green-700">
-          Replayed {formatCount(recover.data.replayed)} deliveries.
+          Replayed {countOf(recover.data.replayed, 'delivery', 'deliveries')}
+          {recover.data.replayed ? '; they are being sent now.' : ': nothing failed since then.'}
         </p>
       ) : null}
       <InlineError error={recover.error} />

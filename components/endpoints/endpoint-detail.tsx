@@ -36,7 +36,7 @@ export function EndpointDetail({ appId, endpointId }: { appId: string; endpointI
   return (
     <div className="space-y-4">
       <PageHeader
-        title={<span className="break-all font-mono text-base" data-testid="endpoint-url">{e.url}</span>}
+        title={<span className="whitespace-normal break-all font-mono text-base" data-testid="endpoint-url">{e.url}</span>}
         subtitle={
           <span className="flex flex-wrap items-center gap-2">
             <EndpointStatusBadges endpoint={e} />
@@ -75,7 +75,7 @@ export function EndpointDetail({ appId, endpointId }: { appId: string; endpointI
           actions={<TimeRangePicker value={range} onChange={(next) => setParams({ range: next })} />}
         />
         {stats.isPending ? (
-          <Loading />
+          <Loading label="Loading traffic…" />
         ) : stats.isError && !stats.data ? (
           <ErrorState error={stats.error} retry={() => void stats.refetch()} />
         ) : (
@@ -98,7 +98,7 @@ export function EndpointDetail({ appId, endpointId }: { appId: string; endpointI
           }
         />
         {deliveries.isPending ? (
-          <Loading />
+          <Loading label="Loading deliveries…" />
         ) : deliveries.isError ? (
           <ErrorState error={deliveries.error} retry={() => void deliveries.refetch()} />
         ) : recent.length === 0 ? (

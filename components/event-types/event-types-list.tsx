@@ -42,7 +42,7 @@ export function EventTypesList({ appId }: { appId: string }) {
       <InlineError error={toggleArchived.error} />
       <Card>
         {eventTypes.isPending ? (
-          <Loading />
+          <Loading label="Loading event types…" />
         ) : eventTypes.isError ? (
           <ErrorState error={eventTypes.error} retry={() => void eventTypes.refetch()} />
         ) : rows.length === 0 ? (

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { deliveryKeys } from '@/lib/queries/deliveries';
 import { messageKeys, messageQuery, replayMessage } from '@/lib/queries/messages';
 import { DeliveriesTable } from '../deliveries/deliveries-table';
-import { formatTime } from '../format';
+import { countOf, formatTime } from '../format';
 import { Button } from '../ui/button';
 import { Card, CardHeader } from '../ui/card';
 import { PageHeader } from '../ui/page-header';
@@ -27,7 +27,7 @@ export function MessageDetail({ appId, messageId }: { appId: string; messageId: 
   return (
     <div className="space-y-4">
       <PageHeader
-        title={<span className="font-mono">{m.id}</span>}
+        title={<span className="whitespace-normal break-all font-mono">{m.id}</span>}
         subtitle={`${m.eventType} · ${formatTime(m.createdAt)}${m.idempotencyKey ? ` · idempotency key ${m.idempotencyKey}` : ''}`}
         actions={
           <Button variant="primary" disabled={replay.isPending} onClick={() => replay.mutate()}>
@@ -36,7 +36,11 @@ export function MessageDetail({ appId, messageId }: { appId: string; messageId: 
         }
       />
       <InlineError error={replay.error} />
-      {replay.data ? <p className="text-sm text-green-700">Replayed {replay.data.replayed} deliveries.</p> : null}
+      {replay.data ? (
+        <p role="status" className="text-sm text-green-700">
+          Replayed {countOf(replay.data.replayed, 'delivery', 'deliveries')}.
+        </p>
+      ) : null}
       <Card>
         <CardHeader title="Payload" />
         <div className="p-3">

@@ -43,7 +43,11 @@ export function MessagesList() {
     <div>
       <PageHeader
         title="Messages"
-        subtitle={filter.appId ? <LiveStatus updatedAt={messages.dataUpdatedAt} fetching={messages.isFetching} /> : null}
+        subtitle={
+          filter.appId ? (
+            <LiveStatus updatedAt={messages.dataUpdatedAt} fetching={messages.isFetching} failed={messages.isError} />
+          ) : null
+        }
         actions={
           <>
             <AppSelect value={params.appId} onChange={(appId) => setParams({ appId, eventType: undefined })} />

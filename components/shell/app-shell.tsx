@@ -5,6 +5,7 @@ import { useState, type ReactNode } from 'react';
 import { apiFetch } from '@/lib/api-client';
 import { Button } from '../ui/button';
 import { cn } from '../ui/cn';
+import { InlineError } from '../ui/states';
 
 const NAV = [
   { href: '/overview', label: 'Overview' },
@@ -27,12 +28,17 @@ export function AppShell({ email, children }: { email: string; children: ReactNo
   const pathname = usePathname();
   const [menuOpen, setMenuOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
+  const [signOutError, setSignOutError] = useState<unknown>(null);
   const signOut = async () => {
     setSigningOut(true);
+    setSignOutError(null);
     try {
       await apiFetch<void>('/api/auth/sign-out', { method: 'POST', body: {} });
-    } finally {
       window.location.assign('/sign-in');
+    } catch (error) {
+      // The session is still alive: showing the sign-in page now would only look like a sign-out.
+      setSigningOut(false);
+      setSignOutError(error);
     }
   };
   return (
@@ -81,6 +87,7 @@ export function AppShell({ email, children }: { email: string; children: ReactNo
             >
               Sign out
             </Button>
+            <InlineError error={signOutError} />
           </div>
         </div>
       </aside>

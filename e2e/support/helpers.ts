@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { e2eEnv } from './env';
@@ -33,8 +33,43 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-export async function sendMessages(count: number, eventType = 'order.created', payload: Record<string, unknown> = {}) {
-  const { appId } = e2eEnv();
+export interface E2eApp {
+  appId: string;
+  appName: string;
+  endpointId: string;
+  endpointUrl: string;
+}
+
+/**
+ * A new app with its own event types and one endpoint on the receiver. The tests share one server and
+ * one database, so a test that counts rows creates the app they live in: another spec's endpoint or
+ * messages can then never change its numbers, whatever order the specs run in.
+ */
+export async function createApp({
+  name,
+  eventTypes = ['order.created', 'order.paid'],
+  endpointPath = `/hooks/${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
+}: {
+  name: string;
+  eventTypes?: string[];
+  endpointPath?: string;
+}): Promise<E2eApp> {
+  const env = e2eEnv();
+  const app = await api<{ id: string }>('POST', '/apps', { name });
+  for (const eventType of eventTypes) await api('POST', `/apps/${app.id}/event-types`, { name: eventType });
+  const endpointUrl = `${env.receiverUrl}${endpointPath}`;
+  const endpoint = await api<{ id: string }>('POST', `/apps/${app.id}/endpoints`, { url: endpointUrl });
+  return { appId: app.id, appName: name, endpointId: endpoint.id, endpointUrl };
+}
+
+export async function sendMessages(
+  count: number,
+  {
+    appId = e2eEnv().appId,
+    eventType = 'order.created',
+    payload = {},
+  }: { appId?: string; eventType?: string; payload?: Record<string, unknown> } = {},
+): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const message = await api<{ id: string }>('POST', `/apps/${appId}/messages`, {
@@ -46,11 +81,65 @@ export async function sendMessages(count: number, eventType = 'order.created', p
   return ids;
 }
 
+export interface DeliveryRow {
+  id: string;
+  messageId: string;
+  endpointId: string;
+  state: string;
+  eventType: string;
+  attemptCount: number;
+}
+
+/** The app's deliveries through the REST API; `query` is the list's filter, e.g. "state=dead". */
+export async function listDeliveries(appId: string, query = ''): Promise<DeliveryRow[]> {
+  return (await api<{ data: DeliveryRow[] }>('GET', `/apps/${appId}/deliveries?limit=250&${query}`)).data;
+}
+
+/** Saves a full-page picture under test-results/screenshots and attaches it to the HTML report. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   // Charts draw after ResizeObserver fires; let the page settle so the picture shows them.
   await page.waitForLoadState('networkidle').catch(() => {});
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await test.info().attach(name, { path, contentType: 'image/png' });
+}
+
+/**
+ * The page body must not scroll sideways: wide content (tables, long ids, URLs) has to wrap or scroll
+ * inside its own box. On failure the message names the elements that stick out, and by how much.
+ */
+export async function expectNoHorizontalOverflow(page: Page, where: string): Promise<void> {
+  const result = await page.evaluate(() => {
+    const viewport = document.documentElement.clientWidth;
+    const scrollsSideways = (element: Element) => {
+      const overflowX = getComputedStyle(element).overflowX;
+      return overflowX === 'auto' || overflowX === 'scroll' || overflowX === 'hidden';
+    };
+    const offenders: string[] = [];
+    for (const element of document.body.querySelectorAll('*')) {
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.right <= viewport + 1) continue;
+      // Inside a scroller (a wide table's wrapper), sticking out is what the scroller is for.
+      let parent = element.parentElement;
+      let contained = false;
+      while (parent && parent !== document.body) {
+        if (scrollsSideways(parent)) {
+          contained = true;
+          break;
+        }
+        parent = parent.parentElement;
+      }
+      if (contained) continue;
+      const label = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}.${String(element.className).split(' ').slice(0, 3).join('.')}`;
+      offenders.push(`${label} "${(element.textContent ?? '').trim().slice(0, 40)}" right=${Math.round(box.right)}`);
+    }
+    return { viewport, scrollWidth: document.documentElement.scrollWidth, offenders: offenders.slice(0, 8) };
+  });
+  expect(
+    result.scrollWidth,
+    `${where}: the page is ${result.scrollWidth}px wide in a ${result.viewport}px viewport; sticking out: ${result.offenders.join('; ')}`,
+  ).toBeLessThanOrEqual(result.viewport);
 }
 
 /** Reads a number shown in a stat card, e.g. "1,234" -> 1234. */
