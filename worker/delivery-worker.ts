@@ -18,6 +18,7 @@ import { ResultFlusher, type CircuitSettings, type FlushOutcome } from './flush'
 import { HttpPools, type HttpLimits } from './http-pools';
 import { applyRetention, logRetention, readGauges, sampleQueueDepth, type RetentionOptions } from './maintenance';
 import { startMetricsServer, WorkerMetrics } from './metrics';
+import { BUSY_POLL_MS, BUSY_WINDOW_MS, PollingPresence } from './polling-presence';
 import type { Resolver } from './resolve-and-pin';
 import { sql } from './sql';
 import { Wake } from './wake';
@@ -99,6 +100,8 @@ export class DeliveryWorker {
   private stopping: Promise<void> | null = null;
   private forced = false;
   private readonly claimThreshold: number;
+  private readonly presence: PollingPresence;
+  private lastFoundWorkAt = 0;
   private readonly timers: NodeJS.Timeout[] = [];
   private maintenanceRunning = false;
   private metricsHttp: Server | null = null;
@@ -117,6 +120,7 @@ export class DeliveryWorker {
     this.wake = new Wake(options.connectionString, this.log);
     this.http = new HttpPools(options.http, options.addressPolicy, options.resolve);
     this.endpoints = new EndpointCache(this.pool);
+    this.presence = new PollingPresence(this.pool, this.workerId, this.log);
     this.flusher = new ResultFlusher({
       pool: this.pool,
       workerId: this.workerId,
@@ -200,7 +204,18 @@ export class DeliveryWorker {
         }
         await this.dispatch(claimed);
       }
+      // Busy (work found in the last second): poll every few ms and tell producers no NOTIFY is
+      // needed. Idle: sleep on LISTEN, with producers notifying again (worker/polling-presence.ts).
+      const now = Date.now();
+      if (claimed.length > 0) this.lastFoundWorkAt = now;
+      const busy = now - this.lastFoundWorkAt < BUSY_WINDOW_MS;
+      if (busy) await this.presence.renew();
       if (claimed.length === limit) continue;
+      if (busy) {
+        await this.wake.wait(BUSY_POLL_MS);
+        continue;
+      }
+      if (await this.presence.end()) continue;
       await this.wake.wait(await this.idleDelay());
     }
   }
@@ -428,6 +443,8 @@ export class DeliveryWorker {
     this.wake.signal();
     this.log.info('draining', { inFlight: this.inFlight.size, waiting: this.waiting.size });
     if (wasRunning) await this.loopDone;
+    // Other workers may be asleep: producers must wake them from now on.
+    await this.presence.end();
     const queued = [...this.waiting.values()].flat().map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() }));
     this.waiting.clear();
     await this.release(queued, 'shutdown');

@@ -10,6 +10,8 @@ export const sql = {
   releaseDeliveries: load('release-deliveries'),
   takeCircuitProbe: load('take-circuit-probe'),
   nextDueAt: load('next-due-at'),
+  renewPolling: load('renew-polling'),
+  endPolling: load('end-polling'),
   loadEndpoints: load('load-endpoints'),
   sampleQueueDepth: load('sample-queue-depth'),
   deleteExpiredDeliveries: load('delete-expired-deliveries'),

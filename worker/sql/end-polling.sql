@@ -1,0 +1,2 @@
+-- This worker goes back to sleeping on LISTEN: producers must notify again.
+DELETE FROM hookline.polling_workers WHERE worker_id = $1
