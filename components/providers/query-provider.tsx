@@ -3,8 +3,13 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@ta
 import { useState, type ReactNode } from 'react';
 import { ApiError } from '@/lib/api-client';
 
+// Several live queries fail with 401 together when a session ends; navigating once per failure made
+// each navigation abort the one before it.
+let redirecting = false;
+
 function redirectWhenSignedOut(error: unknown) {
-  if (error instanceof ApiError && error.status === 401 && window.location.pathname !== '/sign-in') {
+  if (error instanceof ApiError && error.status === 401 && window.location.pathname !== '/sign-in' && !redirecting) {
+    redirecting = true;
     window.location.assign(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
   }
 }
