@@ -8,12 +8,14 @@ const ESTABLISHED = '01';
 
 export interface SocketSample {
   timeWait: number;
+  /** The TIME_WAIT sockets themselves ("local remote" addresses), to tell new ones from old. */
+  timeWaitSockets: Set<string>;
   /** Established connections whose local end is the port (the server side only). */
   established: number;
 }
 
 export async function sampleSockets(port: number): Promise<SocketSample> {
-  const sample: SocketSample = { timeWait: 0, established: 0 };
+  const sample: SocketSample = { timeWait: 0, timeWaitSockets: new Set(), established: 0 };
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
     const text = await readFile(file, 'utf8').catch(() => '');
     for (const line of text.split('\n').slice(1)) {
@@ -22,7 +24,10 @@ export async function sampleSockets(port: number): Promise<SocketSample> {
       const localPort = parseInt(fields[1]!.split(':')[1]!, 16);
       const remotePort = parseInt(fields[2]!.split(':')[1]!, 16);
       if (localPort !== port && remotePort !== port) continue;
-      if (fields[3] === TIME_WAIT) sample.timeWait++;
+      if (fields[3] === TIME_WAIT) {
+        sample.timeWait++;
+        sample.timeWaitSockets.add(`${fields[1]} ${fields[2]}`);
+      }
       else if (fields[3] === ESTABLISHED && localPort === port) sample.established++;
     }
   }
@@ -33,8 +38,14 @@ export interface SocketWatch {
   stop(): Promise<{ peakTimeWait: number; peakEstablished: number; samples: number }>;
 }
 
-/** Samples every `intervalMs` until stopped and keeps the peaks. */
+/**
+ * Samples every `intervalMs` until stopped and keeps the peaks. TIME_WAIT counts only sockets that
+ * were not already there when the watch began: a socket lingers 60 s after it closed, so one case
+ * would otherwise be charged with the connections the previous case closed when its workers stopped.
+ */
 export function watchSockets(port: number, intervalMs = 100): SocketWatch {
+  let before: Set<string> | null = null;
+  const newTimeWait = (sample: SocketSample) => [...sample.timeWaitSockets].filter((socket) => !before!.has(socket)).length;
   let peakTimeWait = 0;
   let peakEstablished = 0;
   let samples = 0;
@@ -42,8 +53,9 @@ export function watchSockets(port: number, intervalMs = 100): SocketWatch {
   const loop = (async () => {
     while (running) {
       const sample = await sampleSockets(port);
+      before ??= sample.timeWaitSockets;
       samples++;
-      peakTimeWait = Math.max(peakTimeWait, sample.timeWait);
+      peakTimeWait = Math.max(peakTimeWait, newTimeWait(sample));
       peakEstablished = Math.max(peakEstablished, sample.established);
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
@@ -54,7 +66,7 @@ export function watchSockets(port: number, intervalMs = 100): SocketWatch {
       await loop;
       const last = await sampleSockets(port);
       return {
-        peakTimeWait: Math.max(peakTimeWait, last.timeWait),
+        peakTimeWait: Math.max(peakTimeWait, before ? newTimeWait(last) : 0),
         peakEstablished: Math.max(peakEstablished, last.established),
         samples: samples + 1,
       };
