@@ -24,11 +24,12 @@ const RUNS = 20;
 const HELP = `Usage: npm run bench:dashboard -- [--attempts=N]
 
   --attempts=N   attempts stored before measuring (default 10000000; 4 per delivery)
+  --keep         leave the database and server running after measuring, until Ctrl-C (for EXPLAIN)
 `;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { attempts: { type: 'string' }, help: { type: 'boolean', default: false } },
+    options: { attempts: { type: 'string' }, keep: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
   });
   if (values.help) {
     process.stdout.write(HELP);
@@ -57,6 +58,10 @@ async function main(): Promise<void> {
     await writeFile(file, `${JSON.stringify({ attempts, results }, null, 2)}\n`);
     console.log(`\nResults written to ${file}`);
     if (results.some((result) => result.p95Ms >= TARGET_MS)) process.exitCode = 1;
+    if (values.keep) {
+      console.log(`\n--keep: the database stays up until Ctrl-C: ${url}\nserver: http://127.0.0.1:${port}`);
+      await new Promise((resolve) => process.once('SIGINT', resolve));
+    }
   } finally {
     if (web) await stopServer(web);
     await server?.stop();

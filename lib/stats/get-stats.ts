@@ -18,6 +18,8 @@ export interface StatsInput {
 
 type QueueState = 'pending' | 'scheduled' | 'delivering' | 'dead';
 const QUEUE_STATES: QueueState[] = ['pending', 'scheduled', 'delivering', 'dead'];
+// hookline.latency_bucket_bounds_ms() has 14 bounds: 15 buckets, the last one "slower than 30 s".
+const HISTOGRAM_BUCKETS = 15;
 
 export async function getStats(input: StatsInput) {
   const prisma = getPrisma();
@@ -70,16 +72,19 @@ export async function getStats(input: StatsInput) {
   const bucketOf = (column: Prisma.Sql) =>
     Prisma.sql`(floor(extract(epoch FROM ${column}) / ${bucketSeconds}::int) * ${bucketSeconds}::int)::float8`;
 
-  const [boundsRows, outcomeRows, histogramRows, errorRows, statusRows, worstRows, queueRows, sampleRows] =
+  // Throughput and latency in one pass: per bucket and outcome, the attempts and the histogram summed
+  // bucket by bucket (an unnest of every row's 15 buckets took 1.4 s over a week of hourly rollups
+  // for 100 endpoints; element sums take 0.16 s).
+  const histogramSums = Prisma.raw(
+    Array.from({ length: HISTOGRAM_BUCKETS }, (_, index) => `sum(s.latency_buckets[${index + 1}])`).join(', '),
+  );
+  const [boundsRows, outcomeRows, errorRows, statusRows, worstRows, queueRows, sampleRows] =
     await Promise.all([
       prisma.$queryRaw<{ bounds: number[] }[]>`SELECT hookline.latency_bucket_bounds_ms() AS bounds`,
-      prisma.$queryRaw<{ t: number; outcome: string; attempts: number }[]>`
-      SELECT ${bucketOf(Prisma.sql`s.minute`)} AS t, s.outcome, sum(s.attempts)::float8 AS attempts
+      prisma.$queryRaw<{ t: number; outcome: string; attempts: number; histogram: number[] }[]>`
+      SELECT ${bucketOf(Prisma.sql`s.minute`)} AS t, s.outcome, sum(s.attempts)::float8 AS attempts,
+             ARRAY[${histogramSums}]::float8[] AS histogram
         FROM ${rollups} GROUP BY 1, 2`,
-      prisma.$queryRaw<{ t: number; i: number; n: number }[]>`
-      SELECT ${bucketOf(Prisma.sql`s.minute`)} AS t, u.i::int AS i, sum(u.n)::float8 AS n
-        FROM ${rollups}, unnest(s.latency_buckets) WITH ORDINALITY AS u(n, i)
-       GROUP BY 1, 2`,
       prisma.$queryRaw<{ error_class: string; count: number }[]>`
       SELECT s.error_class, sum(s.attempts)::float8 AS count FROM ${rollups}
        WHERE s.outcome = 'failed' AND s.error_class <> ''
@@ -144,17 +149,18 @@ export async function getStats(input: StatsInput) {
   for (let t = firstBucket; t < to.getTime() / 1000; t += bucketSeconds) points.set(t, emptyPoint());
   const pointAt = (t: number) => points.get(t) ?? points.set(t, emptyPoint()).get(t)!;
 
+  if (bucketCount !== HISTOGRAM_BUCKETS) {
+    throw new Error(`hookline.latency_bucket_bounds_ms() has ${bounds.length} bounds; lib/stats expects ${HISTOGRAM_BUCKETS - 1}`);
+  }
+  const totalHistogram = new Array<number>(bucketCount).fill(0);
   for (const row of outcomeRows) {
     const point = pointAt(row.t);
     if (row.outcome === 'succeeded') point.succeeded += row.attempts;
     else point.failed += row.attempts;
-  }
-  const totalHistogram = new Array<number>(bucketCount).fill(0);
-  for (const row of histogramRows) {
-    const index = row.i - 1;
-    if (index < 0 || index >= bucketCount) continue;
-    pointAt(row.t).histogram[index]! += row.n;
-    totalHistogram[index]! += row.n;
+    row.histogram.forEach((count, index) => {
+      point.histogram[index]! += count ?? 0;
+      totalHistogram[index]! += count ?? 0;
+    });
   }
   for (const row of sampleRows) pointAt(row.t).queue[row.state] = row.count;
 
