@@ -52,6 +52,10 @@ export class ResultFlusher {
 
   add(result: AttemptResult): void {
     this.buffer.push(result);
+    // After a failed flush, the back-off timer it set decides when the next try goes out: results
+    // arriving meanwhile must not hurry it (they did: a flush every 5 ms against a database that was
+    // down, one per finished delivery).
+    if (this.failures > 0) return;
     if (this.buffer.length >= this.options.maxResults) this.kick();
     else this.timer ??= setTimeout(() => this.kick(), this.options.intervalMs);
   }
@@ -65,6 +69,11 @@ export class ResultFlusher {
       if (this.buffer.length > 0) {
         // After a failure, back off (100 ms doubling to 5 s) instead of hammering a database that is down.
         const delay = this.failures === 0 ? 0 : Math.min(5000, 100 * 2 ** (this.failures - 1));
+        if (this.failures > 0 && this.timer) {
+          // Set by add() while this flush ran, for 5 ms from then: the back-off replaces it.
+          clearTimeout(this.timer);
+          this.timer = null;
+        }
         this.timer ??= setTimeout(() => this.kick(), delay);
       }
     });

@@ -22,6 +22,13 @@ export interface RetentionOptions {
 
 async function withTryLock<T>(pool: Pool, key: number, work: (query: Pool['query']) => Promise<T>): Promise<T | null> {
   const client = await pool.connect();
+  // A checked-out client has no error listener (the pool's is only on idle ones), and the connection
+  // dying while we hold it (Postgres restarting during a retention run) is emitted as an 'error' event:
+  // unhandled, that ended the worker (test/worker/postgres-restart.test.ts). The failed query reports
+  // the error; this keeps the event from killing the process, and the client is then discarded.
+  let lost: Error | undefined;
+  const onError = (error: Error) => (lost = error);
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [key]);
@@ -36,7 +43,8 @@ async function withTryLock<T>(pool: Pool, key: number, work: (query: Pool['query
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   } finally {
-    client.release();
+    client.removeListener('error', onError);
+    client.release(lost);
   }
 }
 

@@ -19,6 +19,11 @@ export class Wake {
     private readonly log: Logger,
   ) {}
 
+  /** Whether the LISTEN connection is up (so the database is reachable, as far as we know). */
+  get listening(): boolean {
+    return this.client !== null;
+  }
+
   /** Wakes the loop now (or the next time it waits). */
   signal(): void {
     this.signalled = true;

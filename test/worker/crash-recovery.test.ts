@@ -1,0 +1,342 @@
+// Workers that die or freeze at any instant lose no delivery and spend no attempt: their leases run
+// out and another worker sends the deliveries again, under the same webhook-id with the same body
+// bytes, and whatever the dead or frozen worker writes late is fenced off by its lost lease.
+// Real worker processes (worker/main.ts) killed with SIGKILL and frozen with SIGSTOP, a real receiver
+// on 127.0.0.1 and the real queue in PostgreSQL.
+import type { ServerResponse } from 'node:http';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../lib/embedded-postgres';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
+import { startReceiver, waitUntil, type ReceivedRequest, type Receiver } from '../support/receiver';
+import {
+  deliveriesLeasedBy,
+  isRunning,
+  killAll,
+  leaseOwnedBy,
+  processState,
+  scrapeMetrics,
+  signal,
+  spawnWorker,
+  type WorkerProcess,
+} from '../support/worker-process';
+
+let db: TestDatabase;
+let appId: string;
+const spawned: WorkerProcess[] = [];
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  appId = await createApp(db.pool, 'Caladan');
+  // An observer, not a change: every claim of a row that was still 'delivering' (a lease taken over
+  // after it ran out) is logged with the previous owner, so a test can say whose lease a resent
+  // delivery came from, whenever the takeover happened.
+  await db.pool.query(`
+    CREATE TABLE public.lease_takeovers (
+      delivery_id text NOT NULL,
+      previous_owner text NOT NULL,
+      new_owner text NOT NULL,
+      taken_at timestamptz NOT NULL DEFAULT clock_timestamp()
+    );
+    CREATE FUNCTION public.log_lease_takeover() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO public.lease_takeovers (delivery_id, previous_owner, new_owner)
+      VALUES (NEW.id, OLD.lease_owner, NEW.lease_owner);
+      RETURN NULL;
+    END $$;
+    CREATE TRIGGER deliveries_lease_takeover AFTER UPDATE ON hookline.deliveries FOR EACH ROW
+      WHEN (OLD.state = 'delivering' AND NEW.state = 'delivering')
+      EXECUTE FUNCTION public.log_lease_takeover();
+  `);
+});
+
+// Each test starts from no worker at all: one test's survivors must not claim the next one's events.
+afterEach(async () => {
+  await killAll(spawned.splice(0));
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+});
+
+function startWorker(env: Record<string, string> = {}): WorkerProcess {
+  const worker = spawnWorker(db.url, env);
+  spawned.push(worker);
+  return worker;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** For a failure message: the queue by state, what each live worker logged, and what Postgres is doing. */
+async function describeQueue(live: WorkerProcess[], kills: number): Promise<string> {
+  const { rows: states } = await db.pool.query<{ state: string; count: number }>(
+    'SELECT state, count(*)::int AS count FROM hookline.deliveries GROUP BY state',
+  );
+  const { rows: backends } = await db.pool.query<{ state: string; wait: string | null; count: number }>(
+    `SELECT state, wait_event_type || ':' || wait_event AS wait, count(*)::int AS count
+       FROM pg_stat_activity WHERE datname = current_database() GROUP BY 1, 2`,
+  );
+  const workers = live.map((worker) => ({
+    pid: worker.pid,
+    started: worker.started(),
+    claimFailures: worker.logged('claim failed; retrying'),
+    flushFailures: worker.logged('flush failed; will retry'),
+    tail: worker.output().slice(-600),
+  }));
+  return JSON.stringify({ kills, states, backends, workers }, null, 1);
+}
+
+/** The event's sequence number, from the body the receiver got. */
+const sequenceOf = (request: ReceivedRequest) => (JSON.parse(request.body) as { data: { n: number } }).data.n;
+
+describe('SIGKILL at random instants', () => {
+  it('delivers 10,000 events while a random one of 4 workers is killed every few hundred ms', async () => {
+    const EVENTS = 10_000;
+    const MAX_KILLS = 16;
+    // 0-10 ms per answer keeps a few dozen requests in flight in every worker, so most kills land
+    // between a request and the flush of its result: the case that makes duplicates.
+    const receiver = await startReceiver((_request, response) => {
+      setTimeout(() => response.writeHead(200).end('ok'), Math.random() * 10);
+    });
+    receivers.push(receiver);
+    await createEventType(db.pool, appId, 'storm.logged');
+    const endpoint = await createEndpoint(db.pool, appId, `${receiver.url}/storm`, {
+      eventTypes: ['storm.logged'],
+      maxConcurrency: 32,
+    });
+    // At most 64 claimed at a time (plus results not flushed yet): what a kill strands for one lease.
+    const env = { HOOKLINE_WORKER_CONCURRENCY: '64', HOOKLINE_WORKER_BATCH_SIZE: '64' };
+    const live = new Set<WorkerProcess>(Array.from({ length: 4 }, () => startWorker(env)));
+
+    // Producers keep sending while workers die: 20 transactions of 500 events.
+    const producing = (async () => {
+      for (let from = 1; from <= EVENTS; from += 500) {
+        await db.pool.query(
+          `SELECT hookline.send($1, 'storm.logged', jsonb_build_object('n', n))
+             FROM generate_series($2::int, $2::int + 499) AS n`,
+          [appId, from],
+        );
+      }
+    })();
+
+    const succeeded = () => countRows(db.pool, 'deliveries', `endpoint_id = $1 AND state = 'succeeded'`, [endpoint.id]);
+    /** Each victim: how it died, and how many deliveries it held leased at that instant. */
+    const kills: { pid: number; signal: NodeJS.Signals | null; leased: number }[] = [];
+    const started = Date.now();
+    let done = false;
+    while (!done) {
+      await sleep(300 + Math.random() * 400);
+      done = (await succeeded()) === EVENTS;
+      if (Date.now() - started > 60_000)
+        throw new Error(`stuck after 60 s: ${await describeQueue([...live], kills.length)}`);
+      // A restart costs ~0.8 s of CPU (node, tsx, pg, undici, zod) on a 2-core machine that also runs
+      // Postgres and the receiver: a kill every 500 ms for the whole run would leave next to nothing
+      // for delivering. So the storm is bounded, it only hits workers that are up and claiming, and it
+      // spares the last one of those (on a loaded machine restarts can take seconds).
+      const victims = [...live].filter((worker) => worker.started());
+      if (done || kills.length >= MAX_KILLS || victims.length < 2) continue;
+      const victim = victims[Math.floor(Math.random() * victims.length)]!;
+      victim.child.kill('SIGKILL');
+      const exit = await victim.exited;
+      live.delete(victim);
+      // Read at once, before the 2 s lease runs out and another worker takes them over.
+      const leased = await deliveriesLeasedBy(db.pool, victim.pid);
+      kills.push({ pid: victim.pid, signal: exit.signal, leased: leased.length });
+      live.add(startWorker(env));
+    }
+    await producing;
+
+    // The faults happened: every victim died of SIGKILL, many of them holding leases...
+    expect(kills).toHaveLength(MAX_KILLS);
+    expect(kills.filter((kill) => kill.signal !== 'SIGKILL')).toEqual([]);
+    expect(kills.filter((kill) => kill.leased > 0).length).toBeGreaterThan(MAX_KILLS / 4);
+    // ...and no survivor ever exited.
+    expect([...live].filter((worker) => !isRunning(worker))).toEqual([]);
+
+    // Every event delivered, each delivery succeeded on its first recorded attempt: a crash costs a
+    // resend, never one of the delivery's retries.
+    const { rows } = await db.pool.query<{
+      id: string;
+      message_id: string;
+      n: number;
+      state: string;
+      attempt_count: number;
+    }>(
+      `SELECT d.id, d.message_id, (m.payload ->> 'n')::int AS n, d.state, d.attempt_count
+         FROM hookline.deliveries AS d JOIN hookline.messages AS m ON m.id = d.message_id
+        WHERE d.endpoint_id = $1`,
+      [endpoint.id],
+    );
+    expect(rows).toHaveLength(EVENTS);
+    expect(rows.filter((row) => row.state !== 'succeeded' || row.attempt_count !== 1)).toEqual([]);
+    expect(await countRows(db.pool, 'attempts', 'endpoint_id = $1 AND error_class IS NULL', [endpoint.id])).toBe(
+      EVENTS,
+    );
+    expect(await countRows(db.pool, 'attempts', 'endpoint_id = $1', [endpoint.id])).toBe(EVENTS);
+
+    // The receiver saw every event. One it saw more than once was in flight in a killed worker (its
+    // lease was taken over from a killed process), and came again under the same webhook-id with the
+    // same body bytes.
+    const { rows: takeovers } = await db.pool.query<{ delivery_id: string; previous_owner: string }>(
+      'SELECT delivery_id, previous_owner FROM public.lease_takeovers',
+    );
+    const killedOwners = kills.map((kill) => new RegExp(leaseOwnedBy(kill.pid)));
+    const takenFromKilled = new Set(
+      takeovers
+        .filter((takeover) => killedOwners.some((owner) => owner.test(takeover.previous_owner)))
+        .map((takeover) => takeover.delivery_id),
+    );
+    const requestsBySequence = new Map<number, ReceivedRequest[]>();
+    for (const request of receiver.requests) {
+      const n = sequenceOf(request);
+      requestsBySequence.set(n, [...(requestsBySequence.get(n) ?? []), request]);
+    }
+    expect(requestsBySequence.size).toBe(EVENTS);
+    const resent: number[] = [];
+    for (const row of rows) {
+      const requests = requestsBySequence.get(row.n)!;
+      for (const request of requests) {
+        expect(request.headers['webhook-id']).toBe(row.message_id);
+        expect(request.body).toBe(requests[0]!.body);
+      }
+      if (requests.length > 1) {
+        resent.push(row.n);
+        expect(takenFromKilled.has(row.id), `event ${row.n} arrived ${requests.length} times`).toBe(true);
+      }
+    }
+    // Some requests really were lost with their worker and sent again.
+    expect(resent.length).toBeGreaterThan(0);
+  }, 90_000);
+});
+
+describe('SIGSTOP while holding leases', () => {
+  it("redelivers a frozen worker's deliveries after its lease ran out; its late results change nothing", async () => {
+    // The receiver holds every request until told otherwise: the frozen worker's stay in flight for
+    // the whole freeze (and time out the moment it resumes); the rescuer's stay in flight while the
+    // frozen worker writes its late results, so those meet a row leased to the rescuer.
+    const unanswered: ServerResponse[] = [];
+    let answering = false;
+    const receiver = await startReceiver((_request, response) => {
+      if (answering) response.writeHead(200).end('ok');
+      else unanswered.push(response);
+    });
+    receivers.push(receiver);
+    await createEventType(db.pool, appId, 'frost.formed');
+    const endpoint = await createEndpoint(db.pool, appId, `${receiver.url}/frost`, { eventTypes: ['frost.formed'] });
+    const metricsPort = await freePort();
+    const frozen = startWorker({ HOOKLINE_METRICS_PORT: String(metricsPort) });
+    await waitUntil(frozen.started, { timeoutMs: 20_000, what: 'the first worker to start' });
+    await db.pool.query(
+      `SELECT hookline.send($1, 'frost.formed', jsonb_build_object('n', n)) FROM generate_series(1, 5) AS n`,
+      [appId],
+    );
+    await receiver.waitForRequests(5);
+
+    signal(frozen, 'SIGSTOP');
+    await waitUntil(() => processState(frozen.pid) === 'T', { what: 'the kernel to stop the worker' });
+    const deliveries = async () =>
+      (
+        await db.pool.query<{
+          id: string;
+          state: string;
+          attempt_count: number;
+          lease_owner: string | null;
+          lease_expires_at: Date | null;
+        }>('SELECT * FROM hookline.deliveries WHERE endpoint_id = $1 ORDER BY id', [endpoint.id])
+      ).rows;
+    const leasedWhileFrozen = await deliveries();
+    expect(leasedWhileFrozen).toHaveLength(5);
+    expect(leasedWhileFrozen.map((row) => row.id)).toEqual(await deliveriesLeasedBy(db.pool, frozen.pid));
+    const leaseEnd = Math.max(...leasedWhileFrozen.map((row) => row.lease_expires_at!.getTime()));
+
+    // A long deadline and lease for the rescuer: its requests wait at the receiver on purpose.
+    const rescuer = startWorker({ HOOKLINE_DELIVERY_TIMEOUT_MS: '20000', HOOKLINE_LEASE_SECONDS: '30' });
+    await receiver.waitForRequests(10, 20_000);
+    const takenOver = await waitUntil(
+      async () => {
+        const rows = await deliveriesLeasedBy(db.pool, rescuer.pid);
+        return rows.length === 5 ? rows : null;
+      },
+      { what: 'the rescuer to hold the leases' },
+    );
+    expect(takenOver).toEqual(leasedWhileFrozen.map((row) => row.id));
+    expect(processState(frozen.pid)).toBe('T');
+    const { rows: takeovers } = await db.pool.query<{ previous_owner: string }>(
+      'SELECT previous_owner FROM public.lease_takeovers WHERE delivery_id = ANY($1)',
+      [takenOver],
+    );
+    expect(takeovers).toHaveLength(5);
+    for (const takeover of takeovers) expect(takeover.previous_owner).toMatch(new RegExp(leaseOwnedBy(frozen.pid)));
+    // Sent again not a moment before the frozen worker's lease ran out (same host, same clock), under
+    // the same webhook-id with the same body.
+    const [first, again] = [receiver.requests.slice(0, 5), receiver.requests.slice(5)];
+    for (const request of again) {
+      expect(request.receivedAt).toBeGreaterThanOrEqual(leaseEnd - 50);
+      const original = first.find((earlier) => earlier.headers['webhook-id'] === request.headers['webhook-id'])!;
+      expect(request.body).toBe(original.body);
+    }
+
+    // Everything a late result could touch, while the rescuer's requests are still in flight.
+    const snapshot = async () => ({
+      deliveries: await deliveries(),
+      attempts: (
+        await db.pool.query('SELECT * FROM hookline.attempts WHERE endpoint_id = $1 ORDER BY id', [endpoint.id])
+      ).rows,
+      endpoint: (
+        await db.pool.query(
+          `SELECT consecutive_failures, failing_since, last_success_at, last_failure_at, last_error_class,
+                  circuit_state, circuit_open_until, enabled, updated_at
+             FROM hookline.endpoints WHERE id = $1`,
+          [endpoint.id],
+        )
+      ).rows,
+      rollups: (await db.pool.query('SELECT * FROM hookline.stats_minutely WHERE endpoint_id = $1', [endpoint.id]))
+        .rows,
+    });
+    const before = await snapshot();
+    expect(before.attempts).toEqual([]);
+
+    signal(frozen, 'SIGCONT');
+    // It wakes up, its 5 requests time out at once (1 s deadline, long past), and it flushes 5
+    // failed attempts, which the lease fence of record-results.sql drops: its metrics count them.
+    await waitUntil(
+      async () => {
+        const { samples } = await scrapeMetrics(metricsPort);
+        return (
+          samples.get('hookline_attempts_total{outcome="failed",error_class="timeout"}') === 5 &&
+          (samples.get('hookline_flush_duration_seconds_count') ?? 0) >= 1
+        );
+      },
+      { timeoutMs: 10_000, what: 'the woken worker to time out its requests and flush' },
+    );
+    // Flushes run every 5 ms while results wait; 300 ms leaves room for a second one.
+    await sleep(300);
+    const { samples: late } = await scrapeMetrics(metricsPort);
+    expect(late.get('hookline_results_fenced_total')).toBe(5);
+    expect(frozen.logged('results not recorded: lease lost to another worker')).toBeGreaterThan(0);
+    expect(await snapshot()).toEqual(before);
+    expect(isRunning(frozen)).toBe(true);
+
+    // The rescuer's answers arrive: each delivery has one attempt, the rescuer's, and the endpoint
+    // never counted the frozen worker's timeouts as failures.
+    answering = true;
+    for (const response of unanswered.splice(5)) response.writeHead(200).end('ok');
+    const rescued = await waitUntil(
+      async () => {
+        const rows = await deliveries();
+        return rows.every((row) => row.state === 'succeeded') ? rows : null;
+      },
+      { what: 'the rescued deliveries to succeed' },
+    );
+    expect(rescued.map((row) => row.attempt_count)).toEqual([1, 1, 1, 1, 1]);
+    const { rows: attempts } = await db.pool.query<{ worker_id: string; error_class: string | null }>(
+      'SELECT worker_id, error_class FROM hookline.attempts WHERE endpoint_id = $1',
+      [endpoint.id],
+    );
+    expect(attempts).toHaveLength(5);
+    for (const attempt of attempts) {
+      expect(attempt.worker_id).toMatch(new RegExp(leaseOwnedBy(rescuer.pid)));
+      expect(attempt.error_class).toBeNull();
+    }
+    const [health] = (await snapshot()).endpoint as { consecutive_failures: number; last_failure_at: Date | null }[];
+    expect(health).toMatchObject({ consecutive_failures: 0, last_failure_at: null });
+  }, 60_000);
+});

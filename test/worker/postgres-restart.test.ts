@@ -1,0 +1,176 @@
+// PostgreSQL restarted under running workers: every statement they send fails for a few seconds, their
+// connections (pool and LISTEN) are cut, the leases they hold run out meanwhile. No event may be
+// lost, no worker may exit, and delivery must resume within seconds of the database coming back.
+// This file runs its own embedded PostgreSQL (in a temporary folder, on a free port): the shared one
+// serves the other test files, running in parallel, and must not be restarted under them.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../lib/embedded-postgres';
+import { migrate } from '../../lib/migrate';
+import { createPool, withDatabase, type Pool } from '../../lib/pg';
+import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
+import { startReceiver, waitUntil, type Receiver } from '../support/receiver';
+import { isRunning, killAll, spawnWorker, type WorkerProcess } from '../support/worker-process';
+
+let folder: string;
+let port: number;
+let postgres: EmbeddedPostgresHandle;
+let databaseUrl: string;
+let pool: Pool;
+let receiver: Receiver;
+const workers: WorkerProcess[] = [];
+
+// Durability does not matter for throwaway data; a fast stop checkpoints anyway.
+const settings = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'hookline-restart-pg-'));
+  port = await freePort();
+  postgres = await startEmbeddedPostgres({ dataDir: join(folder, 'pg'), port, settings });
+  const admin = new pg.Client({ connectionString: postgres.connectionString });
+  await admin.connect();
+  await admin.query('CREATE DATABASE hookline_restart');
+  await admin.end();
+  databaseUrl = withDatabase(postgres.connectionString, 'hookline_restart');
+  await migrate(databaseUrl);
+  pool = createPool(databaseUrl, { max: 3 });
+  receiver = await startReceiver((_request, response) => {
+    setTimeout(() => response.writeHead(200).end('ok'), Math.random() * 5);
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await killAll(workers);
+  await receiver?.close();
+  await pool?.end();
+  await postgres?.stop();
+  if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+async function send(appId: string, from: number, count: number): Promise<void> {
+  await pool.query(
+    `SELECT hookline.send($1, 'tide.turned', jsonb_build_object('n', n)) FROM generate_series($2::int, $2::int + $3::int - 1) AS n`,
+    [appId, from, count],
+  );
+}
+
+/** Connects once with a fresh client: the error if the server is not there. */
+async function connectError(): Promise<NodeJS.ErrnoException | null> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.end();
+    return null;
+  } catch (error) {
+    return error as NodeJS.ErrnoException;
+  }
+}
+
+describe('PostgreSQL restarts mid-run', () => {
+  it('loses no event, keeps every worker alive, and resumes within seconds', async () => {
+    const appId = await createApp(pool, 'Chapterhouse');
+    await createEventType(pool, appId, 'tide.turned');
+    const endpoint = await createEndpoint(pool, appId, `${receiver.url}/tide`, {
+      eventTypes: ['tide.turned'],
+      maxConcurrency: 16,
+    });
+    // History for retention to remove (HOOKLINE_RETENTION=1d below): 30,000 deliveries that finished
+    // two days ago, on an endpoint of their own. Deleting them keeps a worker inside its maintenance
+    // transaction for a while, which is when the restart below hits.
+    const archive = await createEndpoint(pool, appId, `${receiver.url}/archive`, { eventTypes: ['tide.archived'] });
+    await pool.query(
+      `WITH message AS (
+         INSERT INTO hookline.messages (app_id, event_type, payload, created_at)
+         VALUES ($1, 'tide.turned', '{}', now() - interval '2 days') RETURNING id
+       )
+       INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count, created_at, updated_at)
+       SELECT $1, message.id, $2, 'tide.turned', 'succeeded', 1, now() - interval '2 days', now() - interval '2 days'
+         FROM message, generate_series(1, 30000)`,
+      [appId, archive.id],
+    );
+    const BEFORE = 2000;
+    await send(appId, 1, BEFORE);
+
+    for (let i = 0; i < 2; i++) workers.push(spawnWorker(databaseUrl, { HOOKLINE_RETENTION: '1d' }));
+    const exits: { pid: number; code: number | null; signal: string | null }[] = [];
+    for (const worker of workers) void worker.exited.then((exit) => exits.push({ pid: worker.pid, ...exit }));
+    // A worker's first maintenance starts a second after it does; its retention run holds the
+    // transaction-level advisory lock RETENTION_LOCK of worker/maintenance.ts (72616917342) throughout.
+    await waitUntil(
+      async () =>
+        (
+          await pool.query(
+            `SELECT 1 FROM pg_locks
+              WHERE locktype = 'advisory' AND granted AND (classid::bigint << 32 | objid::bigint) = 72616917342`,
+          )
+        ).rowCount,
+      { timeoutMs: 20_000, intervalMs: 10, what: 'a worker to start its retention run' },
+    );
+    const delivered = () => countRows(pool, 'deliveries', `endpoint_id = $1 AND state = 'succeeded'`, [endpoint.id]);
+
+    // Stop it while the queue is being worked (claims, flushes and deliveries in flight) and
+    // retention is deleting.
+    await postgres.stop();
+    const outage = await connectError();
+    expect(outage?.code).toBe('ECONNREFUSED');
+    expect(receiver.requests.length).toBeGreaterThan(0);
+    expect(receiver.requests.length).toBeLessThan(BEFORE);
+    // Longer than the 2 s lease: the leases the workers hold run out during the outage.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(await connectError()).not.toBeNull();
+
+    postgres = await startEmbeddedPostgres({ dataDir: join(folder, 'pg'), port, settings });
+    const backAt = Date.now();
+    expect(await connectError()).toBeNull();
+    // The restart cut the retention run short: the history is still there (the next run, a minute
+    // later, removes it).
+    expect(await countRows(pool, 'deliveries', 'endpoint_id = $1', [archive.id])).toBeGreaterThan(0);
+    // Events sent after the restart are found too (LISTEN is re-established, or the poll finds them).
+    const AFTER = 500;
+    await send(appId, BEFORE + 1, AFTER);
+
+    const firstRecordedAfterRestart = await waitUntil(
+      async () => {
+        const { rows } = await pool.query<{ first: Date | null }>(
+          `SELECT min(updated_at) AS first FROM hookline.deliveries
+            WHERE endpoint_id = $1 AND state = 'succeeded' AND updated_at >= $2`,
+          [endpoint.id, new Date(backAt)],
+        );
+        return rows[0]!.first;
+      },
+      { timeoutMs: 10_000, what: 'a delivery recorded after the restart' },
+    );
+    // Claims back off to at most 5 s, and LISTEN reconnects with the same cap.
+    expect(firstRecordedAfterRestart.getTime() - backAt).toBeLessThan(6000);
+
+    await waitUntil(async () => (await delivered()) === BEFORE + AFTER, {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      what: `all ${BEFORE + AFTER} deliveries`,
+    });
+    expect(await countRows(pool, 'deliveries', 'endpoint_id = $1', [endpoint.id])).toBe(BEFORE + AFTER);
+    const seen = new Set(
+      receiver.requests.map((request) => (JSON.parse(request.body) as { data: { n: number } }).data.n),
+    );
+    expect(seen.size).toBe(BEFORE + AFTER);
+    expect(exits).toEqual([]);
+    expect(workers.every(isRunning)).toBe(true);
+    // Each worker met the outage, and backed off instead of hammering the database: the claim waits
+    // 100 ms doubling to 5 s, and so does the flush of buffered results. An outage of ~4 s is 6 or 7
+    // tries of each, not one per delivery that finished meanwhile.
+    for (const worker of workers) {
+      expect(worker.logged('claim failed; retrying')).toBeGreaterThan(0);
+      expect(worker.logged('claim failed; retrying')).toBeLessThanOrEqual(10);
+      expect(worker.logged('flush failed; will retry')).toBeLessThanOrEqual(10);
+      expect(worker.logged('database reachable again; claiming')).toBeGreaterThan(0);
+    }
+
+    // And they still stop cleanly.
+    for (const worker of workers) worker.child.kill('SIGTERM');
+    for (const worker of workers) expect(await worker.exited).toEqual({ code: 0, signal: null });
+  }, 90_000);
+});

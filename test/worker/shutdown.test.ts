@@ -1,0 +1,186 @@
+// SIGTERM and SIGINT to a real worker process (worker/main.ts, worker/shutdown.ts): the first signal
+// drains (no more claims; deliveries waiting for an endpoint slot go back without spending an
+// attempt; in-flight ones finish and are recorded; exit 0), the grace period or a second signal cuts
+// the wait short (in-flight deliveries go back too, unspent). test/worker/end-to-end.test.ts covers
+// DeliveryWorker.stop() in-process; this is what an operator's `kill` or Ctrl-C does.
+import type { ServerResponse } from 'node:http';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
+import { startReceiver, waitUntil, type Receiver, type ReceiverHandler } from '../support/receiver';
+import {
+  deliveriesLeasedBy,
+  isRunning,
+  killAll,
+  spawnWorker,
+  waitForLog,
+  type WorkerProcess,
+} from '../support/worker-process';
+
+let db: TestDatabase;
+let appId: string;
+const spawned: WorkerProcess[] = [];
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  appId = await createApp(db.pool, 'Ix');
+});
+
+afterEach(async () => {
+  await killAll(spawned.splice(0));
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+  // What a test left unsent is not the next test's work.
+  await db.pool.query(`UPDATE hookline.deliveries SET state = 'cancelled' WHERE state IN ('pending', 'delivering')`);
+});
+
+interface Row {
+  id: string;
+  message_id: string;
+  state: string;
+  attempt_count: number;
+  lease_owner: string | null;
+  next_attempt_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A receiver, an endpoint taking `eventType` with `maxConcurrency` connections, and `count` events for it. */
+async function setUp(eventType: string, handler: ReceiverHandler, maxConcurrency: number) {
+  const receiver = await startReceiver(handler);
+  receivers.push(receiver);
+  await createEventType(db.pool, appId, eventType);
+  const endpoint = await createEndpoint(db.pool, appId, receiver.url, { eventTypes: [eventType], maxConcurrency });
+  const send = (count: number) =>
+    db.pool.query(`SELECT hookline.send($1, $2, jsonb_build_object('n', n)) FROM generate_series(1, $3::int) AS n`, [
+      appId,
+      eventType,
+      count,
+    ]);
+  const rows = async () =>
+    (
+      await db.pool.query<Row>('SELECT * FROM hookline.deliveries WHERE endpoint_id = $1 ORDER BY created_at, id', [
+        endpoint.id,
+      ])
+    ).rows;
+  const attempts = () => countRows(db.pool, 'attempts', 'endpoint_id = $1', [endpoint.id]);
+  return { receiver, endpoint, send, rows, attempts };
+}
+
+function startWorker(env: Record<string, string>): WorkerProcess {
+  const worker = spawnWorker(db.url, env);
+  spawned.push(worker);
+  return worker;
+}
+
+const neverAnswer: ReceiverHandler = () => {};
+
+describe('SIGTERM', () => {
+  it('stops claiming, lets in-flight deliveries finish, gives waiting ones back unspent, and exits 0', async () => {
+    const answers: ServerResponse[] = [];
+    const { receiver, send, rows, attempts } = await setUp(
+      'ix.drained',
+      (_request, response) => {
+        answers.push(response);
+      },
+      2,
+    );
+    // Long lease and deadline: nothing may come back or time out on its own during the test.
+    const worker = startWorker({
+      HOOKLINE_LEASE_SECONDS: '60',
+      HOOKLINE_DELIVERY_TIMEOUT_MS: '30000',
+      HOOKLINE_SHUTDOWN_GRACE: '30s',
+    });
+    await send(6);
+    // 2 in flight (the endpoint's connection cap), 4 claimed and waiting for a slot.
+    await receiver.waitForRequests(2, 20_000);
+    const claimed = await waitUntil(
+      async () => {
+        const leased = await deliveriesLeasedBy(db.pool, worker.pid);
+        return leased.length === 6 ? leased : null;
+      },
+      { what: 'the worker to hold all 6 leases' },
+    );
+    const sentMessages = new Set(receiver.requests.map((request) => request.headers['webhook-id']));
+    const inFlight = new Set((await rows()).filter((row) => sentMessages.has(row.message_id)).map((row) => row.id));
+
+    worker.child.kill('SIGTERM');
+    await waitForLog(worker, 'draining');
+    // Draining, still alive: events sent now must wait for another worker.
+    await send(3);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(isRunning(worker)).toBe(true);
+    expect(receiver.requests).toHaveLength(2);
+    for (const answer of answers) answer.writeHead(200).end('ok');
+
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+    expect(receiver.requests).toHaveLength(2);
+    const after = await rows();
+    expect(after).toHaveLength(9);
+    const [sentBefore, sentWhileDraining] = [after.slice(0, 6), after.slice(6)];
+    expect(sentBefore.map((row) => row.id).sort()).toEqual([...claimed].sort());
+    for (const row of sentBefore) {
+      if (inFlight.has(row.id)) expect(row).toMatchObject({ state: 'succeeded', attempt_count: 1, lease_owner: null });
+      else expect(row).toMatchObject({ state: 'pending', attempt_count: 0, lease_owner: null });
+      if (!inFlight.has(row.id)) expect(row.next_attempt_at.getTime()).toBeLessThanOrEqual(Date.now());
+    }
+    expect(inFlight.size).toBe(2);
+    // Never claimed: a claim (or a release) would have moved updated_at.
+    for (const row of sentWhileDraining) {
+      expect(row).toMatchObject({ state: 'pending', attempt_count: 0, lease_owner: null });
+      expect(row.updated_at).toEqual(row.created_at);
+    }
+    expect(await attempts()).toBe(2);
+    expect(worker.logged('stopped')).toBe(1);
+  }, 60_000);
+
+  it('releases in-flight deliveries unspent when the grace period runs out, and exits 0', async () => {
+    const { receiver, send, rows, attempts } = await setUp('ix.graceless', neverAnswer, 3);
+    const worker = startWorker({
+      HOOKLINE_LEASE_SECONDS: '60',
+      HOOKLINE_DELIVERY_TIMEOUT_MS: '30000',
+      HOOKLINE_SHUTDOWN_GRACE: '1s',
+    });
+    await send(3);
+    await receiver.waitForRequests(3, 20_000);
+    expect(await deliveriesLeasedBy(db.pool, worker.pid)).toHaveLength(3);
+
+    const signalledAt = Date.now();
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+    const tookMs = Date.now() - signalledAt;
+    // The 1 s grace, and not the 30 s attempt deadline.
+    expect(tookMs).toBeGreaterThanOrEqual(900);
+    expect(tookMs).toBeLessThan(5000);
+    for (const row of await rows())
+      expect(row).toMatchObject({ state: 'pending', attempt_count: 0, lease_owner: null });
+    expect(await attempts()).toBe(0);
+  }, 60_000);
+
+  it('a second signal forces the stop: in-flight deliveries go back unspent, exit 0 at once', async () => {
+    const { receiver, send, rows, attempts } = await setUp('ix.forced', neverAnswer, 3);
+    const worker = startWorker({
+      HOOKLINE_LEASE_SECONDS: '60',
+      HOOKLINE_DELIVERY_TIMEOUT_MS: '30000',
+      HOOKLINE_SHUTDOWN_GRACE: '60s',
+    });
+    await send(3);
+    await receiver.waitForRequests(3, 20_000);
+
+    worker.child.kill('SIGTERM');
+    await waitForLog(worker, 'draining');
+    // The first signal alone waits for the receiver, which never answers.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(isRunning(worker)).toBe(true);
+    expect(await deliveriesLeasedBy(db.pool, worker.pid)).toHaveLength(3);
+
+    const secondAt = Date.now();
+    worker.child.kill('SIGINT');
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - secondAt).toBeLessThan(3000);
+    expect(worker.logged('second signal: forcing stop')).toBe(1);
+    for (const row of await rows())
+      expect(row).toMatchObject({ state: 'pending', attempt_count: 0, lease_owner: null });
+    expect(await attempts()).toBe(0);
+  }, 60_000);
+});
