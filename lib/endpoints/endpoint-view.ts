@@ -64,15 +64,20 @@ async function healthCounts(endpointIds: string[]): Promise<Map<string, HealthCo
       SELECT h.endpoint_id, h.outcome, h.attempts FROM hookline.stats_hourly h, bounds b
        WHERE h.endpoint_id = ANY (${endpointIds}::text[]) AND h.hour >= b.first_hour AND h.hour < b.last_hour
       UNION ALL
+      -- Each edge its own plain range on the primary key's leading column (an OR of the two let the
+      -- planner scan every minute of the table: 1.8 s at 4 M rollup rows).
       SELECT m.endpoint_id, m.outcome, m.attempts FROM hookline.stats_minutely m, bounds b
-       WHERE m.endpoint_id = ANY (${endpointIds}::text[])
-         AND ((m.minute >= b.since AND m.minute < b.first_hour) OR m.minute >= b.last_hour)
+       WHERE m.endpoint_id = ANY (${endpointIds}::text[]) AND m.minute >= b.since AND m.minute < b.first_hour
+      UNION ALL
+      SELECT m.endpoint_id, m.outcome, m.attempts FROM hookline.stats_minutely m, bounds b
+       WHERE m.endpoint_id = ANY (${endpointIds}::text[]) AND m.minute >= b.last_hour
     ), health AS (
       SELECT endpoint_id, sum(attempts) AS attempts, sum(attempts) FILTER (WHERE outcome = 'succeeded') AS succeeded
         FROM rollups GROUP BY endpoint_id
     ), queue AS (
+      -- Exactly the claim index's predicate, so the count reads the unfinished rows only.
       SELECT endpoint_id, count(*) AS pending FROM hookline.deliveries
-       WHERE state IN ('pending', 'delivering') AND endpoint_id = ANY (${endpointIds}::text[])
+       WHERE state IN ('pending', 'delivering')
        GROUP BY endpoint_id
     )
     SELECT ids.endpoint_id,

@@ -62,8 +62,10 @@ export async function getStats(input: StatsInput) {
            WHERE h.hour >= ${firstWholeHour}::timestamptz AND h.hour < ${endOfWholeHours}::timestamptz ${scope(Prisma.sql`h`)}
           UNION ALL
           SELECT m.minute, ${columns} FROM hookline.stats_minutely m
-           WHERE ((m.minute >= ${fromMinute}::timestamptz AND m.minute < ${firstWholeHour}::timestamptz)
-               OR (m.minute >= ${endOfWholeHours}::timestamptz AND m.minute < ${to}::timestamptz)) ${scope(Prisma.sql`m`)}
+           WHERE m.minute >= ${fromMinute}::timestamptz AND m.minute < ${firstWholeHour}::timestamptz ${scope(Prisma.sql`m`)}
+          UNION ALL
+          SELECT m.minute, ${columns} FROM hookline.stats_minutely m
+           WHERE m.minute >= ${endOfWholeHours}::timestamptz AND m.minute < ${to}::timestamptz ${scope(Prisma.sql`m`)}
         ) s`
       : Prisma.sql`(
           SELECT m.minute, ${columns} FROM hookline.stats_minutely m
