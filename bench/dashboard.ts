@@ -133,26 +133,12 @@ async function fill(url: string, attempts: number): Promise<void> {
               '{"content-type": "application/json", "webhook-id": "msg_x"}', '{"content-type": "text/plain"}', 'ok'
          FROM hookline.deliveries AS d, generate_series(1, 4) AS a`,
     );
-    await step(
-      'per-minute rollups (as the worker writes them)',
-      `INSERT INTO hookline.stats_minutely (minute, app_id, endpoint_id, outcome, error_class, status_code, attempts,
-                                            duration_ms_sum, latency_buckets)
-       SELECT date_trunc('minute', started_at), app_id, endpoint_id,
-              CASE WHEN error_class IS NULL THEN 'succeeded' ELSE 'failed' END, coalesce(error_class, ''),
-              coalesce(status_code, 0), count(*), sum(duration_ms),
-              ARRAY[${Array.from({ length: 15 }, (_, bucket) => `count(*) FILTER (WHERE width_bucket(duration_ms, hookline.latency_bucket_bounds_ms()) = ${bucket})`).join(', ')}]
-         FROM hookline.attempts GROUP BY 1, 2, 3, 4, 5, 6`,
-    );
-    await step(
-      'hourly rollups (as the worker writes them)',
-      `INSERT INTO hookline.stats_hourly (hour, app_id, endpoint_id, outcome, error_class, status_code, attempts,
-                                          duration_ms_sum, latency_buckets)
-       SELECT date_trunc('hour', started_at), app_id, endpoint_id,
-              CASE WHEN error_class IS NULL THEN 'succeeded' ELSE 'failed' END, coalesce(error_class, ''),
-              coalesce(status_code, 0), count(*), sum(duration_ms),
-              ARRAY[${Array.from({ length: 15 }, (_, bucket) => `count(*) FILTER (WHERE width_bucket(duration_ms, hookline.latency_bucket_bounds_ms()) = ${bucket})`).join(', ')}]
-         FROM hookline.attempts GROUP BY 1, 2, 3, 4, 5, 6`,
-    );
+    for (const [table, column, unit] of [
+      ['stats_minutely', 'minute', 'minute'],
+      ['stats_hourly', 'hour', 'hour'],
+    ] as const) {
+      await step(`${unit}ly rollups (as the worker writes them)`, rollupsFromAttempts(table, column, unit));
+    }
     await step(
       'queue depth samples',
       `INSERT INTO hookline.queue_depth_samples (sampled_at, app_id, state, count)
@@ -169,6 +155,20 @@ async function fill(url: string, attempts: number): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** The rollups the worker would have written for every attempt, per minute or per hour. */
+function rollupsFromAttempts(table: string, timeColumn: string, unit: 'minute' | 'hour'): string {
+  const buckets = Array.from(
+    { length: 15 },
+    (_, bucket) => `count(*) FILTER (WHERE width_bucket(duration_ms, hookline.latency_bucket_bounds_ms()) = ${bucket})`,
+  );
+  return `INSERT INTO hookline.${table} (${timeColumn}, app_id, endpoint_id, outcome, error_class, status_code, attempts,
+                                         duration_ms_sum, latency_buckets)
+          SELECT date_trunc('${unit}', started_at), app_id, endpoint_id,
+                 CASE WHEN error_class IS NULL THEN 'succeeded' ELSE 'failed' END, coalesce(error_class, ''),
+                 coalesce(status_code, 0), count(*), sum(duration_ms), ARRAY[${buckets.join(', ')}]
+            FROM hookline.attempts GROUP BY 1, 2, 3, 4, 5, 6`;
 }
 
 async function startServer(databaseUrl: string, port: number, dataDir: string): Promise<ChildProcess> {
