@@ -6,6 +6,7 @@ import { createApp, createEndpoint } from '../support/fixtures';
 import { appLimitedKey, call, setUpApiTest, type ApiTestContext } from './support/api';
 import { expectError } from './support/expect-error';
 import { insertDelivery } from './support/world';
+import { insertRollup as writeRollup } from '../support/rollups';
 
 let ctx: ApiTestContext;
 let appA: string;
@@ -20,7 +21,7 @@ function histogram(counts: Record<number, number>): number[] {
   return Array.from({ length: 15 }, (_, index) => counts[index] ?? 0);
 }
 
-async function insertRollup(
+function insertRollup(
   minutesAgo: number,
   appId: string,
   endpointId: string,
@@ -28,13 +29,10 @@ async function insertRollup(
   errorClass: string,
   statusCode: number,
   attempts: number,
-  buckets: number[],
+  latencyBuckets: number[],
 ) {
-  await ctx.db.pool.query(
-    `INSERT INTO hookline.stats_minutely (minute, app_id, endpoint_id, outcome, error_class, status_code, attempts, latency_buckets)
-     VALUES (date_trunc('minute', now() - make_interval(mins => $1)), $2, $3, $4, $5, $6, $7, $8)`,
-    [minutesAgo, appId, endpointId, outcome, errorClass, statusCode, attempts, buckets],
-  );
+  const minute = new Date(Date.now() - minutesAgo * 60_000);
+  return writeRollup(ctx.db.pool, { minute, appId, endpointId, outcome, errorClass, statusCode, attempts, latencyBuckets });
 }
 
 beforeAll(async () => {
@@ -141,7 +139,8 @@ describe('GET /stats', () => {
     );
     expect(withAttempts.length).toBeGreaterThanOrEqual(1);
     expect(withAttempts.length).toBeLessThanOrEqual(2);
-    // Queue samples: the last sample of a bucket counts, states without a sample stay null.
+    // Queue samples: the last sample of a bucket counts, and in it a state without a row had nothing
+    // queued; buckets without a sample stay null.
     const sampled = body.series.filter((point: { pending: number | null }) => point.pending !== null);
     expect(
       sampled.map((point: { pending: number; dead: number | null; delivering: number | null }) => [
@@ -149,7 +148,7 @@ describe('GET /stats', () => {
         point.dead,
         point.delivering,
       ]),
-    ).toEqual([[6, 2, null]]);
+    ).toEqual([[6, 2, 0]]);
   });
 
   it('chooses a bucket size from the range when none is given', async () => {

@@ -1,5 +1,5 @@
 -- Writes back a batch of finished attempts in one round trip: the deliveries' new states, one attempt
--- row each, the endpoints' health and circuit breaker, and the per-minute rollups the dashboard reads.
+-- row each, the endpoints' health and circuit breaker, and the rollups the dashboard reads.
 -- One statement instead of 4 per attempt: at 2,000 attempts/s this is ~10 flushes/s, not 8,000 queries.
 -- Fenced: a delivery changes only if it is still 'delivering' and leased to this worker ($1). A worker
 -- that froze past its lease and wakes up late changes nothing (no attempt row, no health change, no
@@ -120,72 +120,60 @@ WITH results AS (
     FROM health AS h
    WHERE e.id = h.endpoint_id
   RETURNING e.id, e.circuit_state, e.enabled
-), per_bucket AS (
-  SELECT date_trunc('minute', started_at) AS minute, app_id, endpoint_id,
+), classified AS (
+  SELECT started_at, app_id, endpoint_id, duration_ms,
          CASE WHEN error_class IS NULL THEN 'succeeded' ELSE 'failed' END AS outcome,
-         coalesce(error_class, '') AS error_class, coalesce(status_code, 0) AS status_code,
-         width_bucket(duration_ms, hookline.latency_bucket_bounds_ms()) AS bucket,
-         count(*) AS attempts, sum(duration_ms) AS duration_ms_sum
+         coalesce(error_class, '') AS error_class, coalesce(status_code, 0) AS status_code
     FROM inserted
-   GROUP BY 1, 2, 3, 4, 5, 6, 7
-), per_key AS (
-  SELECT minute, app_id, endpoint_id, outcome, error_class, status_code,
-         sum(attempts) AS attempts, sum(duration_ms_sum) AS duration_ms_sum,
-         jsonb_object_agg(bucket::text, attempts) AS histogram
-    FROM per_bucket
-   GROUP BY 1, 2, 3, 4, 5, 6
-), rolled_up AS (
+-- The dashboard's rollups: per endpoint and per app (the overview's, migration
+-- 20261123130000_overview_rollups), each per minute and per hour (long ranges read whole hours,
+-- migration 20261122160000_stats_hourly). Each upsert takes its rows' locks in key order, so two
+-- workers upserting the same minutes cannot deadlock.
+), endpoint_minutes AS (
   INSERT INTO hookline.stats_minutely AS s
          (minute, app_id, endpoint_id, outcome, error_class, status_code, attempts, duration_ms_sum, latency_buckets)
-  SELECT minute, app_id, endpoint_id, outcome, error_class, status_code, attempts, duration_ms_sum,
-         ARRAY(SELECT coalesce((histogram ->> i::text)::bigint, 0)
-                 FROM generate_series(0, cardinality(hookline.latency_bucket_bounds_ms())) AS i
-                ORDER BY i)
-    FROM per_key
-   -- A fixed lock order, so two workers upserting the same minutes cannot deadlock.
-   ORDER BY minute, app_id, endpoint_id, outcome, error_class, status_code
+  SELECT date_trunc('minute', started_at), app_id, endpoint_id, outcome, error_class, status_code,
+         count(*), sum(duration_ms), hookline.latency_histogram(array_agg(duration_ms))
+    FROM classified GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT (minute, app_id, endpoint_id, outcome, error_class, status_code) DO UPDATE
-     SET attempts = s.attempts + excluded.attempts,
-         duration_ms_sum = s.duration_ms_sum + excluded.duration_ms_sum,
-         latency_buckets = ARRAY(SELECT a + b
-                                   FROM unnest(s.latency_buckets, excluded.latency_buckets)
-                                        WITH ORDINALITY AS t(a, b, i)
-                                  ORDER BY i)
+     SET attempts = s.attempts + excluded.attempts, duration_ms_sum = s.duration_ms_sum + excluded.duration_ms_sum,
+         latency_buckets = hookline.add_latency_histograms(s.latency_buckets, excluded.latency_buckets)
   RETURNING 1
-), per_hour_bucket AS (
-  -- The same groups by the hour, for the dashboard's long ranges (migration 20261122160000_stats_hourly).
-  SELECT date_trunc('hour', minute) AS hour, app_id, endpoint_id, outcome, error_class, status_code, bucket,
-         sum(attempts) AS attempts, sum(duration_ms_sum) AS duration_ms_sum
-    FROM per_bucket
-   GROUP BY 1, 2, 3, 4, 5, 6, 7
-), per_hour_key AS (
-  SELECT hour, app_id, endpoint_id, outcome, error_class, status_code,
-         sum(attempts) AS attempts, sum(duration_ms_sum) AS duration_ms_sum,
-         jsonb_object_agg(bucket::text, attempts) AS histogram
-    FROM per_hour_bucket
-   GROUP BY 1, 2, 3, 4, 5, 6
-), rolled_up_hourly AS (
+), endpoint_hours AS (
   INSERT INTO hookline.stats_hourly AS s
          (hour, app_id, endpoint_id, outcome, error_class, status_code, attempts, duration_ms_sum, latency_buckets)
-  SELECT hour, app_id, endpoint_id, outcome, error_class, status_code, attempts, duration_ms_sum,
-         ARRAY(SELECT coalesce((histogram ->> i::text)::bigint, 0)
-                 FROM generate_series(0, cardinality(hookline.latency_bucket_bounds_ms())) AS i
-                ORDER BY i)
-    FROM per_hour_key
-   ORDER BY hour, app_id, endpoint_id, outcome, error_class, status_code
+  SELECT date_trunc('hour', started_at), app_id, endpoint_id, outcome, error_class, status_code,
+         count(*), sum(duration_ms), hookline.latency_histogram(array_agg(duration_ms))
+    FROM classified GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT (hour, app_id, endpoint_id, outcome, error_class, status_code) DO UPDATE
-     SET attempts = s.attempts + excluded.attempts,
-         duration_ms_sum = s.duration_ms_sum + excluded.duration_ms_sum,
-         latency_buckets = ARRAY(SELECT a + b
-                                   FROM unnest(s.latency_buckets, excluded.latency_buckets)
-                                        WITH ORDINALITY AS t(a, b, i)
-                                  ORDER BY i)
+     SET attempts = s.attempts + excluded.attempts, duration_ms_sum = s.duration_ms_sum + excluded.duration_ms_sum,
+         latency_buckets = hookline.add_latency_histograms(s.latency_buckets, excluded.latency_buckets)
+  RETURNING 1
+), app_minutes AS (
+  INSERT INTO hookline.stats_app_minutely AS s
+         (minute, app_id, outcome, error_class, status_code, attempts, duration_ms_sum, latency_buckets)
+  SELECT date_trunc('minute', started_at), app_id, outcome, error_class, status_code,
+         count(*), sum(duration_ms), hookline.latency_histogram(array_agg(duration_ms))
+    FROM classified GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT (minute, app_id, outcome, error_class, status_code) DO UPDATE
+     SET attempts = s.attempts + excluded.attempts, duration_ms_sum = s.duration_ms_sum + excluded.duration_ms_sum,
+         latency_buckets = hookline.add_latency_histograms(s.latency_buckets, excluded.latency_buckets)
+  RETURNING 1
+), app_hours AS (
+  INSERT INTO hookline.stats_app_hourly AS s
+         (hour, app_id, outcome, error_class, status_code, attempts, duration_ms_sum, latency_buckets)
+  SELECT date_trunc('hour', started_at), app_id, outcome, error_class, status_code,
+         count(*), sum(duration_ms), hookline.latency_histogram(array_agg(duration_ms))
+    FROM classified GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT (hour, app_id, outcome, error_class, status_code) DO UPDATE
+     SET attempts = s.attempts + excluded.attempts, duration_ms_sum = s.duration_ms_sum + excluded.duration_ms_sum,
+         latency_buckets = hookline.add_latency_histograms(s.latency_buckets, excluded.latency_buckets)
   RETURNING 1
 )
 SELECT (SELECT count(*) FROM updated)::int AS recorded,
        (SELECT count(*) FROM updated WHERE state = 'succeeded')::int AS succeeded,
        (SELECT count(*) FROM updated WHERE state = 'dead')::int AS dead,
-       (SELECT count(*) FROM rolled_up)::int AS rollup_rows,
-       (SELECT count(*) FROM rolled_up_hourly)::int AS hourly_rollup_rows,
+       (SELECT count(*) FROM endpoint_minutes)::int + (SELECT count(*) FROM endpoint_hours)::int
+         + (SELECT count(*) FROM app_minutes)::int + (SELECT count(*) FROM app_hours)::int AS rollup_rows,
        (SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'circuitState', circuit_state, 'enabled', enabled)), '[]')
           FROM endpoint_health) AS endpoints
