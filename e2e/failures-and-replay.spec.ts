@@ -149,7 +149,12 @@ test('recover replays the failed deliveries of an endpoint since the chosen time
   await expect(page.getByTestId('endpoint-url')).toHaveText(app.endpointUrl);
   await page.getByRole('button', { name: 'Recover…' }).click();
   const dialog = page.getByRole('dialog');
+  // The confirmation counts before anything changes: the window's three, not the two before it.
+  await dialog.getByLabel('Since (your local time)').fill(await localInputValue(page, since + 3_600_000));
+  await expect(dialog.getByTestId('recover-count')).toHaveText(/^Nothing to replay/);
+  await expect(dialog.getByRole('button', { name: 'Replay failed since then' })).toBeDisabled();
   await dialog.getByLabel('Since (your local time)').fill(await localInputValue(page, since));
+  await expect(dialog.getByTestId('recover-count')).toHaveText('3 failed deliveries will be sent again.');
   await screenshot(page, 'endpoint-recover');
   await dialog.getByRole('button', { name: 'Replay failed since then' }).click();
   await expect(dialog.getByRole('status')).toContainText('Replayed 3 deliveries');

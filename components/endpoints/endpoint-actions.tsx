@@ -7,6 +7,7 @@ import {
   enableEndpoint,
   endpointKeys,
   endpointSecretQuery,
+  recoverCountQuery,
   recoverEndpoint,
   rotateEndpointSecret,
   sendTestEvent,
@@ -247,6 +248,12 @@ function RecoverDialog({ endpoint, onClose, onDone }: DialogProps) {
     mutationFn: () => recoverEndpoint(endpoint.appId, endpoint.id, sinceDate!.toISOString()),
     onSuccess: onDone,
   });
+  // The confirmation says how many before anything changes; counted again whenever `since` changes.
+  const toReplay = useQuery({
+    ...recoverCountQuery(endpoint.appId, endpoint.id, valid ? sinceDate.toISOString() : null),
+    enabled: valid && !recover.data,
+  });
+  const matched = toReplay.data?.matched;
   return (
     <Dialog
       open
@@ -258,7 +265,11 @@ function RecoverDialog({ endpoint, onClose, onDone }: DialogProps) {
         ) : (
           <>
             <Button onClick={onClose}>Cancel</Button>
-            <Button variant="danger" disabled={recover.isPending || !valid} onClick={() => recover.mutate()}>
+            <Button
+              variant="danger"
+              disabled={recover.isPending || !valid || matched === undefined || matched === 0}
+              onClick={() => recover.mutate()}
+            >
               Replay failed since then
             </Button>
           </>
@@ -278,6 +289,18 @@ function RecoverDialog({ endpoint, onClose, onDone }: DialogProps) {
           onChange={(e) => setSince(e.target.value)}
         />
       </Field>
+      {!recover.data && valid ? (
+        <p data-testid="recover-count" className="text-sm text-zinc-700">
+          {matched === undefined
+            ? toReplay.isError
+              ? null
+              : 'Counting failed deliveries…'
+            : matched === 0
+              ? 'Nothing to replay: no delivery to this endpoint has failed since then.'
+              : `${countOf(matched, 'failed delivery', 'failed deliveries')} will be sent again.`}
+        </p>
+      ) : null}
+      <InlineError error={toReplay.error} />
       {recover.data ? (
         <p role="status" className="text-sm text-green-700">
           Replayed {countOf(recover.data.replayed, 'delivery', 'deliveries')}

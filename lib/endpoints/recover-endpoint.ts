@@ -1,17 +1,29 @@
+import { getPrisma } from '../db';
+import type { Prisma } from '../generated/prisma/client';
 import { replayDeliveries } from '../deliveries/replay-deliveries';
 import { findEndpoint } from './find-endpoint';
 
 /** Replays every failed delivery of the endpoint created since `since`: dead ones, and pending ones
- * that have failed at least once (they become due now instead of waiting for their next retry). */
-export async function recoverEndpoint({ appId, endpointId, since }: { appId: string; endpointId: string; since: Date }) {
+ * that have failed at least once (they become due now instead of waiting for their next retry).
+ * A dry run only counts them, so a confirmation can say how many before anything changes. */
+export async function recoverEndpoint({
+  appId,
+  endpointId,
+  since,
+  dryRun,
+}: {
+  appId: string;
+  endpointId: string;
+  since: Date;
+  dryRun?: boolean;
+}) {
   await findEndpoint(appId, endpointId);
-  const replayed = await replayDeliveries({
+  const where: Prisma.DeliveryWhereInput = {
     appId,
-    where: {
-      endpointId,
-      createdAt: { gte: since },
-      OR: [{ state: 'dead' }, { state: 'pending', attemptCount: { gt: 0 } }],
-    },
-  });
-  return { replayed };
+    endpointId,
+    createdAt: { gte: since },
+    OR: [{ state: 'dead' }, { state: 'pending', attemptCount: { gt: 0 } }],
+  };
+  if (dryRun) return { matched: await getPrisma().delivery.count({ where }) };
+  return { replayed: await replayDeliveries({ appId, where }) };
 }

@@ -9,6 +9,8 @@ export const endpointKeys = {
   list: (appId: string) => [...endpointKeys.forApp(appId), 'list'] as const,
   detail: (appId: string, endpointId: string) => [...endpointKeys.forApp(appId), 'detail', endpointId] as const,
   secret: (appId: string, endpointId: string) => [...endpointKeys.forApp(appId), 'secret', endpointId] as const,
+  recoverCount: (appId: string, endpointId: string, since: string | null) =>
+    [...endpointKeys.forApp(appId), 'recover-count', endpointId, since] as const,
 };
 
 const base = (appId: string) => `/api/v1/apps/${encodeURIComponent(appId)}/endpoints`;
@@ -76,3 +78,16 @@ export const sendTestEvent = (appId: string, endpointId: string, eventType?: str
 
 export const recoverEndpoint = (appId: string, endpointId: string, since: string) =>
   apiFetch<{ replayed: number }>(`${one(appId, endpointId)}/recover`, { method: 'POST', body: { since } });
+
+/** How many deliveries a recover from `since` would replay: a dry run, so nothing changes. */
+export const recoverCountQuery = (appId: string, endpointId: string, since: string | null) =>
+  queryOptions({
+    queryKey: endpointKeys.recoverCount(appId, endpointId, since),
+    queryFn: ({ signal }) =>
+      apiFetch<{ matched: number }>(`${one(appId, endpointId)}/recover`, {
+        method: 'POST',
+        signal,
+        body: { since, dryRun: true },
+      }),
+    enabled: since !== null,
+  });

@@ -84,4 +84,7 @@ export const testEndpointBody = z.strictObject({
   eventType: eventTypeName.optional().describe('Defaults to "hookline.test"'),
 });
 
-export const recoverEndpointBody = z.strictObject({ since: isoDate });
+export const recoverEndpointBody = z.strictObject({
+  since: isoDate,
+  dryRun: z.boolean().optional().describe('Only count what would be replayed; changes nothing'),
+});

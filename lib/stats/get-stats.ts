@@ -131,9 +131,9 @@ export async function getStats(input: StatsInput) {
         FROM per_endpoint p JOIN hookline.endpoints e ON e.id = p.endpoint_id
        ORDER BY p.failed / p.attempts DESC, p.failed DESC, p.endpoint_id
        LIMIT 10`,
-      // Two counts, each an index-only scan: unfinished rows from the claim index, dead ones from
-      // deliveries_dead_idx (migration 20261123130000_overview_rollups; one scan of both read every
-      // row from the heap, 50 ms at 40 k rows).
+      // Two counts: unfinished rows through the claim index, dead ones from deliveries_dead_idx alone
+      // (an index-only scan; one scan of both read every dead row from the heap too). Dead rows pile up
+      // until retention; unfinished ones are the live queue.
       prisma.$queryRaw<Record<QueueState, number>[]>`
       SELECT unfinished.*, dead.dead FROM (
         SELECT count(*) FILTER (WHERE d.state = 'pending' AND d.next_attempt_at <= now())::float8 AS pending,

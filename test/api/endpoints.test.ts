@@ -515,6 +515,16 @@ describe('POST /apps/{appId}/endpoints/{endpointId}/recover', () => {
     ];
     const untouchedBefore = await rowsAsText(ctx.db.pool, 'deliveries', 'id = ANY($1)', [untouched]);
     const since = new Date(Date.now() - 3_600_000).toISOString();
+    const everyRowBefore = await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1', [app]);
+
+    // A dry run counts what a recover would replay, for the dashboard's confirmation, and changes nothing.
+    const dryRun = await call('POST', `/v1/apps/${app}/endpoints/${endpoint.id}/recover`, {
+      key: ctx.adminKey,
+      body: { since, dryRun: true },
+    });
+    expect(dryRun.status, dryRun.text).toBe(200);
+    expect(dryRun.body).toEqual({ matched: 2 });
+    expect(await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1', [app])).toEqual(everyRowBefore);
 
     const response = await call('POST', `/v1/apps/${app}/endpoints/${endpoint.id}/recover`, {
       key: ctx.adminKey,
@@ -533,13 +543,22 @@ describe('POST /apps/{appId}/endpoints/{endpointId}/recover', () => {
     expect(await rowsAsText(ctx.db.pool, 'deliveries', 'id = ANY($1)', [untouched])).toEqual(untouchedBefore);
   });
 
-  it('requires `since` as an ISO-8601 time (422) and a known endpoint (404)', async () => {
+  it('requires `since` as an ISO-8601 time, `dryRun` as a boolean (422) and a known endpoint (404)', async () => {
     const { id } = await createEndpoint(ctx.db.pool, appId, 'https://example.com/recover-bad');
     expectError(
       await call('POST', `${base()}/${id}/recover`, { key: ctx.adminKey, body: {} }),
       422,
       'validation_failed',
       'since',
+    );
+    expectError(
+      await call('POST', `${base()}/${id}/recover`, {
+        key: ctx.adminKey,
+        body: { since: new Date().toISOString(), dryRun: 'yes' },
+      }),
+      422,
+      'validation_failed',
+      'dryRun',
     );
     expectError(
       await call('POST', `${base()}/${id}/recover`, { key: ctx.adminKey, body: { since: 'yesterday' } }),
