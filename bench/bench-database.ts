@@ -6,11 +6,17 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../lib/embedded-postgres';
+import {
+  freePort,
+  removeOrphanedTempServers,
+  startEmbeddedPostgres,
+  type EmbeddedPostgresHandle,
+} from '../lib/embedded-postgres';
 import { migrate } from '../lib/migrate';
 import { withDatabase } from '../lib/pg';
 
 const TEMPLATE = 'hookline_bench_template';
+const BENCH_SERVER_PREFIX = 'hookline-bench-pg-';
 
 /** Settings of the benchmark server; printed with the results. Durability settings stay at their defaults. */
 export const BENCH_POSTGRES_SETTINGS: Record<string, string> = {
@@ -36,7 +42,10 @@ export interface BenchDatabaseServer {
 }
 
 export async function startBenchDatabase(): Promise<BenchDatabaseServer> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'hookline-bench-pg-'));
+  for (const folder of await removeOrphanedTempServers(BENCH_SERVER_PREFIX)) {
+    console.log(`Stopped and removed ${folder}: the embedded PostgreSQL of a benchmark that was killed.`);
+  }
+  const dataDir = await mkdtemp(join(tmpdir(), BENCH_SERVER_PREFIX));
   let handle: EmbeddedPostgresHandle;
   try {
     handle = await startEmbeddedPostgres({

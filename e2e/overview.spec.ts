@@ -15,8 +15,10 @@ test('overview numbers and charts move while events flow', async ({ page }) => {
   await expect.poll(() => statNumber(page, 'attempts-total'), { timeout: 30_000 }).toBeGreaterThanOrEqual(before + 12);
   await expect(page.getByTestId('success-rate')).not.toHaveText('—');
   await expect(page.getByTestId('latency-p50')).toContainText('ms');
-  // Recharts draws the succeeded series as an SVG path once there are points.
-  await expect(page.getByTestId('throughput-chart').locator('path.recharts-area-area').first()).toBeVisible();
+  // Recharts draws a green bar for the successes of each bucket that has some.
+  await expect(
+    page.getByTestId('throughput-chart').locator('.recharts-bar-rectangle path[fill="#16a34a"]').first(),
+  ).toBeVisible();
   // One line per percentile; with a single minute of data each is a dot rather than a curve.
   await expect(page.getByTestId('latency-chart').locator('.recharts-line')).toHaveCount(3);
   await expect(page.getByTestId('latency-chart').locator('.recharts-line-dot').first()).toBeVisible();

@@ -8,7 +8,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { arch, platform, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -170,6 +170,29 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
 // Which process owns a running embedded server; written before it starts, removed after it stops.
 const OWNER_FILE = 'hookline-owner.pid';
+
+/**
+ * Throwaway servers (the test suite's, the benchmarks') live in `<tmpdir>/<prefix>XXXXXX/pg` and are
+ * stopped and removed by the run that started them. A run killed outright (SIGKILL, a closed
+ * terminal) leaves its server running, holding memory and a port, and its folder on disk. This stops
+ * and removes each such leftover whose owner is gone; a live owner's folder is left alone, so two runs
+ * side by side do not disturb each other. Returns the folders removed.
+ */
+export async function removeOrphanedTempServers(prefix: string): Promise<string[]> {
+  const removed: string[] = [];
+  const folders = (await readdir(tmpdir())).filter((name) => name.startsWith(prefix));
+  for (const name of folders) {
+    const folder = join(tmpdir(), name);
+    const dataDir = join(folder, 'pg');
+    const owner = await readOwner(join(dataDir, OWNER_FILE));
+    if (owner === null || isProcessAlive(owner)) continue;
+    const binaries = await loadBinaries();
+    await run(binaries.pg_ctl, ['stop', '-D', dataDir, '-m', 'immediate', '-w', '-t', '30'], postgresUser());
+    await rm(folder, { recursive: true, force: true });
+    removed.push(folder);
+  }
+  return removed;
+}
 
 async function readOwner(file: string): Promise<number | null> {
   const text = await readFile(file, 'utf8').catch(() => '');

@@ -6,11 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../lib/embedded-postgres';
+import {
+  freePort,
+  removeOrphanedTempServers,
+  startEmbeddedPostgres,
+  type EmbeddedPostgresHandle,
+} from '../../lib/embedded-postgres';
 import { migrate } from '../../lib/migrate';
 import { withDatabase } from '../../lib/pg';
 
 export const TEMPLATE_DATABASE = 'hookline_test_template';
+const TEST_SERVER_PREFIX = 'hookline-test-pg-';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,7 +32,10 @@ export default async function setup(project: TestProject) {
   if (process.env.DATABASE_URL) {
     maintenanceUrl = withDatabase(process.env.DATABASE_URL, 'postgres');
   } else {
-    dataDir = await mkdtemp(join(tmpdir(), 'hookline-test-pg-'));
+    for (const folder of await removeOrphanedTempServers(TEST_SERVER_PREFIX)) {
+      console.warn(`Stopped and removed ${folder}: the embedded PostgreSQL of a test run that was killed.`);
+    }
+    dataDir = await mkdtemp(join(tmpdir(), TEST_SERVER_PREFIX));
     embedded = await startEmbeddedPostgres({
       dataDir: join(dataDir, 'pg'),
       port: await freePort(),
