@@ -29,14 +29,19 @@ const HELP = `Usage: npm run bench:dashboard -- [--attempts=N]
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { attempts: { type: 'string' }, keep: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
+    options: {
+      attempts: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
   });
   if (values.help) {
     process.stdout.write(HELP);
     return;
   }
   const attempts = Number(values.attempts ?? 10_000_000);
-  if (!Number.isInteger(attempts) || attempts < 4) throw new Error(`--attempts must be an integer >= 4, got "${values.attempts}"`);
+  if (!Number.isInteger(attempts) || attempts < 4)
+    throw new Error(`--attempts must be an integer >= 4, got "${values.attempts}"`);
 
   console.log(`Hookline dashboard benchmark, ${new Date().toISOString()}`);
   console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}, ${Math.round(totalmem() / 2 ** 30)} GB`);
@@ -81,11 +86,18 @@ async function fill(url: string, attempts: number): Promise<void> {
     console.log(` ${((Date.now() - started) / 1000).toFixed(1)} s`);
   };
   try {
-    console.log(`Filling: ${deliveries.toLocaleString('en-US')} messages and deliveries, ${attempts.toLocaleString('en-US')} attempts over ${DAYS} days`);
+    console.log(
+      `Filling: ${deliveries.toLocaleString('en-US')} messages and deliveries, ${attempts.toLocaleString('en-US')} attempts over ${DAYS} days`,
+    );
     // Loading only; the measured server runs with the database's durable settings.
     await client.query('SET synchronous_commit = off');
-    await step('app, event types, endpoints', `INSERT INTO hookline.apps (id, name) VALUES ($1, 'Dashboard bench')`, [APP_ID]);
-    await client.query(`INSERT INTO hookline.event_types (app_id, name) SELECT $1, unnest($2::text[])`, [APP_ID, EVENT_TYPES]);
+    await step('app, event types, endpoints', `INSERT INTO hookline.apps (id, name) VALUES ($1, 'Dashboard bench')`, [
+      APP_ID,
+    ]);
+    await client.query(`INSERT INTO hookline.event_types (app_id, name) SELECT $1, unnest($2::text[])`, [
+      APP_ID,
+      EVENT_TYPES,
+    ]);
     await client.query(
       `INSERT INTO hookline.endpoints (id, app_id, url, description)
        SELECT format('ep_bench_%s', lpad(e::text, 3, '0')), $1, format('https://hooks%s.example.com/in', e), format('Receiver %s', e)
@@ -272,8 +284,16 @@ async function measure(baseUrl: string, apiKey: string, databaseUrl: string): Pr
       if (run >= 2) timings.push(elapsed);
     }
     timings.sort((a, b) => a - b);
-    const at = (share: number) => Math.round(timings[Math.min(timings.length - 1, Math.floor(share * timings.length))]!);
-    results.push({ page, call: `GET /api/v1${path.split('?')[0]}`, p50Ms: at(0.5), p95Ms: at(0.95), maxMs: at(1), bytes });
+    const at = (share: number) =>
+      Math.round(timings[Math.min(timings.length - 1, Math.floor(share * timings.length))]!);
+    results.push({
+      page,
+      call: `GET /api/v1${path.split('?')[0]}`,
+      p50Ms: at(0.5),
+      p95Ms: at(0.95),
+      maxMs: at(1),
+      bytes,
+    });
   }
   return results;
 }

@@ -143,7 +143,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     );
   }
   const settings = { listen_addresses: '127.0.0.1', max_connections: '200', ...options.settings };
-  const serverOptions = [`-p ${options.port}`, ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`)];
+  const serverOptions = [
+    `-p ${options.port}`,
+    ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
+  ];
   const logFile = join(dataDir, 'server.log');
   const started = await run(
     binaries.pg_ctl,

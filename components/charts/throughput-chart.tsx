@@ -14,7 +14,12 @@ export function ThroughputChart({ series, bucketSeconds }: { series: StatsPoint[
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={series} margin={{ top: 8, right: 8, bottom: 0, left: -12 }} barCategoryGap={1}>
           <CartesianGrid stroke="#f4f4f5" vertical={false} />
-          <XAxis dataKey="time" tick={AXIS_STYLE} tickFormatter={(t: string) => formatTick(t, bucketSeconds)} minTickGap={40} />
+          <XAxis
+            dataKey="time"
+            tick={AXIS_STYLE}
+            tickFormatter={(t: string) => formatTick(t, bucketSeconds)}
+            minTickGap={40}
+          />
           <YAxis tick={AXIS_STYLE} allowDecimals={false} />
           <Tooltip labelFormatter={formatTooltipTime} cursor={{ fill: '#f4f4f5' }} />
           <Legend wrapperStyle={{ fontSize: 12 }} />

@@ -146,7 +146,12 @@ function RotateDialog({ endpoint, onClose, onDone }: DialogProps) {
         ) : (
           <>
             <Button onClick={onClose}>Cancel</Button>
-            <Button variant="danger" disabled={rotate.isPending} onClick={() => rotate.mutate()} data-testid="confirm-rotate">
+            <Button
+              variant="danger"
+              disabled={rotate.isPending}
+              onClick={() => rotate.mutate()}
+              data-testid="confirm-rotate"
+            >
               Rotate
             </Button>
           </>
@@ -280,7 +285,10 @@ function RecoverDialog({ endpoint, onClose, onDone }: DialogProps) {
         Every delivery to this endpoint that is dead, or waiting for a retry, and was created since the chosen time goes
         back to pending and is sent now.
       </p>
-      <Field label="Since (your local time)" hint={valid ? `That is ${sinceDate.toISOString()} in UTC.` : 'Choose a date and time.'}>
+      <Field
+        label="Since (your local time)"
+        hint={valid ? `That is ${sinceDate.toISOString()} in UTC.` : 'Choose a date and time.'}
+      >
         <Input
           type="datetime-local"
           step={1}

@@ -491,4 +491,3 @@ export const operations = {
     errors: [],
   }),
 };
-

@@ -26,8 +26,14 @@ interface RollupTables {
   minutely: Prisma.Sql;
   hourly: Prisma.Sql;
 }
-const PER_APP: RollupTables = { minutely: Prisma.raw('hookline.stats_app_minutely'), hourly: Prisma.raw('hookline.stats_app_hourly') };
-const PER_ENDPOINT: RollupTables = { minutely: Prisma.raw('hookline.stats_minutely'), hourly: Prisma.raw('hookline.stats_hourly') };
+const PER_APP: RollupTables = {
+  minutely: Prisma.raw('hookline.stats_app_minutely'),
+  hourly: Prisma.raw('hookline.stats_app_hourly'),
+};
+const PER_ENDPOINT: RollupTables = {
+  minutely: Prisma.raw('hookline.stats_minutely'),
+  hourly: Prisma.raw('hookline.stats_hourly'),
+};
 
 export async function getStats(input: StatsInput) {
   const prisma = getPrisma();
@@ -66,7 +72,8 @@ export async function getStats(input: StatsInput) {
     const minutes = (start: Date, end: Date) =>
       Prisma.sql`SELECT minute, ${columns} FROM ${tables.minutely}
                   WHERE minute >= ${start}::timestamptz AND minute < ${end}::timestamptz ${scope}`;
-    if (bucketSeconds % 3600 !== 0 || firstWholeHour >= endOfWholeHours) return Prisma.sql`(${minutes(fromMinute, to)}) s`;
+    if (bucketSeconds % 3600 !== 0 || firstWholeHour >= endOfWholeHours)
+      return Prisma.sql`(${minutes(fromMinute, to)}) s`;
     return Prisma.sql`(
       SELECT hour AS minute, ${columns} FROM ${tables.hourly}
        WHERE hour >= ${firstWholeHour}::timestamptz AND hour < ${endOfWholeHours}::timestamptz ${scope}
@@ -93,33 +100,32 @@ export async function getStats(input: StatsInput) {
   const histogramSums = Prisma.raw(
     Array.from({ length: HISTOGRAM_BUCKETS }, (_, index) => `sum(s.latency_buckets[${index + 1}])`).join(', '),
   );
-  const [boundsRows, outcomeRows, errorRows, statusRows, worstRows, queueRows, sampleRows] =
-    await Promise.all([
-      prisma.$queryRaw<{ bounds: number[] }[]>`SELECT hookline.latency_bucket_bounds_ms() AS bounds`,
-      prisma.$queryRaw<{ t: number; outcome: string; attempts: number; histogram: number[] }[]>`
+  const [boundsRows, outcomeRows, errorRows, statusRows, worstRows, queueRows, sampleRows] = await Promise.all([
+    prisma.$queryRaw<{ bounds: number[] }[]>`SELECT hookline.latency_bucket_bounds_ms() AS bounds`,
+    prisma.$queryRaw<{ t: number; outcome: string; attempts: number; histogram: number[] }[]>`
       SELECT ${bucketOf(Prisma.sql`s.minute`)} AS t, s.outcome, sum(s.attempts)::float8 AS attempts,
              ARRAY[${histogramSums}]::float8[] AS histogram
         FROM ${rollups} GROUP BY 1, 2`,
-      prisma.$queryRaw<{ error_class: string; count: number }[]>`
+    prisma.$queryRaw<{ error_class: string; count: number }[]>`
       SELECT s.error_class, sum(s.attempts)::float8 AS count FROM ${rollups}
        WHERE s.outcome = 'failed' AND s.error_class <> ''
        GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 50`,
-      prisma.$queryRaw<{ status_code: number; count: number }[]>`
+    prisma.$queryRaw<{ status_code: number; count: number }[]>`
       SELECT s.status_code, sum(s.attempts)::float8 AS count FROM ${rollups}
        WHERE s.status_code <> 0
        GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 50`,
-      // Summed per endpoint first and joined to the 10 it keeps: joining every rollup row to its
-      // endpoint before grouping sorted 86 k rows on disk (140 ms over 7 days; now 40 ms).
-      prisma.$queryRaw<
-        {
-          endpoint_id: string;
-          app_id: string;
-          url: string;
-          last_error_class: string | null;
-          attempts: number;
-          failed: number;
-        }[]
-      >`
+    // Summed per endpoint first and joined to the 10 it keeps: joining every rollup row to its
+    // endpoint before grouping sorted 86 k rows on disk (140 ms over 7 days; now 40 ms).
+    prisma.$queryRaw<
+      {
+        endpoint_id: string;
+        app_id: string;
+        url: string;
+        last_error_class: string | null;
+        attempts: number;
+        failed: number;
+      }[]
+    >`
       WITH per_endpoint AS (
         SELECT s.endpoint_id, sum(s.attempts)::float8 AS attempts,
                coalesce(sum(s.attempts) FILTER (WHERE s.outcome = 'failed'), 0)::float8 AS failed
@@ -131,10 +137,10 @@ export async function getStats(input: StatsInput) {
         FROM per_endpoint p JOIN hookline.endpoints e ON e.id = p.endpoint_id
        ORDER BY p.failed / p.attempts DESC, p.failed DESC, p.endpoint_id
        LIMIT 10`,
-      // Two counts: unfinished rows through the claim index, dead ones from deliveries_dead_idx alone
-      // (an index-only scan; one scan of both read every dead row from the heap too). Dead rows pile up
-      // until retention; unfinished ones are the live queue.
-      prisma.$queryRaw<Record<QueueState, number>[]>`
+    // Two counts: unfinished rows through the claim index, dead ones from deliveries_dead_idx alone
+    // (an index-only scan; one scan of both read every dead row from the heap too). Dead rows pile up
+    // until retention; unfinished ones are the live queue.
+    prisma.$queryRaw<Record<QueueState, number>[]>`
       SELECT unfinished.*, dead.dead FROM (
         SELECT count(*) FILTER (WHERE d.state = 'pending' AND d.next_attempt_at <= now())::float8 AS pending,
                count(*) FILTER (WHERE d.state = 'pending' AND d.next_attempt_at > now())::float8 AS scheduled,
@@ -144,14 +150,15 @@ export async function getStats(input: StatsInput) {
       ) AS unfinished, (
         SELECT count(*)::float8 AS dead FROM hookline.deliveries d WHERE d.state = 'dead' ${scopeDeliveries}
       ) AS dead`,
-      // Samples are taken for every app at once, once a minute, and an app with an empty queue has no
-      // row. Per bucket: the last sample time in it (one backward index probe per bucket, not a sort of
-      // every sample: 121 ms over 7 days before, 15 ms now), then that sample's rows summed over apps;
-      // `sampled` marks a bucket whose last sample holds no row for the app(s), i.e. an empty queue.
-      // There is no per-endpoint history, so an endpoint's series has no queue points rather than its app's.
-      input.endpointId
-        ? Promise.resolve([])
-        : prisma.$queryRaw<{ t: number; state: QueueState | null; count: number | null }[]>`
+    // Samples are taken for every app at once, once a minute, and an app with an empty queue has no
+    // row. Per bucket: the last sample time in it (one backward index probe per bucket, not a sort of
+    // every sample: 121 ms over 7 days before, 15 ms now), then that sample's rows summed over apps;
+    // a bucket whose last sample holds no row for the app(s) comes back as one row with a null state:
+    // sampled, and nothing was queued.
+    // There is no per-endpoint history, so an endpoint's series has no queue points rather than its app's.
+    input.endpointId
+      ? Promise.resolve([])
+      : prisma.$queryRaw<{ t: number; state: QueueState | null; count: number | null }[]>`
       SELECT extract(epoch FROM b.start)::float8 AS t, q.state, sum(q.count)::float8 AS count
         FROM (
           SELECT start, (SELECT max(sampled_at) FROM hookline.queue_depth_samples
@@ -165,7 +172,7 @@ export async function getStats(input: StatsInput) {
           ON q.sampled_at = b.last_sampled_at ${appId ? Prisma.sql`AND q.app_id = ${appId}` : Prisma.empty}
        WHERE b.last_sampled_at IS NOT NULL
        GROUP BY 1, 2`,
-    ]);
+  ]);
 
   const bounds = boundsRows[0]?.bounds ?? [];
   const bucketCount = bounds.length + 1;
@@ -181,7 +188,9 @@ export async function getStats(input: StatsInput) {
   const pointAt = (t: number) => points.get(t) ?? points.set(t, emptyPoint()).get(t)!;
 
   if (bucketCount !== HISTOGRAM_BUCKETS) {
-    throw new Error(`hookline.latency_bucket_bounds_ms() has ${bounds.length} bounds; lib/stats expects ${HISTOGRAM_BUCKETS - 1}`);
+    throw new Error(
+      `hookline.latency_bucket_bounds_ms() has ${bounds.length} bounds; lib/stats expects ${HISTOGRAM_BUCKETS - 1}`,
+    );
   }
   const totalHistogram = new Array<number>(bucketCount).fill(0);
   for (const row of outcomeRows) {

@@ -33,7 +33,9 @@ afterAll(async () => {
 
 type Level = 'endpoint' | 'app';
 const keyColumns = (level: Level) =>
-  level === 'endpoint' ? 'app_id, endpoint_id, outcome, error_class, status_code' : 'app_id, outcome, error_class, status_code';
+  level === 'endpoint'
+    ? 'app_id, endpoint_id, outcome, error_class, status_code'
+    : 'app_id, outcome, error_class, status_code';
 
 // The per-endpoint minutes summed to a coarser rollup's time unit and key (histograms bucket by bucket,
 // independently of the SQL functions the worker uses), one comparable row per key.
@@ -163,12 +165,17 @@ describe('rollups', () => {
     }
     // The overview reads the per-app rollups, an endpoint's stats the per-endpoint ones: without the
     // per-app hours only the overview's partial hours remain, and the endpoint's numbers do not move.
-    const busiest = hourly.worstEndpoints.reduce((most, endpoint) => (endpoint.attempts > most.attempts ? endpoint : most));
+    const busiest = hourly.worstEndpoints.reduce((most, endpoint) =>
+      endpoint.attempts > most.attempts ? endpoint : most,
+    );
     const endpointQuery = { ...query, bucketSeconds: 3600, endpointId: busiest.endpointId };
     const endpointBefore = await call('GET', '/v1/stats', { key: ctx.adminKey, query: endpointQuery });
     expect((endpointBefore.body as Stats).totals.attempts).toBeGreaterThan(100);
     await ctx.db.pool.query('TRUNCATE hookline.stats_app_hourly');
-    const withoutAppHours = await call('GET', '/v1/stats', { key: ctx.adminKey, query: { ...query, bucketSeconds: 3600 } });
+    const withoutAppHours = await call('GET', '/v1/stats', {
+      key: ctx.adminKey,
+      query: { ...query, bucketSeconds: 3600 },
+    });
     expect((withoutAppHours.body as Stats).totals.attempts).toBeLessThan(hourly.totals.attempts / 4);
     const endpointAfter = await call('GET', '/v1/stats', { key: ctx.adminKey, query: endpointQuery });
     expect(endpointAfter.body).toEqual(endpointBefore.body);

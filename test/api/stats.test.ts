@@ -32,7 +32,16 @@ function insertRollup(
   latencyBuckets: number[],
 ) {
   const minute = new Date(Date.now() - minutesAgo * 60_000);
-  return writeRollup(ctx.db.pool, { minute, appId, endpointId, outcome, errorClass, statusCode, attempts, latencyBuckets });
+  return writeRollup(ctx.db.pool, {
+    minute,
+    appId,
+    endpointId,
+    outcome,
+    errorClass,
+    statusCode,
+    attempts,
+    latencyBuckets,
+  });
 }
 
 beforeAll(async () => {

@@ -35,6 +35,15 @@ export async function insertRollup(pool: Pool, row: RollupRow): Promise<void> {
      INSERT INTO hookline.stats_app_hourly AS s (hour, app_id, outcome, error_class, status_code, attempts, latency_buckets)
      VALUES (date_trunc('hour', $1::timestamptz), $2, $4, $5, $6, $7, $8)
      ON CONFLICT (hour, app_id, outcome, error_class, status_code) DO UPDATE ${add}`,
-    [row.minute, row.appId, row.endpointId, row.outcome, row.errorClass, row.statusCode, row.attempts, row.latencyBuckets],
+    [
+      row.minute,
+      row.appId,
+      row.endpointId,
+      row.outcome,
+      row.errorClass,
+      row.statusCode,
+      row.attempts,
+      row.latencyBuckets,
+    ],
   );
 }
