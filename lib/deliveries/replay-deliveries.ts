@@ -8,10 +8,24 @@ import type { Prisma } from '../generated/prisma/client';
  * delivered right now are skipped: their worker holds the lease and will record the outcome.
  * Returns how many rows changed.
  */
-export async function replayDeliveries({ appId, where }: { appId: string; where: Prisma.DeliveryWhereInput }) {
+export async function replayDeliveries({ appId, where }: ReplayScope) {
   const { count } = await getPrisma().delivery.updateMany({
-    where: { AND: [where, { appId, state: { not: 'delivering' } }] },
+    where: replayable({ appId, where }),
     data: { state: 'pending', nextAttemptAt: new Date(), leaseOwner: null, leaseExpiresAt: null, updatedAt: new Date() },
   });
   return count;
 }
+
+/** How many rows `replayDeliveries` would change now: the count a confirmation shows (a dry run). */
+export function countReplayable(scope: ReplayScope): Promise<number> {
+  return getPrisma().delivery.count({ where: replayable(scope) });
+}
+
+interface ReplayScope {
+  appId: string;
+  where: Prisma.DeliveryWhereInput;
+}
+
+const replayable = ({ appId, where }: ReplayScope): Prisma.DeliveryWhereInput => ({
+  AND: [where, { appId, state: { not: 'delivering' } }],
+});

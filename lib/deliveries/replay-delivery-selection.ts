@@ -1,7 +1,6 @@
-import { getPrisma } from '../db';
 import type { DeliveryFilter } from '../schemas/deliveries';
 import { deliveryWhere } from './delivery-where';
-import { replayDeliveries } from './replay-deliveries';
+import { countReplayable, replayDeliveries } from './replay-deliveries';
 
 export type DeliverySelection = { deliveryIds: string[] } | { filter: DeliveryFilter; dryRun?: boolean };
 
@@ -13,7 +12,7 @@ export async function replayDeliverySelection({ appId, selection }: { appId: str
   }
   const where = deliveryWhere(appId, selection.filter);
   if (selection.dryRun) {
-    return { matched: await getPrisma().delivery.count({ where: { AND: [where, { state: { not: 'delivering' } }] } }) };
+    return { matched: await countReplayable({ appId, where }) };
   }
   return { replayed: await replayDeliveries({ appId, where }) };
 }

@@ -1,6 +1,5 @@
-import { getPrisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
-import { replayDeliveries } from '../deliveries/replay-deliveries';
+import { countReplayable, replayDeliveries } from '../deliveries/replay-deliveries';
 import { findEndpoint } from './find-endpoint';
 
 /** Replays every failed delivery of the endpoint created since `since`: dead ones, and pending ones
@@ -19,11 +18,10 @@ export async function recoverEndpoint({
 }) {
   await findEndpoint(appId, endpointId);
   const where: Prisma.DeliveryWhereInput = {
-    appId,
     endpointId,
     createdAt: { gte: since },
     OR: [{ state: 'dead' }, { state: 'pending', attemptCount: { gt: 0 } }],
   };
-  if (dryRun) return { matched: await getPrisma().delivery.count({ where }) };
+  if (dryRun) return { matched: await countReplayable({ appId, where }) };
   return { replayed: await replayDeliveries({ appId, where }) };
 }
