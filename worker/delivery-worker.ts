@@ -33,6 +33,12 @@ export interface DeliveryWorkerOptions {
   pollIntervalMs: number;
   flushIntervalMs: number;
   flushMaxResults: number;
+  /**
+   * Backpressure: no new claims while this many results wait to be recorded. Bounds how far
+   * recording can trail sending, so a slow database slows sending instead of letting leases run out.
+   * Default: the larger of the concurrency and two flushes.
+   */
+  maxUnrecordedResults?: number;
   retrySchedule: readonly number[];
   http: HttpLimits;
   addressPolicy: AddressPolicyOptions;
@@ -65,6 +71,9 @@ interface ClaimRow {
   circuit_state: 'closed' | 'open' | 'half_open';
   circuit_open_until: Date | null;
 }
+
+/** A fan-out row: a leased delivery with the statement's counts, or only the counts (id NULL). */
+type FanOutRow = (ClaimRow | { [K in keyof ClaimRow]: null }) & { messages_taken: number; deliveries_created: number };
 
 interface Waiting {
   delivery: ClaimedDelivery;
@@ -100,6 +109,9 @@ export class DeliveryWorker {
   private stopping: Promise<void> | null = null;
   private forced = false;
   private readonly claimThreshold: number;
+  private readonly maxUnrecorded: number;
+  /** Deliveries each fanned-out message made lately (subscribed endpoints per event), smoothed. */
+  private deliveriesPerMessage = 1;
   private readonly presence: PollingPresence;
   private lastFoundWorkAt = 0;
   private readonly timers: NodeJS.Timeout[] = [];
@@ -135,9 +147,11 @@ export class DeliveryWorker {
     // Claiming one row per freed slot would cost a round trip per delivery; wait until a quarter of
     // a batch is free (the loop still claims at once when it holds nothing).
     this.claimThreshold = Math.max(1, Math.floor(Math.min(options.batchSize, options.concurrency) / 4));
+    this.maxUnrecorded = options.maxUnrecordedResults ?? Math.max(options.concurrency, 2 * options.flushMaxResults);
     this.metrics.collect = () => {
       this.metrics.inFlight.set({}, this.inFlight.size);
       this.metrics.held.set({}, this.held);
+      this.metrics.unrecorded.set({}, this.flusher.unrecorded);
     };
   }
 
@@ -168,17 +182,25 @@ export class DeliveryWorker {
     let failures = 0;
     while (this.state === 'running') {
       const free = this.options.concurrency - this.held;
+      const unrecorded = this.flusher.unrecorded;
+      if (unrecorded >= this.maxUnrecorded) {
+        // Backpressure: results are arriving faster than the database records them. Sending more
+        // would only grow the backlog until leases run out and other workers send the same
+        // deliveries again; wait for a flush instead (it signals the wake).
+        this.metrics.backpressureWaits.inc({});
+        await this.wake.wait(this.options.pollIntervalMs);
+        continue;
+      }
       if (free < this.claimThreshold && this.held > 0) {
         await this.wake.wait(this.options.pollIntervalMs);
         continue;
       }
-      let claimed: ClaimRow[];
-      const limit = Math.min(free, this.options.batchSize);
+      const limit = Math.min(free, this.options.batchSize, this.maxUnrecorded - unrecorded);
+      let taken: ClaimRow[];
+      let full: boolean;
       const started = performance.now();
       try {
-        claimed = (
-          await this.pool.query<ClaimRow>(sql.claimDeliveries, [this.workerId, limit, this.options.leaseSeconds])
-        ).rows;
+        ({ taken, full } = await this.take(limit));
         this.metrics.claimDuration.observe((performance.now() - started) / 1000);
         if (failures > 0) this.log.info('database reachable again; claiming', { after: failures });
         failures = 0;
@@ -191,26 +213,26 @@ export class DeliveryWorker {
         await this.backOff(delay);
         continue;
       }
-      if (claimed.length > 0) {
-        this.held += claimed.length;
-        this.stats.claimed += claimed.length;
+      if (taken.length > 0) {
+        this.held += taken.length;
+        this.stats.claimed += taken.length;
         if (this.state !== 'running') {
           // Stopped while the claim was in flight: hand the rows straight back.
           await this.release(
-            claimed.map((row) => ({ id: row.id, dueAt: new Date() })),
+            taken.map((row) => ({ id: row.id, dueAt: new Date() })),
             'shutdown',
           );
           break;
         }
-        await this.dispatch(claimed);
+        await this.dispatch(taken);
       }
       // Busy (work found in the last second): poll every few ms and tell producers no NOTIFY is
       // needed. Idle: sleep on LISTEN, with producers notifying again (worker/polling-presence.ts).
       const now = Date.now();
-      if (claimed.length > 0) this.lastFoundWorkAt = now;
+      if (taken.length > 0) this.lastFoundWorkAt = now;
       const busy = now - this.lastFoundWorkAt < BUSY_WINDOW_MS;
       if (busy) await this.presence.renew();
-      if (claimed.length === limit) continue;
+      if (full) continue;
       if (busy) {
         await this.wake.wait(BUSY_POLL_MS);
         continue;
@@ -218,6 +240,36 @@ export class DeliveryWorker {
       if (await this.presence.end()) continue;
       await this.wake.wait(await this.idleDelay());
     }
+  }
+
+  /**
+   * Takes up to `limit` deliveries to send: first those already due in the queue (retries, and what
+   * an earlier fan-out could not lease), then new messages, fanned out into deliveries leased to this
+   * worker in the same statement (worker/sql/fan-out-messages.sql). `full` means there may be more.
+   */
+  private async take(limit: number): Promise<{ taken: ClaimRow[]; full: boolean }> {
+    const claimed = (
+      await this.pool.query<ClaimRow>(sql.claimDeliveries, [this.workerId, limit, this.options.leaseSeconds])
+    ).rows;
+    const room = limit - claimed.length;
+    if (room === 0) return { taken: claimed, full: true };
+    // Sized so the deliveries the messages make roughly fill the room: with 100 endpoints subscribed,
+    // 256 messages would write 25,600 rows in one statement for 256 slots.
+    const messages = Math.max(1, Math.min(room, Math.floor(room / this.deliveriesPerMessage)));
+    const rows = (
+      await this.pool.query<FanOutRow>(sql.fanOutMessages, [this.workerId, messages, room, this.options.leaseSeconds])
+    ).rows;
+    const counts = rows[0];
+    if (counts && counts.messages_taken > 0) {
+      const observed = Math.max(1, counts.deliveries_created / counts.messages_taken);
+      this.deliveriesPerMessage = 0.5 * this.deliveriesPerMessage + 0.5 * observed;
+      this.metrics.fannedOut.inc({}, counts.messages_taken);
+    }
+    const fanned = rows.filter((row): row is FanOutRow & ClaimRow => row.id !== null);
+    return {
+      taken: claimed.length > 0 ? [...claimed, ...fanned] : fanned,
+      full: (counts?.messages_taken ?? 0) === messages || (counts?.deliveries_created ?? 0) > fanned.length,
+    };
   }
 
   /**
@@ -262,6 +314,7 @@ export class DeliveryWorker {
     const now = Date.now();
     const releases: { id: string; dueAt: Date; reason: string }[] = [];
     const probing = new Map<string, { delivery: ClaimedDelivery; endpoint: EndpointSettings }[]>();
+    const orphans: string[] = [];
     for (const row of rows) {
       const delivery: ClaimedDelivery = {
         id: row.id,
@@ -275,8 +328,10 @@ export class DeliveryWorker {
       };
       const endpoint = endpoints.get(row.endpoint_id);
       if (!endpoint) {
-        // Deleted with its deliveries (ON DELETE CASCADE); nothing left to record.
+        // The endpoint was deleted with its deliveries; this one was written by a fan-out racing the
+        // delete, and goes too.
         this.held--;
+        orphans.push(row.id);
         continue;
       }
       if (!row.endpoint_enabled) {
@@ -315,6 +370,12 @@ export class DeliveryWorker {
       }
     }
     if (releases.length > 0) await this.releaseByReason(releases);
+    if (orphans.length > 0) {
+      // If this fails, the rows come back when their lease ends and are tried again.
+      await this.pool.query(sql.deleteOrphanDeliveries, [this.workerId, orphans]).catch((error: unknown) => {
+        this.log.warn('deleting deliveries of a deleted endpoint failed', { error, deliveries: orphans.length });
+      });
+    }
   }
 
   private enqueue(delivery: ClaimedDelivery, endpoint: EndpointSettings): void {
@@ -362,6 +423,8 @@ export class DeliveryWorker {
 
   private flushed(results: AttemptResult[], outcome: FlushOutcome, durationMs: number): void {
     this.metrics.flushDuration.observe(durationMs / 1000);
+    // The loop may be waiting for recorded results (backpressure).
+    this.wake.signal();
     this.metrics.deliveriesFinished.inc({ state: 'succeeded' }, outcome.succeeded);
     this.metrics.deliveriesFinished.inc({ state: 'dead' }, outcome.dead);
     if (outcome.recorded < results.length) this.metrics.lostLeases.inc({}, results.length - outcome.recorded);
@@ -384,7 +447,8 @@ export class DeliveryWorker {
     const cutoff = Date.now() - (this.options.leaseSeconds * 1000) / 2;
     const stale: { id: string; dueAt: Date }[] = [];
     for (const [endpointId, queue] of this.waiting) {
-      while (queue.length > 0 && queue[0]!.claimedAt < cutoff) stale.push({ id: queue.shift()!.delivery.id, dueAt: new Date() });
+      while (queue.length > 0 && queue[0]!.claimedAt < cutoff)
+        stale.push({ id: queue.shift()!.delivery.id, dueAt: new Date() });
       if (queue.length === 0) this.waiting.delete(endpointId);
     }
     if (stale.length > 0) await this.release(stale, 'waited_too_long');

@@ -43,11 +43,18 @@ export class ResultFlusher {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private failures = 0;
+  /** Results taken out of the buffer by the flush that is writing them now. */
+  private writing = 0;
 
   constructor(private readonly options: FlusherOptions) {}
 
   get pending(): number {
     return this.buffer.length;
+  }
+
+  /** Results not yet in the database: buffered, or in the flush being written. */
+  get unrecorded(): number {
+    return this.buffer.length + this.writing;
   }
 
   add(result: AttemptResult): void {
@@ -81,6 +88,7 @@ export class ResultFlusher {
 
   private async flushOnce(): Promise<void> {
     const batch = this.buffer.splice(0, this.options.maxResults);
+    this.writing = batch.length;
     const started = performance.now();
     try {
       const { rows } = await this.options.pool.query<FlushOutcome>(sql.recordResults, [
@@ -117,6 +125,8 @@ export class ResultFlusher {
       this.buffer.unshift(...batch);
       this.options.onError?.(error);
       this.options.log.error('flush failed; will retry', { error, results: batch.length, failures: this.failures });
+    } finally {
+      this.writing = 0;
     }
   }
 

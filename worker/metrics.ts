@@ -64,7 +64,11 @@ class Histogram {
   render(): string {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
     this.bounds.forEach((bound, i) => lines.push(`${this.name}_bucket{le="${bound}"} ${this.counts[i]}`));
-    lines.push(`${this.name}_bucket{le="+Inf"} ${this.count}`, `${this.name}_sum ${this.sum}`, `${this.name}_count ${this.count}`);
+    lines.push(
+      `${this.name}_bucket{le="+Inf"} ${this.count}`,
+      `${this.name}_sum ${this.sum}`,
+      `${this.name}_count ${this.count}`,
+    );
     return lines.join('\n');
   }
 }
@@ -104,6 +108,21 @@ export class WorkerMetrics {
   readonly circuits = new Family('hookline_endpoint_circuits', 'Endpoints by circuit breaker state.', 'gauge');
   readonly inFlight = new Family('hookline_in_flight', 'HTTP attempts in flight in this worker.', 'gauge');
   readonly held = new Family('hookline_held_deliveries', 'Deliveries leased by this worker.', 'gauge');
+  readonly unrecorded = new Family(
+    'hookline_unrecorded_results',
+    'Attempt results sent but not yet recorded in the database (backpressure stops claims at a bound).',
+    'gauge',
+  );
+  readonly backpressureWaits = new Family(
+    'hookline_backpressure_waits_total',
+    'Times this worker paused claiming because too many results waited to be recorded.',
+    'counter',
+  );
+  readonly fannedOut = new Family(
+    'hookline_messages_fanned_out_total',
+    'Messages this worker turned into deliveries (one per subscribed endpoint).',
+    'counter',
+  );
   readonly databaseErrors = new Family(
     'hookline_database_errors_total',
     'Failed worker statements by operation (claim, flush, release, maintenance).',
@@ -114,8 +133,16 @@ export class WorkerMetrics {
     'Duration of HTTP attempts.',
     ATTEMPT_BOUNDS,
   );
-  readonly claimDuration = new Histogram('hookline_claim_duration_seconds', 'Duration of claim statements.', STATEMENT_BOUNDS);
-  readonly flushDuration = new Histogram('hookline_flush_duration_seconds', 'Duration of flush statements.', STATEMENT_BOUNDS);
+  readonly claimDuration = new Histogram(
+    'hookline_claim_duration_seconds',
+    'Duration of claim statements.',
+    STATEMENT_BOUNDS,
+  );
+  readonly flushDuration = new Histogram(
+    'hookline_flush_duration_seconds',
+    'Duration of flush statements.',
+    STATEMENT_BOUNDS,
+  );
 
   render(): string {
     this.collect?.();

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 const load = (name: string) => readFileSync(join(import.meta.dirname, 'sql', `${name}.sql`), 'utf8');
 
 export const sql = {
+  fanOutMessages: load('fan-out-messages'),
   claimDeliveries: load('claim-deliveries'),
+  deleteOrphanDeliveries: load('delete-orphan-deliveries'),
   recordResults: load('record-results'),
   releaseDeliveries: load('release-deliveries'),
   takeCircuitProbe: load('take-circuit-probe'),

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { appLimitedKey, call, setUpApiTest, type ApiTestContext } from './support/api';
 import { expectError } from './support/expect-error';
+import { fanOutQueued } from '../support/deliveries';
 
 let ctx: ApiTestContext;
 
@@ -127,7 +128,11 @@ describe('DELETE /apps/{appId}', () => {
       await createEventType(ctx.db.pool, app, 'invoice.paid');
       await createEndpoint(ctx.db.pool, app, 'https://example.com/hook');
       await ctx.db.pool.query(`SELECT hookline.send($1, 'invoice.paid', '{}')`, [app]);
+      await ctx.db.pool.query(`SELECT hookline.send($1, 'invoice.paid', '{"queued": true}')`, [app]);
+      await fanOutQueued(ctx.db.pool);
     }
+    // One message of each app still waits for its fan-out: it must go with its app too.
+    await ctx.db.pool.query(`SELECT hookline.send($1, 'invoice.paid', '{}')`, [appId]);
     const key = await appLimitedKey(appId);
     const survivorKey = await appLimitedKey(survivor);
     expect((await call('GET', `/v1/apps/${appId}`, { key })).status).toBe(200);
@@ -135,6 +140,7 @@ describe('DELETE /apps/{appId}', () => {
     const response = await call('DELETE', `/v1/apps/${appId}`, { key: ctx.adminKey });
     expect(response.status, response.text).toBe(204);
     expect(response.text).toBe('');
+    expect(await countRows(ctx.db.pool, 'fanout_queue')).toBe(0);
     for (const table of ['apps', 'event_types', 'endpoints', 'messages', 'deliveries', 'api_keys']) {
       const column = table === 'apps' ? 'id' : 'app_id';
       expect(await countRows(ctx.db.pool, table, `${column} = $1`, [appId]), table).toBe(0);

@@ -6,6 +6,7 @@ import { countRows, createApp, createEndpoint, createEventType } from '../suppor
 import { call, setUpApiTest, type ApiTestContext } from './support/api';
 import { expectError } from './support/expect-error';
 import { insertDelivery, rowsAsText } from './support/world';
+import { fanOutQueued } from '../support/deliveries';
 
 let ctx: ApiTestContext;
 let appId: string;
@@ -346,6 +347,7 @@ describe('POST /apps/{appId}/endpoints/{endpointId}/disable and /enable', () => 
       disabledAt: expect.any(String),
     });
     expect((await send()).status).toBe(202);
+    await fanOutQueued(ctx.db.pool);
     expect(await countRows(ctx.db.pool, 'deliveries', 'endpoint_id = $1', [id])).toBe(0);
 
     const enabled = await call('POST', `${path}/enable`, { key: ctx.adminKey });
@@ -353,6 +355,7 @@ describe('POST /apps/{appId}/endpoints/{endpointId}/disable and /enable', () => 
     expect(enabled.body).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null });
     expect(enabled.body.health).toMatchObject({ circuitState: 'closed', consecutiveFailures: 0 });
     expect((await send()).status).toBe(202);
+    await fanOutQueued(ctx.db.pool);
     expect(await countRows(ctx.db.pool, 'deliveries', 'endpoint_id = $1', [id])).toBe(1);
   });
 

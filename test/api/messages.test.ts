@@ -5,6 +5,7 @@ import { countRows, createApp, createEndpoint, createEventType } from '../suppor
 import { call, setUpApiTest, type ApiTestContext } from './support/api';
 import { expectError } from './support/expect-error';
 import { insertDelivery, rowsAsText } from './support/world';
+import { fanOutQueued } from '../support/deliveries';
 
 let ctx: ApiTestContext;
 let appId: string;
@@ -42,6 +43,9 @@ describe('POST /apps/{appId}/messages', () => {
       idempotencyKey: null,
       createdAt: expect.any(String),
     });
+    // Accepted: the deliveries are a worker's fan-out away (here run as a worker runs it).
+    expect(await countRows(ctx.db.pool, 'deliveries', 'message_id = $1', [response.body.id])).toBe(0);
+    await fanOutQueued(ctx.db.pool);
     const { rows } = await ctx.db.pool.query(
       'SELECT endpoint_id, state FROM hookline.deliveries WHERE message_id = $1 ORDER BY endpoint_id',
       [response.body.id],
@@ -49,6 +53,7 @@ describe('POST /apps/{appId}/messages', () => {
     expect(rows).toEqual([all, invoicesOnly].sort().map((endpoint_id) => ({ endpoint_id, state: 'pending' })));
 
     const other = await send({ eventType: 'user.created', payload: {} });
+    await fanOutQueued(ctx.db.pool);
     const otherDeliveries = await ctx.db.pool.query(
       'SELECT endpoint_id FROM hookline.deliveries WHERE message_id = $1',
       [other.body.id],
@@ -152,6 +157,7 @@ describe('GET /apps/{appId}/messages', () => {
 describe('GET /apps/{appId}/messages/{messageId}', () => {
   it('returns the message with its deliveries', async () => {
     const sent = await send({ eventType: 'invoice.paid', payload: { n: 1 } });
+    await fanOutQueued(ctx.db.pool);
     const response = await call('GET', `${messages()}/${sent.body.id}`, { key: ctx.adminKey });
     expect(response.status, response.text).toBe(200);
     expect(response.body).toMatchObject({ id: sent.body.id, eventType: 'invoice.paid', payload: { n: 1 } });
@@ -182,6 +188,7 @@ describe('POST /apps/{appId}/messages/{messageId}/replay', () => {
       app,
     ]);
     const messageId = rows[0]!.id;
+    await fanOutQueued(ctx.db.pool);
     const states = ['succeeded', 'dead', 'delivering'];
     for (const [index, endpoint] of endpoints.entries()) {
       await ctx.db.pool.query(

@@ -6,6 +6,7 @@ import { createApiKey } from '../../lib/api-keys/create-api-key';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { call, setUpApiTest, type ApiTestContext } from './support/api';
 import { expectError } from './support/expect-error';
+import { fanOutQueued } from '../support/deliveries';
 
 let ctx: ApiTestContext;
 
@@ -93,6 +94,7 @@ describe('every list pages through all of its rows', () => {
         for (let i = 0; i < 4; i++) await createEndpoint(ctx.db.pool, appId, `https://example.com/${i}`);
         // Each send fans out to 4 endpoints in one statement: groups of rows sharing a created_at.
         for (let i = 0; i < 5; i++) await ctx.db.pool.query(`SELECT hookline.send($1, 'tick', '{}')`, [appId]);
+        await fanOutQueued(ctx.db.pool);
         return { path: `/v1/apps/${appId}/deliveries`, table: 'deliveries', where: 'app_id = $1', params: [appId] };
       },
     ],
@@ -198,6 +200,7 @@ describe('when the cursor row changes between pages', () => {
     await createEventType(ctx.db.pool, appId, 'tick');
     await createEndpoint(ctx.db.pool, appId, 'https://example.com/dead');
     for (let i = 0; i < 6; i++) await ctx.db.pool.query(`SELECT hookline.send($1, 'tick', '{}')`, [appId]);
+    await fanOutQueued(ctx.db.pool);
     await ctx.db.pool.query(`UPDATE hookline.deliveries SET state = 'dead', attempt_count = 8 WHERE app_id = $1`, [
       appId,
     ]);

@@ -5,6 +5,7 @@ import { loadConfig } from '../../lib/env';
 import { workerOptionsFromConfig } from '../../worker/config';
 import { DeliveryWorker } from '../../worker/delivery-worker';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { fanOutQueued } from '../support/deliveries';
 import { countRows } from '../support/fixtures';
 import { startReceiver, waitUntil, type Receiver } from '../support/receiver';
 import { testLogger } from '../support/worker';
@@ -73,6 +74,9 @@ describe('hookline.http_post', () => {
       ),
     );
 
+    // Each request is fanned out to its own implicit endpoint only (the app's other implicit endpoints
+    // take the same event type).
+    expect(await fanOutQueued(db.pool)).toBe(rowCount);
     const endpoints = await db.pool.query<{
       id: string;
       url: string;
@@ -152,7 +156,17 @@ describe('hookline.http_post', () => {
         WHERE m.request_id = ANY($1::bigint[]) ORDER BY m.request_id`,
       [[first, second, named]],
     );
-    expect(rows).toEqual([
+    expect(rows).toEqual([]);
+    await fanOutQueued(db.pool);
+    const fannedOut = await db.pool.query(
+      `SELECT m.request_id, m.payload, e.url, e.headers, e.timeout_ms
+         FROM hookline.messages m
+         JOIN hookline.deliveries d ON d.message_id = m.id
+         JOIN hookline.endpoints e ON e.id = d.endpoint_id
+        WHERE m.request_id = ANY($1::bigint[]) ORDER BY m.request_id`,
+      [[first, second, named]],
+    );
+    expect(fannedOut.rows).toEqual([
       { request_id: first, payload: { n: 1 }, url: base, headers: {}, timeout_ms: 5000 },
       { request_id: second, payload: { n: 2 }, url: `${base}?k=%C3%A9&q=a%20b%26c`, headers: {}, timeout_ms: 5000 },
       { request_id: named, payload: {}, url: base, headers: { 'x-api-key': 'k1' }, timeout_ms: 750 },
@@ -182,6 +196,7 @@ describe('hookline.http_post', () => {
     await httpPost(`hookline.http_post($1)`, [url]);
     await db.pool.query(`UPDATE hookline.endpoints SET enabled = false WHERE url = $1`, [url]);
     const requestId = await httpPost(`hookline.http_post($1)`, [url]);
+    await fanOutQueued(db.pool);
     expect(await countRows(db.pool, 'messages', 'request_id = $1', [requestId])).toBe(1);
     expect(
       await countRows(db.pool, 'deliveries', 'message_id IN (SELECT id FROM hookline.messages WHERE request_id = $1)', [

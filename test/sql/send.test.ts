@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { fanOutQueued } from '../support/deliveries';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 
 let db: TestDatabase;
@@ -17,30 +18,45 @@ beforeAll(async () => {
   await createEventType(db.pool, appId, 'old.thing', true);
   await createEventType(db.pool, otherAppId, 'invoice.paid');
   allEvents = (await createEndpoint(db.pool, appId, 'https://example.com/all')).id;
-  invoicesOnly = (await createEndpoint(db.pool, appId, 'https://example.com/invoices', { eventTypes: ['invoice.paid'] })).id;
+  invoicesOnly = (
+    await createEndpoint(db.pool, appId, 'https://example.com/invoices', { eventTypes: ['invoice.paid'] })
+  ).id;
   await createEndpoint(db.pool, appId, 'https://example.com/off', { enabled: false });
   await createEndpoint(db.pool, otherAppId, 'https://example.com/other-app');
 });
 
 describe('hookline.send', () => {
-  it('records the message and one pending delivery per matching enabled endpoint of that app only', async () => {
+  it('records the message and a queue row in the caller transaction; the fan-out makes one delivery per matching enabled endpoint of that app only', async () => {
     const { rows } = await db.pool.query<{ id: string }>(
       `SELECT hookline.send($1, 'invoice.paid', '{"amount": 42}') AS id`,
       [appId],
     );
     const messageId = rows[0]!.id;
     expect(messageId).toMatch(/^msg_[0-9a-f]{32}$/);
+    // The producer paid for the message and its queue row only: no delivery yet, whatever the
+    // number of subscribed endpoints.
+    expect(await countRows(db.pool, 'fanout_queue', 'message_id = $1', [messageId])).toBe(1);
+    expect(await countRows(db.pool, 'deliveries', 'message_id = $1', [messageId])).toBe(0);
+
+    expect(await fanOutQueued(db.pool)).toBe(2);
+    expect(await countRows(db.pool, 'fanout_queue', 'message_id = $1', [messageId])).toBe(0);
     const deliveries = await db.pool.query(
       'SELECT endpoint_id, state, app_id, attempt_count FROM hookline.deliveries WHERE message_id = $1 ORDER BY endpoint_id',
       [messageId],
     );
     expect(deliveries.rows.map((row) => row.endpoint_id).sort()).toEqual([allEvents, invoicesOnly].sort());
-    expect(deliveries.rows.every((row) => row.state === 'pending' && row.app_id === appId && row.attempt_count === 0)).toBe(true);
+    expect(
+      deliveries.rows.every((row) => row.state === 'pending' && row.app_id === appId && row.attempt_count === 0),
+    ).toBe(true);
 
-    const filtered = await db.pool.query<{ id: string }>(`SELECT hookline.send($1, 'user.created', '{}') AS id`, [appId]);
-    const filteredDeliveries = await db.pool.query('SELECT endpoint_id FROM hookline.deliveries WHERE message_id = $1', [
-      filtered.rows[0]!.id,
+    const filtered = await db.pool.query<{ id: string }>(`SELECT hookline.send($1, 'user.created', '{}') AS id`, [
+      appId,
     ]);
+    await fanOutQueued(db.pool);
+    const filteredDeliveries = await db.pool.query(
+      'SELECT endpoint_id FROM hookline.deliveries WHERE message_id = $1',
+      [filtered.rows[0]!.id],
+    );
     expect(filteredDeliveries.rows.map((row) => row.endpoint_id)).toEqual([allEvents]);
   });
 
@@ -55,17 +71,28 @@ describe('hookline.send', () => {
       client.release();
     }
     expect(await countRows(db.pool, 'messages')).toBe(before);
-    expect(await countRows(db.pool, 'deliveries', `message_id NOT IN (SELECT id FROM hookline.messages)`)).toBe(0);
+    expect(await countRows(db.pool, 'fanout_queue', `message_id NOT IN (SELECT id FROM hookline.messages)`)).toBe(0);
   });
 
   it('returns the existing message for a repeated idempotency key and records nothing new', async () => {
-    const first = await db.pool.query<{ id: string }>(`SELECT hookline.send($1, 'invoice.paid', '{"n":1}', 'key-1') AS id`, [appId]);
-    const deliveriesBefore = await countRows(db.pool, 'deliveries');
-    const second = await db.pool.query<{ id: string }>(`SELECT hookline.send($1, 'invoice.paid', '{"n":2}', 'key-1') AS id`, [appId]);
+    const first = await db.pool.query<{ id: string }>(
+      `SELECT hookline.send($1, 'invoice.paid', '{"n":1}', 'key-1') AS id`,
+      [appId],
+    );
+    const messagesBefore = await countRows(db.pool, 'messages');
+    const queuedBefore = await countRows(db.pool, 'fanout_queue');
+    const second = await db.pool.query<{ id: string }>(
+      `SELECT hookline.send($1, 'invoice.paid', '{"n":2}', 'key-1') AS id`,
+      [appId],
+    );
     expect(second.rows[0]!.id).toBe(first.rows[0]!.id);
-    expect(await countRows(db.pool, 'deliveries')).toBe(deliveriesBefore);
+    expect(await countRows(db.pool, 'messages')).toBe(messagesBefore);
+    expect(await countRows(db.pool, 'fanout_queue')).toBe(queuedBefore);
     // The key is per app: another app may use the same key.
-    const otherApp = await db.pool.query<{ id: string }>(`SELECT hookline.send($1, 'invoice.paid', '{}', 'key-1') AS id`, [otherAppId]);
+    const otherApp = await db.pool.query<{ id: string }>(
+      `SELECT hookline.send($1, 'invoice.paid', '{}', 'key-1') AS id`,
+      [otherAppId],
+    );
     expect(otherApp.rows[0]!.id).not.toBe(first.rows[0]!.id);
   });
 
@@ -85,8 +112,63 @@ describe('hookline.send', () => {
     ['an archived event type', null, 'old.thing', /event type 'old.thing' .* is archived/],
   ])('refuses %s with an error that says so', async (_label, app, eventType, message) => {
     const before = await countRows(db.pool, 'messages');
-    await expect(db.pool.query(`SELECT hookline.send($1, $2, '{}')`, [app ?? appId, eventType])).rejects.toThrow(message);
+    await expect(db.pool.query(`SELECT hookline.send($1, $2, '{}')`, [app ?? appId, eventType])).rejects.toThrow(
+      message,
+    );
     expect(await countRows(db.pool, 'messages')).toBe(before);
+  });
+
+  it.each([
+    ['an empty idempotency key', `''`, `'{}'::jsonb`, /idempotency_key must be 1 to 256 characters, got 0/],
+    [
+      'a 257-character idempotency key',
+      `repeat('k', 257)`,
+      `'{}'::jsonb`,
+      /idempotency_key must be 1 to 256 characters, got 257/,
+    ],
+    [
+      'a payload over the 1 MiB limit',
+      'NULL',
+      `jsonb_build_object('blob', repeat('x', 5 * 1024 * 1024))`,
+      /payload is 5242892 bytes as JSON, more than the limit of 1048576 bytes/,
+    ],
+  ])('refuses %s, as the REST API does', async (_label, key, payload, message) => {
+    const before = await countRows(db.pool, 'messages');
+    await expect(
+      db.pool.query(`SELECT hookline.send($1, 'invoice.paid', ${payload}, ${key})`, [appId]),
+    ).rejects.toThrow(message);
+    expect(await countRows(db.pool, 'messages')).toBe(before);
+  });
+
+  it('accepts a 256-character key and a payload just under the limit', async () => {
+    const { rows } = await db.pool.query<{ id: string }>(
+      `SELECT hookline.send($1, 'invoice.paid', jsonb_build_object('blob', repeat('x', 1048576 - 20)), repeat('k', 256)) AS id`,
+      [appId],
+    );
+    expect(rows[0]!.id).toMatch(/^msg_/);
+  });
+
+  it('takes no lock on the app or endpoint rows that another transaction would wait for', async () => {
+    // With foreign keys, every producer's insert share-locked the app row (and each endpoint row), so
+    // all producers of one app queued behind anything that locked it, and behind each other's
+    // MultiXacts. Now an open producer transaction leaves both rows free.
+    const producer = await db.pool.connect();
+    const other = await db.pool.connect();
+    try {
+      await producer.query('BEGIN');
+      await producer.query(`SELECT hookline.send($1, 'invoice.paid', '{"open": true}')`, [appId]);
+      await other.query('BEGIN');
+      await other.query(`SET LOCAL lock_timeout = '200ms'`);
+      await expect(other.query('SELECT id FROM hookline.apps WHERE id = $1 FOR UPDATE', [appId])).resolves.toBeTruthy();
+      await expect(
+        other.query('SELECT id FROM hookline.endpoints WHERE app_id = $1 FOR UPDATE', [appId]),
+      ).resolves.toBeTruthy();
+      await other.query('ROLLBACK');
+      await producer.query('COMMIT');
+    } finally {
+      producer.release();
+      other.release();
+    }
   });
 
   it('wakes workers with an empty NOTIFY once per statement', async () => {
@@ -94,7 +176,10 @@ describe('hookline.send', () => {
     const notifications: string[] = [];
     listener.on('notification', (notification) => notifications.push(notification.payload ?? ''));
     await listener.query('LISTEN hookline_deliveries');
-    await db.pool.query(`SELECT hookline.send($1, 'invoice.paid', '{"secret": "not in the notify"}') FROM generate_series(1, 3)`, [appId]);
+    await db.pool.query(
+      `SELECT hookline.send($1, 'invoice.paid', '{"secret": "not in the notify"}') FROM generate_series(1, 3)`,
+      [appId],
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     await listener.query('UNLISTEN *');
     listener.release();

@@ -1,4 +1,5 @@
 // Reading and waiting on deliveries and attempts in worker tests, with plain SQL.
+import { sql } from '../../worker/sql';
 import type { Pool } from '../../lib/pg';
 import { waitUntil } from './receiver';
 
@@ -34,7 +35,12 @@ export interface AttemptRow {
 }
 
 /** Sends one event with hookline.send and returns the message id. */
-export async function sendEvent(pool: Pool, appId: string, eventType: string, payload: unknown = {}): Promise<string> {
+export async function sendEvent(
+  pool: { query: Pool['query'] } | import('pg').PoolClient,
+  appId: string,
+  eventType: string,
+  payload: unknown = {},
+): Promise<string> {
   const { rows } = await pool.query<{ id: string }>('SELECT hookline.send($1, $2, $3::jsonb) AS id', [
     appId,
     eventType,
@@ -44,7 +50,10 @@ export async function sendEvent(pool: Pool, appId: string, eventType: string, pa
 }
 
 export async function deliveriesOf(pool: Pool, where: string, params: unknown[] = []): Promise<DeliveryRow[]> {
-  const { rows } = await pool.query<DeliveryRow>(`SELECT * FROM hookline.deliveries WHERE ${where} ORDER BY created_at, id`, params);
+  const { rows } = await pool.query<DeliveryRow>(
+    `SELECT * FROM hookline.deliveries WHERE ${where} ORDER BY created_at, id`,
+    params,
+  );
   return rows;
 }
 
@@ -70,4 +79,23 @@ export function waitForDelivery(
     },
     { timeoutMs, what: `the delivery of ${messageId}` },
   );
+}
+
+/**
+ * Fans out every queued message the way a worker does (worker/sql/fan-out-messages.sql), leasing
+ * nothing: the deliveries are left 'pending' for a worker. For tests that look at deliveries right
+ * after hookline.send without running a worker.
+ */
+export async function fanOutQueued(pool: Pool): Promise<number> {
+  let created = 0;
+  for (;;) {
+    const { rows } = await pool.query<{ messages_taken: number; deliveries_created: number }>(sql.fanOutMessages, [
+      'test-fan-out',
+      1000,
+      0,
+      60,
+    ]);
+    created += rows[0]?.deliveries_created ?? 0;
+    if ((rows[0]?.messages_taken ?? 0) === 0) return created;
+  }
 }

@@ -18,6 +18,12 @@ export interface PrismaField {
   unique: boolean;
   relationFields: string[];
   relationReferences: string[];
+  /**
+   * Marked `// no foreign key` in the schema: a relation the Prisma client joins on but the database
+   * does not enforce (the hot tables, migration 20261123170000_write_path_v2). Its foreign key must
+   * then be absent, so neither side can drift.
+   */
+  unenforced: boolean;
 }
 
 export interface PrismaModel {
@@ -46,7 +52,8 @@ function splitColumns(text: string): string[] {
 }
 
 export function parsePrismaSchema(source: string): PrismaModel[] {
-  const withoutComments = source.replace(/\/\/[^\n]*/g, '');
+  // The one comment with a meaning: it survives the stripping as a marker the field parser reads.
+  const withoutComments = source.replace(/\/\/\s*no foreign key\b[^\n]*/g, '@@unenforced').replace(/\/\/[^\n]*/g, '');
   const models: PrismaModel[] = [];
   for (const match of withoutComments.matchAll(/model\s+(\w+)\s*\{([\s\S]*?)\n\}/g)) {
     const [, name, body] = match as unknown as [string, string, string];
@@ -64,7 +71,14 @@ export function parsePrismaSchema(source: string): PrismaModel[] {
       }
       const fieldMatch = /^(\w+)\s+(\w+)(\[\])?(\?)?\s*(.*)$/.exec(line);
       if (!fieldMatch) continue;
-      const [, fieldName, type, list, optional, attributes] = fieldMatch as unknown as [string, string, string, string, string, string];
+      const [, fieldName, type, list, optional, attributes] = fieldMatch as unknown as [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
       const relationText = /@relation\(([^)]*)\)/.exec(attributes)?.[1] ?? '';
       model.fields.push({
         name: fieldName,
@@ -79,6 +93,7 @@ export function parsePrismaSchema(source: string): PrismaModel[] {
         unique: /@unique\b/.test(attributes),
         relationFields: listArgument(relationText, 'fields'),
         relationReferences: listArgument(relationText, 'references'),
+        unenforced: attributes.includes('@@unenforced'),
       });
     }
     const idField = model.fields.find((field) => field.id);
@@ -147,7 +162,13 @@ export async function findSchemaDrift(pool: Pool, schemaSource: string, schemaNa
     [schemaName],
   );
   // Every index (unique or not, including those behind constraints) as its ordered column list.
-  const indexes = await pool.query<{ table: string; columns: string[]; unique: boolean; primary: boolean; partial: boolean }>(
+  const indexes = await pool.query<{
+    table: string;
+    columns: string[];
+    unique: boolean;
+    primary: boolean;
+    partial: boolean;
+  }>(
     `SELECT c.relname AS table, i.indisunique AS unique, i.indisprimary AS primary, i.indpred IS NOT NULL AS partial,
             ARRAY(SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord)
                     JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum ORDER BY k.ord)::text[] AS columns
@@ -169,7 +190,8 @@ export async function findSchemaDrift(pool: Pool, schemaSource: string, schemaNa
 
   const modelTables = new Set(models.map((model) => model.table));
   for (const { table } of tables.rows) {
-    if (!modelTables.has(table)) problems.push(`table ${schemaName}.${table} exists in the database but no model maps to it`);
+    if (!modelTables.has(table))
+      problems.push(`table ${schemaName}.${table} exists in the database but no model maps to it`);
   }
   const existingTables = new Set(tables.rows.map((row) => row.table));
   const byTable = (table: string) => columns.rows.filter((column) => column.table === table);
@@ -197,13 +219,18 @@ export async function findSchemaDrift(pool: Pool, schemaSource: string, schemaNa
       // timestamptz without a precision is timestamptz(6), the maximum: the same column.
       const normalise = (type: string) => type.replace('timestamp(6)', 'timestamp');
       const expected = expectedColumnType(field);
-      if (normalise(column.type) !== normalise(expected)) problems.push(`${where}: type is ${column.type} in the database, schema says ${expected}`);
+      if (normalise(column.type) !== normalise(expected))
+        problems.push(`${where}: type is ${column.type} in the database, schema says ${expected}`);
       // Prisma lists are never NULL to the client; their columns may be NOT NULL DEFAULT '{}'.
       if (!field.list && column.nullable !== field.optional) {
-        problems.push(`${where}: ${column.nullable ? 'nullable' : 'NOT NULL'} in the database, schema says ${field.optional ? 'optional' : 'required'}`);
+        problems.push(
+          `${where}: ${column.nullable ? 'nullable' : 'NOT NULL'} in the database, schema says ${field.optional ? 'optional' : 'required'}`,
+        );
       }
       if (column.hasDefault !== field.hasDefault) {
-        problems.push(`${where}: ${column.hasDefault ? 'has a default' : 'has no default'} in the database, schema says the opposite`);
+        problems.push(
+          `${where}: ${column.hasDefault ? 'has a default' : 'has no default'} in the database, schema says the opposite`,
+        );
       }
     }
     const tableIndexes = indexes.rows.filter((index) => index.table === model.table && !index.partial);
@@ -211,7 +238,9 @@ export async function findSchemaDrift(pool: Pool, schemaSource: string, schemaNa
     const primary = tableIndexes.find((index) => index.primary);
     const expectedPrimary = model.primaryKey.map(columnOf);
     if (!primary || !sameColumns(primary.columns, expectedPrimary)) {
-      problems.push(`model ${model.name}: primary key is (${primary?.columns.join(', ') ?? 'none'}) in the database, schema says (${expectedPrimary.join(', ')})`);
+      problems.push(
+        `model ${model.name}: primary key is (${primary?.columns.join(', ') ?? 'none'}) in the database, schema says (${expectedPrimary.join(', ')})`,
+      );
     }
     const uniques = [...model.uniques, ...model.fields.filter((field) => field.unique).map((field) => [field.name])];
     for (const unique of uniques.map((fields) => fields.map(columnOf))) {
@@ -231,10 +260,20 @@ export async function findSchemaDrift(pool: Pool, schemaSource: string, schemaNa
         (name) => target?.fields.find((candidate) => candidate.name === name)?.column ?? name,
       );
       const found = foreignKeys.rows.some(
-        (fk) => fk.table === model.table && fk.target === target?.table && sameColumns(fk.columns, expectedColumns) && sameColumns(fk.targetColumns, targetColumns),
+        (fk) =>
+          fk.table === model.table &&
+          fk.target === target?.table &&
+          sameColumns(fk.columns, expectedColumns) &&
+          sameColumns(fk.targetColumns, targetColumns),
       );
-      if (!found) {
-        problems.push(`model ${model.name}: relation ${field.name} (${expectedColumns.join(', ')}) -> ${target?.table}(${targetColumns.join(', ')}) has no foreign key in the database`);
+      if (field.unenforced && found) {
+        problems.push(
+          `model ${model.name}: relation ${field.name} (${expectedColumns.join(', ')}) is marked "no foreign key" but the database has one`,
+        );
+      } else if (!field.unenforced && !found) {
+        problems.push(
+          `model ${model.name}: relation ${field.name} (${expectedColumns.join(', ')}) -> ${target?.table}(${targetColumns.join(', ')}) has no foreign key in the database`,
+        );
       }
     }
   }

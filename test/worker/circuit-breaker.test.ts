@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { answer, startReceiver, waitUntil, type Receiver } from '../support/receiver';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
+import { sql } from '../../worker/sql';
 
 let db: TestDatabase;
 let appId: string;
@@ -109,7 +110,10 @@ describe('circuit breaker', () => {
     );
     expect(closed).toMatchObject({ consecutive_failures: 0, failing_since: null, circuit_open_until: null });
     expect(closed.last_success_at).not.toBeNull();
-    await waitUntil(async () => (await countRows(db.pool, 'deliveries', `endpoint_id = $1 AND state = 'succeeded'`, [endpointId])) === 3);
+    await waitUntil(
+      async () =>
+        (await countRows(db.pool, 'deliveries', `endpoint_id = $1 AND state = 'succeeded'`, [endpointId])) === 3,
+    );
     // 3 first attempts + 2 probes + the 2 deliveries released while the circuit was open.
     expect(receiver.requests.length).toBe(requestsWhenOpened + 2 + 2);
   });
@@ -129,7 +133,12 @@ describe('circuit breaker', () => {
     const messageId = await sendEvent(db.pool, appId, eventType, { ok: true });
     await waitForDelivery(db.pool, messageId, (row) => row.state === 'succeeded');
     const row = await endpointRow(endpointId);
-    expect(row).toMatchObject({ consecutive_failures: 0, circuit_state: 'closed', failing_since: null, last_error_class: 'http_5xx' });
+    expect(row).toMatchObject({
+      consecutive_failures: 0,
+      circuit_state: 'closed',
+      failing_since: null,
+      last_error_class: 'http_5xx',
+    });
     expect(row.last_success_at!.getTime()).toBeGreaterThan(row.last_failure_at!.getTime());
   });
 });
@@ -146,11 +155,25 @@ describe('disabling endpoints', () => {
     expect(row.disabled_reason).toMatch(/410 Gone/);
     expect(row.disabled_at).not.toBeNull();
 
-    // A delivery created before the endpoint was disabled (sent while enabled) is not attempted.
-    await db.pool.query('UPDATE hookline.endpoints SET enabled = true WHERE id = $1', [endpointId]);
-    const later = await sendEvent(db.pool, appId, eventType, { n: 2 });
-    await db.pool.query('UPDATE hookline.endpoints SET enabled = false WHERE id = $1', [endpointId]);
-    const released = await waitForDelivery(db.pool, later, (delivery) => delivery.next_attempt_at.getTime() > Date.now() + 60_000);
+    // A delivery created before the endpoint was disabled (fanned out while enabled) is not attempted.
+    // One transaction, so the running worker sees the delivery only with the endpoint already off.
+    const client = await db.pool.connect();
+    let later: string;
+    try {
+      await client.query('BEGIN');
+      await client.query('UPDATE hookline.endpoints SET enabled = true WHERE id = $1', [endpointId]);
+      later = await sendEvent(client, appId, eventType, { n: 2 });
+      await client.query(sql.fanOutMessages, ['test-fan-out', 10, 0, 60]);
+      await client.query('UPDATE hookline.endpoints SET enabled = false WHERE id = $1', [endpointId]);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    const released = await waitForDelivery(
+      db.pool,
+      later,
+      (delivery) => delivery.next_attempt_at.getTime() > Date.now() + 60_000,
+    );
     expect(released).toMatchObject({ state: 'pending', attempt_count: 0, lease_owner: null });
     expect(await attemptsOf(db.pool, released.id)).toHaveLength(0);
     expect(receiver.requests).toHaveLength(1);

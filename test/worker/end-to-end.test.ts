@@ -2,6 +2,7 @@
 // worker, a real receiver on loopback that verifies the signature with the `standardwebhooks` package.
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fanOutQueued } from '../support/deliveries';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType, type EndpointFixture } from '../support/fixtures';
 import { answer, startReceiver, waitUntil, type Receiver, type ReceiverHandler } from '../support/receiver';
@@ -89,7 +90,8 @@ async function messageIdOf(harvester: string): Promise<string> {
   return rows[0].id;
 }
 
-const requestsFor = (harvester: string) => receiver.requests.filter((request) => request.body.includes(`"${harvester}"`));
+const requestsFor = (harvester: string) =>
+  receiver.requests.filter((request) => request.body.includes(`"${harvester}"`));
 
 describe('a row inserted by the application arrives at the receiver', () => {
   it('delivers the row, signed, and records one successful attempt', async () => {
@@ -110,13 +112,20 @@ describe('a row inserted by the application arrives at the receiver', () => {
     };
     expect(verified.type).toBe('spice.harvested');
     expect(verified.data).toMatchObject({ harvester: 'Harkonnen-7', tonnes: 12.5 });
-    expect(() => new Webhook(`whsec_${Buffer.from('not the secret').toString('base64')}`).verify(request!.body, request!.headers)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.from('not the secret').toString('base64')}`).verify(request!.body, request!.headers),
+    ).toThrow();
 
     const delivery = await waitUntil(async () => {
       const row = await deliveryOf(messageId);
       return row.state === 'succeeded' ? row : null;
     });
-    expect(delivery).toMatchObject({ attempt_count: 1, lease_owner: null, last_status_code: 200, last_error_class: null });
+    expect(delivery).toMatchObject({
+      attempt_count: 1,
+      lease_owner: null,
+      last_status_code: 200,
+      last_error_class: null,
+    });
     const attempts = await attemptsOf(delivery.id);
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ attempt_number: 1, status_code: 200, error_class: null, response_body: 'ok' });
@@ -222,6 +231,7 @@ describe('leases', () => {
   it('leaves a delivery alone while another worker holds an unexpired lease', async () => {
     await db.pool.query(`INSERT INTO public.spice_harvests (harvester, tonnes) VALUES ('Held', 2)`);
     const messageId = await messageIdOf('Held');
+    await fanOutQueued(db.pool);
     await db.pool.query(
       `UPDATE hookline.deliveries
           SET state = 'delivering', lease_owner = 'worker-alive',
@@ -242,14 +252,20 @@ describe('stopping', () => {
     const slow = await startReceiver(() => {
       // Never answers: the deliveries are in flight when the worker is told to stop.
     });
-    const slowEndpoint = await createEndpoint(db.pool, appId, slow.url, { eventTypes: ['spice.slow'], maxConcurrency: 2 });
+    const slowEndpoint = await createEndpoint(db.pool, appId, slow.url, {
+      eventTypes: ['spice.slow'],
+      maxConcurrency: 2,
+    });
     await createEventType(db.pool, appId, 'spice.slow');
-    await db.pool.query(`SELECT hookline.send($1, 'spice.slow', jsonb_build_object('n', n)) FROM generate_series(1, 5) AS n`, [
-      appId,
-    ]);
+    await db.pool.query(
+      `SELECT hookline.send($1, 'spice.slow', jsonb_build_object('n', n)) FROM generate_series(1, 5) AS n`,
+      [appId],
+    );
     const worker = await startTestWorker(db.url, { http: { timeoutMs: 10_000, keepBytes: 4096, drainBytes: 0 } });
     await slow.waitForRequests(2);
-    expect(await countRows(db.pool, 'deliveries', `endpoint_id = $1 AND state = 'delivering'`, [slowEndpoint.id])).toBe(5);
+    expect(await countRows(db.pool, 'deliveries', `endpoint_id = $1 AND state = 'delivering'`, [slowEndpoint.id])).toBe(
+      5,
+    );
 
     // As on SIGTERM with a short drain deadline: the receiver never answers, so nothing finishes.
     await worker.stop({ deadlineMs: 300 });

@@ -1,11 +1,13 @@
 -- Retention: deletes up to $2 messages older than $1 ms that no delivery refers to any more (their
--- deliveries were removed by retention, or no endpoint matched when they were sent).
+-- deliveries were removed by retention, or no endpoint matched when they were fanned out), and that
+-- no worker has still to fan out.
 DELETE FROM hookline.messages
  WHERE id IN (
    SELECT m.id
      FROM hookline.messages AS m
     WHERE m.created_at < now() - make_interval(secs => $1::bigint / 1000.0)
       AND NOT EXISTS (SELECT 1 FROM hookline.deliveries AS d WHERE d.message_id = m.id)
+      AND NOT EXISTS (SELECT 1 FROM hookline.fanout_queue AS q WHERE q.message_id = m.id)
     ORDER BY m.created_at
     LIMIT $2
  )

@@ -1,7 +1,7 @@
 -- Gives leased deliveries back without spending an attempt: on shutdown for work not yet sent, for a
 -- disabled endpoint, while an endpoint's circuit is open, or when a delivery waited too long for a
 -- free connection. $2 and $3 are parallel arrays: each delivery is due again at its own time.
--- Fenced by the lease owner like every completion.
+-- Fenced by the lease owner alone, like every completion (see record-results.sql for why no state).
 -- Crash cost: none; a release that never ran is undone by the lease running out.
 UPDATE hookline.deliveries AS d
    SET state = 'pending',
@@ -11,5 +11,4 @@ UPDATE hookline.deliveries AS d
        updated_at = now()
   FROM unnest($2::text[], $3::timestamptz[]) AS r(id, due_at)
  WHERE d.id = r.id
-   AND d.state = 'delivering'
    AND d.lease_owner = $1

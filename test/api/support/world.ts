@@ -1,6 +1,7 @@
 // A populated app for API tests, built with SQL so the fixtures do not depend on the code under test.
 import type { Pool } from '../../../lib/pg';
 import { createApp, createEndpoint, createEventType } from '../../support/fixtures';
+import { fanOutQueued } from '../../support/deliveries';
 
 export interface AppWorld {
   appId: string;
@@ -21,6 +22,7 @@ export async function createAppWorld(pool: Pool, name: string): Promise<AppWorld
     appId,
   ]);
   const messageId = rows[0]!.id;
+  await fanOutQueued(pool);
   const delivery = await pool.query<{ id: string }>('SELECT id FROM hookline.deliveries WHERE message_id = $1', [
     messageId,
   ]);
