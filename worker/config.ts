@@ -30,9 +30,7 @@ export function workerOptionsFromConfig(config: Config, connectionString: string
     autoDisableAfterMs: config.HOOKLINE_AUTO_DISABLE_AFTER,
     retention: { retentionMs: config.HOOKLINE_RETENTION, statsRetentionMs: config.HOOKLINE_STATS_RETENTION },
     metricsServer:
-      config.HOOKLINE_METRICS_PORT > 0
-        ? { port: config.HOOKLINE_METRICS_PORT, host: config.HOOKLINE_METRICS_HOST }
-        : null,
+      config.HOOKLINE_METRICS_PORT > 0 ? { port: config.HOOKLINE_METRICS_PORT, host: config.HOOKLINE_METRICS_HOST } : null,
   };
 }
 

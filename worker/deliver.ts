@@ -74,14 +74,7 @@ export function buildBody(
 }
 
 // Headers the worker owns: an endpoint's custom headers cannot replace the signature or the id.
-const RESERVED_HEADERS = new Set([
-  'content-type',
-  'content-length',
-  'host',
-  'webhook-id',
-  'webhook-timestamp',
-  'webhook-signature',
-]);
+const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'host', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
 
 export function buildRequestHeaders(
   delivery: ClaimedDelivery,
@@ -122,13 +115,7 @@ export async function deliver(
 
   try {
     const body = buildBody(delivery, endpoint);
-    requestHeaders = buildRequestHeaders(
-      delivery,
-      endpoint,
-      body,
-      Math.floor(startedAt.getTime() / 1000),
-      options.userAgent,
-    );
+    requestHeaders = buildRequestHeaders(delivery, endpoint, body, Math.floor(startedAt.getTime() / 1000), options.userAgent);
     const url = new URL(endpoint.url);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw Object.assign(new Error(`${url.protocol} URLs are not delivered; use http or https`), {
@@ -147,9 +134,7 @@ export async function deliver(
     const durationMs = performance.now() - started;
     const errorClass = classifyStatus(response.statusCode);
     const retryAfterMs =
-      response.statusCode === 429 || response.statusCode === 503
-        ? parseRetryAfter(response.headers['retry-after'])
-        : null;
+      response.statusCode === 429 || response.statusCode === 503 ? parseRetryAfter(response.headers['retry-after']) : null;
     // 410 Gone: the receiver says this endpoint no longer exists. Retrying cannot help; the flush
     // disables the endpoint, and an operator who re-enables it can replay the dead deliveries.
     const outcome =

@@ -81,9 +81,7 @@ export async function applyRetention(pool: Pool, options: RetentionOptions): Pro
       result.messages += deleted.rowCount ?? 0;
       if ((deleted.rowCount ?? 0) < batchSize) break;
     }
-    const { rows } = await pool.query<{ rollups: number; samples: number }>(sql.deleteOldStats, [
-      options.statsRetentionMs,
-    ]);
+    const { rows } = await pool.query<{ rollups: number; samples: number }>(sql.deleteOldStats, [options.statsRetentionMs]);
     result.rollups = rows[0]?.rollups ?? 0;
     result.samples = rows[0]?.samples ?? 0;
     return true;

@@ -64,11 +64,7 @@ class Histogram {
   render(): string {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
     this.bounds.forEach((bound, i) => lines.push(`${this.name}_bucket{le="${bound}"} ${this.counts[i]}`));
-    lines.push(
-      `${this.name}_bucket{le="+Inf"} ${this.count}`,
-      `${this.name}_sum ${this.sum}`,
-      `${this.name}_count ${this.count}`,
-    );
+    lines.push(`${this.name}_bucket{le="+Inf"} ${this.count}`, `${this.name}_sum ${this.sum}`, `${this.name}_count ${this.count}`);
     return lines.join('\n');
   }
 }
@@ -133,16 +129,8 @@ export class WorkerMetrics {
     'Duration of HTTP attempts.',
     ATTEMPT_BOUNDS,
   );
-  readonly claimDuration = new Histogram(
-    'hookline_claim_duration_seconds',
-    'Duration of claim statements.',
-    STATEMENT_BOUNDS,
-  );
-  readonly flushDuration = new Histogram(
-    'hookline_flush_duration_seconds',
-    'Duration of flush statements.',
-    STATEMENT_BOUNDS,
-  );
+  readonly claimDuration = new Histogram('hookline_claim_duration_seconds', 'Duration of claim statements.', STATEMENT_BOUNDS);
+  readonly flushDuration = new Histogram('hookline_flush_duration_seconds', 'Duration of flush statements.', STATEMENT_BOUNDS);
 
   render(): string {
     this.collect?.();

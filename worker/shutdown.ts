@@ -6,11 +6,7 @@ export interface Stoppable {
   stop(options: { force?: boolean; deadlineMs?: number }): Promise<void>;
 }
 
-export function stopOnSignals(
-  targets: Stoppable[],
-  log: Logger,
-  options: { deadlineMs: number; onStopped: () => void },
-) {
+export function stopOnSignals(targets: Stoppable[], log: Logger, options: { deadlineMs: number; onStopped: () => void }) {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {

@@ -55,9 +55,7 @@ async function healthCounts(endpointIds: string[]): Promise<Map<string, HealthCo
   // per-minute ones (a day of minutes for 100 endpoints is ~300 k rows; its hours ~5 k). Unfinished
   // deliveries are counted in one pass over the claim index's rows (state pending or delivering),
   // which hold only the current queue, never the millions of finished rows.
-  const rows = await getPrisma().$queryRaw<
-    { endpoint_id: string; attempts: number; succeeded: number; pending: number }[]
-  >`
+  const rows = await getPrisma().$queryRaw<{ endpoint_id: string; attempts: number; succeeded: number; pending: number }[]>`
     WITH bounds AS (
       SELECT now() - interval '24 hours' AS since,
              date_trunc('hour', now() - interval '24 hours') + interval '1 hour' AS first_hour,

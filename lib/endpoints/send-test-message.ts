@@ -9,15 +9,7 @@ export const TEST_EVENT_TYPE = 'hookline.test';
  * (testing an endpoint before enabling it is the point). Bypasses hookline.send, which fans out to
  * every subscribed endpoint; the event type need not exist.
  */
-export async function sendTestMessage({
-  appId,
-  endpointId,
-  eventType,
-}: {
-  appId: string;
-  endpointId: string;
-  eventType?: string;
-}) {
+export async function sendTestMessage({ appId, endpointId, eventType }: { appId: string; endpointId: string; eventType?: string }) {
   await findEndpoint(appId, endpointId);
   const type = eventType ?? TEST_EVENT_TYPE;
   const message = await getPrisma().$transaction(async (tx) => {
@@ -25,13 +17,7 @@ export async function sendTestMessage({
       data: {
         appId,
         eventType: type,
-        payload: {
-          type,
-          test: true,
-          endpointId,
-          sentAt: new Date().toISOString(),
-          message: 'Test event sent from Hookline',
-        },
+        payload: { type, test: true, endpointId, sentAt: new Date().toISOString(), message: 'Test event sent from Hookline' },
       },
     });
     await tx.delivery.create({ data: { appId, messageId: created.id, endpointId, eventType: type } });

@@ -14,20 +14,11 @@ export interface EndpointChanges {
   headers?: Record<string, string>;
 }
 
-export async function updateEndpoint({
-  appId,
-  endpointId,
-  changes,
-}: {
-  appId: string;
-  endpointId: string;
-  changes: EndpointChanges;
-}) {
+export async function updateEndpoint({ appId, endpointId, changes }: { appId: string; endpointId: string; changes: EndpointChanges }) {
   await findEndpoint(appId, endpointId);
   const url = changes.url === undefined ? undefined : checkEndpointUrl(changes.url);
   const headers = changes.headers === undefined ? undefined : checkEndpointHeaders(changes.headers);
-  const eventTypes =
-    changes.eventTypes === undefined ? undefined : await checkEventTypesExist(appId, changes.eventTypes);
+  const eventTypes = changes.eventTypes === undefined ? undefined : await checkEventTypesExist(appId, changes.eventTypes);
   const prisma = getPrisma();
   const { count } = await prisma.endpoint.updateMany({
     where: { id: endpointId, appId },

@@ -70,10 +70,7 @@ describe('app isolation', () => {
           ? pathFor(operation, b.appId, a).replace('invoice.paid', 'only.in.a')
           : pathFor(operation, b.appId, a);
         if (operation.path.includes('{eventTypeName}')) {
-          await ctx.db.pool.query(
-            `INSERT INTO hookline.event_types (app_id, name) VALUES ($1, 'only.in.a') ON CONFLICT DO NOTHING`,
-            [a.appId],
-          );
+          await ctx.db.pool.query(`INSERT INTO hookline.event_types (app_id, name) VALUES ($1, 'only.in.a') ON CONFLICT DO NOTHING`, [a.appId]);
         }
         const snapshot = operation.path.includes('{eventTypeName}') ? await snapshotRows(ctx.db.pool) : before;
         const response = await call(operation.method, path, { key: ctx.adminKey, body });
@@ -94,7 +91,7 @@ describe('app isolation', () => {
     expect(await snapshotRows(ctx.db.pool)).toEqual(before);
   });
 
-  it("stats of another app, or of another app's endpoint, are a 404 for an app-limited key", async () => {
+  it('stats of another app, or of another app\'s endpoint, are a 404 for an app-limited key', async () => {
     expect((await call('GET', '/v1/stats', { key: keyOfB, query: { appId: a.appId } })).status).toBe(404);
     expect((await call('GET', '/v1/stats', { key: keyOfB, query: { endpointId: a.endpointId } })).status).toBe(404);
     expect((await call('GET', '/v1/stats', { key: keyOfB })).status).toBe(200);
@@ -104,9 +101,7 @@ describe('app isolation', () => {
     const apps = await call('GET', '/v1/apps', { key: keyOfB });
     expect(apps.body.data.map((app: { id: string }) => app.id)).toEqual([b.appId]);
     expect((await call('GET', '/v1/api-keys', { key: keyOfB })).status).toBe(403);
-    expect((await call('POST', '/v1/apps', { key: keyOfB, body: { name: 'x' } })).body.error.code).toBe(
-      'key_not_allowed',
-    );
+    expect((await call('POST', '/v1/apps', { key: keyOfB, body: { name: 'x' } })).body.error.code).toBe('key_not_allowed');
     const before = await snapshotRows(ctx.db.pool);
     expect((await call('DELETE', `/v1/apps/${b.appId}`, { key: keyOfB })).status).toBe(403);
     expect(await snapshotRows(ctx.db.pool)).toEqual(before);

@@ -42,11 +42,7 @@ describe('GET /api/v1/openapi.json', () => {
   });
 
   it('has a route file exporting every documented operation', async () => {
-    const routeFiles = new Map(
-      listRouteFiles()
-        .filter((r) => r.dir.startsWith('/v1'))
-        .map((r) => [openApiPath(r.dir), r.file]),
-    );
+    const routeFiles = new Map(listRouteFiles().filter((r) => r.dir.startsWith('/v1')).map((r) => [openApiPath(r.dir), r.file]));
     const missing: string[] = [];
     for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, unknown>>)) {
       const file = routeFiles.get(path);

@@ -21,43 +21,17 @@ describe('prisma/schema.prisma and the migrated database', () => {
 
   it('reads every model of the schema', () => {
     const tables = parsePrismaSchema(schema).map((model) => model.table);
-    expect(tables).toEqual(
-      expect.arrayContaining(['apps', 'endpoints', 'messages', 'deliveries', 'attempts', 'api_keys']),
-    );
+    expect(tables).toEqual(expect.arrayContaining(['apps', 'endpoints', 'messages', 'deliveries', 'attempts', 'api_keys']));
   });
 
   // The check must be able to fail: each edit below is a real kind of drift it has to catch.
   it.each([
-    [
-      'a field the database lacks',
-      (s: string) => s.replace('  name       String\n', '  name       String\n  nickname   String?\n'),
-      /field nickname .*column missing/,
-    ],
-    [
-      'a column the schema lacks',
-      (s: string) => s.replace(/\n\s*revokedAt\s+DateTime\?[^\n]*/, ''),
-      /api_keys\.revoked_at has no field/,
-    ],
-    [
-      'a wrong optionality',
-      (s: string) => s.replace(/(\n\s*url\s+)String/, '$1String?'),
-      /field url .*NOT NULL in the database, schema says optional/,
-    ],
-    [
-      'a wrong type',
-      (s: string) => s.replace(/(\n\s*attemptCount\s+)Int/, '$1BigInt'),
-      /field attemptCount .*type is integer/,
-    ],
-    [
-      'a model without a table',
-      (s: string) => `${s}\nmodel Ghost {\n  id String @id\n\n  @@map("ghosts")\n  @@schema("hookline")\n}\n`,
-      /table hookline\.ghosts does not exist/,
-    ],
-    [
-      'an undeclared index',
-      (s: string) => s.replace('@@index([messageId])', '@@index([messageId, state])'),
-      /index \(message_id, state\) is declared but not in the database/,
-    ],
+    ['a field the database lacks', (s: string) => s.replace('  name       String\n', '  name       String\n  nickname   String?\n'), /field nickname .*column missing/],
+    ['a column the schema lacks', (s: string) => s.replace(/\n\s*revokedAt\s+DateTime\?[^\n]*/, ''), /api_keys\.revoked_at has no field/],
+    ['a wrong optionality', (s: string) => s.replace(/(\n\s*url\s+)String/, '$1String?'), /field url .*NOT NULL in the database, schema says optional/],
+    ['a wrong type', (s: string) => s.replace(/(\n\s*attemptCount\s+)Int/, '$1BigInt'), /field attemptCount .*type is integer/],
+    ['a model without a table', (s: string) => `${s}\nmodel Ghost {\n  id String @id\n\n  @@map("ghosts")\n  @@schema("hookline")\n}\n`, /table hookline\.ghosts does not exist/],
+    ['an undeclared index', (s: string) => s.replace('@@index([messageId])', '@@index([messageId, state])'), /index \(message_id, state\) is declared but not in the database/],
   ])('reports %s', async (_label, edit, problem) => {
     const drifted = edit(schema);
     expect(drifted).not.toBe(schema);

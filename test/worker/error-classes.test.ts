@@ -42,11 +42,7 @@ async function attemptAgainst(url: string): Promise<AttemptRow> {
   await createEventType(db.pool, appId, eventType);
   await createEndpoint(db.pool, appId, url, { eventTypes: [eventType] });
   const messageId = await sendEvent(db.pool, appId, eventType, { case: eventCounter });
-  const delivery = await waitForDelivery(
-    db.pool,
-    messageId,
-    (row) => row.state !== 'pending' && row.state !== 'delivering',
-  );
+  const delivery = await waitForDelivery(db.pool, messageId, (row) => row.state !== 'pending' && row.state !== 'delivering');
   const attempts = await attemptsOf(db.pool, delivery.id);
   expect(attempts).toHaveLength(1);
   return attempts[0]!;
@@ -168,10 +164,7 @@ describe('limits', () => {
     let bytesWritten = 0;
     let finished = false;
     const huge = await receiver((_request, response) => {
-      response.writeHead(200, {
-        'content-type': 'application/octet-stream',
-        'content-length': String(50 * 1024 * 1024),
-      });
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(50 * 1024 * 1024) });
       const chunk = Buffer.alloc(64 * 1024, 'x');
       const pump = () => {
         while (bytesWritten < 50 * 1024 * 1024) {
