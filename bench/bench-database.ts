@@ -1,7 +1,8 @@
-// The benchmark's PostgreSQL: the embedded one, in a temp folder removed at the end, with the
-// durability a real deployment keeps (fsync, synchronous_commit and full_page_writes on: every
-// commit waits for its WAL flush), so producer TPS means what it would in production. Every case
-// gets a fresh database cloned from one migrated template, so no case inherits another's bloat.
+// The benchmark's PostgreSQL. By default the embedded one, in a temp folder removed at the end, with
+// the durability a real deployment keeps (fsync, synchronous_commit and full_page_writes on: every
+// commit waits for its WAL flush), so producer TPS means what it would in production. With
+// --database-url, a server the user runs (bench/given-database.ts). Either way every case gets a
+// fresh database cloned from one migrated template, so no case inherits another's bloat.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,10 +16,16 @@ import {
 import { migrate } from '../lib/migrate';
 import { withDatabase } from '../lib/pg';
 
-const TEMPLATE = 'hookline_bench_template';
+// Every database the benchmark creates starts with this, so that on a server given by --database-url
+// it can only ever drop its own.
+const DATABASE_PREFIX = 'hookline_bench_';
+const TEMPLATE = `${DATABASE_PREFIX}template`;
 const BENCH_SERVER_PREFIX = 'hookline-bench-pg-';
 
-/** Settings of the benchmark server; printed with the results. Durability settings stay at their defaults. */
+/**
+ * Settings of the benchmark server; printed with the results. Durability settings stay at their
+ * defaults. bench/start-debian-postgres.ts starts the Debian PostgreSQL 15 with the same ones.
+ */
 export const BENCH_POSTGRES_SETTINGS: Record<string, string> = {
   fsync: 'on',
   synchronous_commit: 'on',
@@ -33,9 +40,14 @@ export const BENCH_POSTGRES_SETTINGS: Record<string, string> = {
 
 export interface BenchDatabaseServer {
   maintenanceUrl: string;
-  postmasterPid: number;
+  /** The postmaster's pid when it runs on this machine (CPU is read from /proc), else null. */
+  postmasterPid: number | null;
   version: string;
-  /** A fresh, migrated database (pg_stat_statements installed); dropped by `drop`. */
+  /** "embedded" or "given by --database-url", for the printed header. */
+  origin: string;
+  /** Whether pg_stat_statements can be read and reset in the case databases (for --profile). */
+  statementsAvailable: boolean;
+  /** A fresh, migrated database named hookline_bench_<name>; dropped by `drop`. */
   create(name: string): Promise<string>;
   drop(name: string): Promise<void>;
   stop(): Promise<void>;
@@ -57,35 +69,81 @@ export async function startBenchDatabase(): Promise<BenchDatabaseServer> {
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const maintenanceUrl = handle.connectionString;
   const postmasterPid = Number((await readFile(join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
-  await admin(maintenanceUrl, [`CREATE DATABASE ${TEMPLATE}`]);
-  const templateUrl = withDatabase(maintenanceUrl, TEMPLATE);
-  await migrate(templateUrl);
-  const [, version] = await admin(templateUrl, ['CREATE EXTENSION pg_stat_statements', 'SHOW server_version']);
-  return {
-    maintenanceUrl,
+  return serveCaseDatabases({
+    maintenanceUrl: handle.connectionString,
     postmasterPid,
-    version: String(version ?? ''),
-    async create(name) {
-      await admin(maintenanceUrl, [
-        `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`,
-        `CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`,
-      ]);
-      return withDatabase(maintenanceUrl, name);
-    },
-    async drop(name) {
-      await admin(maintenanceUrl, [`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]);
-    },
-    async stop() {
+    origin: 'embedded',
+    async stopServer() {
       await handle.stop();
       await rm(dataDir, { recursive: true, force: true });
+    },
+  });
+}
+
+export interface CaseDatabaseHost {
+  maintenanceUrl: string;
+  postmasterPid: number | null;
+  origin: string;
+  /** Called after the template is dropped. */
+  stopServer(): Promise<void>;
+}
+
+/** Migrates the template on `host` and hands out case databases cloned from it. */
+export async function serveCaseDatabases(host: CaseDatabaseHost): Promise<BenchDatabaseServer> {
+  const { maintenanceUrl } = host;
+  // A template left by a killed run on a given server is stale (older migrations): start afresh.
+  await admin(maintenanceUrl, [`DROP DATABASE IF EXISTS ${TEMPLATE} WITH (FORCE)`, `CREATE DATABASE ${TEMPLATE}`]);
+  const templateUrl = withDatabase(maintenanceUrl, TEMPLATE);
+  await migrate(templateUrl);
+  const [version] = await admin(templateUrl, ['SHOW server_version']);
+  const statementsAvailable = await installStatements(templateUrl);
+  const databaseName = (name: string) => `${DATABASE_PREFIX}${name.replace(/^bench_/, '')}`;
+  return {
+    maintenanceUrl,
+    postmasterPid: host.postmasterPid,
+    version: String(version ?? ''),
+    origin: host.origin,
+    statementsAvailable,
+    async create(name) {
+      const database = databaseName(name);
+      await admin(maintenanceUrl, [
+        `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`,
+        `CREATE DATABASE ${database} TEMPLATE ${TEMPLATE}`,
+      ]);
+      return withDatabase(maintenanceUrl, database);
+    },
+    async drop(name) {
+      await admin(maintenanceUrl, [`DROP DATABASE IF EXISTS ${databaseName(name)} WITH (FORCE)`]);
+    },
+    async stop() {
+      await admin(maintenanceUrl, [`DROP DATABASE IF EXISTS ${TEMPLATE} WITH (FORCE)`]).catch(() => {});
+      await host.stopServer();
     },
   };
 }
 
+/**
+ * pg_stat_statements in the template, if the server preloads it and we may reset it (a superuser, or
+ * a role granted pg_stat_statements_reset). Without it --profile shows no statement table; nothing
+ * else depends on it.
+ */
+async function installStatements(templateUrl: string): Promise<boolean> {
+  try {
+    await admin(templateUrl, [
+      'CREATE EXTENSION IF NOT EXISTS pg_stat_statements',
+      'SELECT count(*) FROM pg_stat_statements',
+      'SELECT pg_stat_statements_reset()',
+    ]);
+    return true;
+  } catch {
+    await admin(templateUrl, ['DROP EXTENSION IF EXISTS pg_stat_statements']).catch(() => {});
+    return false;
+  }
+}
+
 /** Runs statements one by one; returns the first column of each statement's last row. */
-async function admin(url: string, statements: string[]): Promise<unknown[]> {
+export async function admin(url: string, statements: string[]): Promise<unknown[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -109,8 +167,18 @@ export interface StatementCost {
   rows: number;
 }
 
+/** Forgets the statement counts of every database, so the next read covers one case only. */
+export async function resetStatements(server: BenchDatabaseServer, client: pg.ClientBase): Promise<void> {
+  if (server.statementsAvailable) await client.query('SELECT pg_stat_statements_reset()');
+}
+
 /** The statements that cost Postgres the most execution time since the last reset. */
-export async function topStatements(client: pg.ClientBase, limit = 8): Promise<StatementCost[]> {
+export async function topStatements(
+  server: BenchDatabaseServer,
+  client: pg.ClientBase,
+  limit = 8,
+): Promise<StatementCost[]> {
+  if (!server.statementsAvailable) return [];
   const { rows } = await client.query<{
     query: string;
     calls: number;
@@ -134,4 +202,19 @@ export async function topStatements(client: pg.ClientBase, limit = 8): Promise<S
     meanMs: Math.round(row.mean_ms * 1000) / 1000,
     rows: Number(row.rows),
   }));
+}
+
+/** The server's values of the named settings, to print what the cases really ran with. */
+export async function readServerSettings(server: BenchDatabaseServer, names: string[]): Promise<Record<string, string>> {
+  const client = new pg.Client({ connectionString: server.maintenanceUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string; value: string | null }>(
+      'SELECT name, current_setting(name, true) AS value FROM unnest($1::text[]) AS name',
+      [names],
+    );
+    return Object.fromEntries(rows.map((row) => [row.name, row.value ?? '(not set)']));
+  } finally {
+    await client.end();
+  }
 }

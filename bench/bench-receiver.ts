@@ -1,6 +1,8 @@
 // The webhook receiver the benchmark delivers to: node:http on 127.0.0.1:0 that answers 200 at once
 // (or after a delay, or 500 for a share of requests), counts accepted TCP connections and requests,
 // and records enqueue-to-delivery latency from the envelope's timestamp (the message's created_at).
+// A delivery is identified by its endpoint (the request path, /e<n>) and its webhook-id (the message
+// id, the same for every endpoint a message fans out to).
 // Keep-alive idle timeout is 65 s, like nginx's default 75 s rather than node's 5 s, so the worker's
 // pooled connections are not closed under it between bursts.
 import { createServer, type Server } from 'node:http';
@@ -16,15 +18,21 @@ export interface ReceiverCounts {
   requests: number;
   /** Requests answered 2xx. */
   succeeded: number;
-  /** Distinct webhook-ids answered 2xx. */
+  /** Distinct (endpoint, webhook-id) pairs answered 2xx. */
   uniqueSucceeded: number;
-  /** 2xx answers to a webhook-id already answered 2xx (at-least-once redelivery). */
+  /**
+   * Requests for an (endpoint, webhook-id) the receiver had already answered 2xx or was still
+   * answering: sends the worker should not have made (an expired lease, a lost result). A retry after
+   * a 500 is not one.
+   */
   duplicates: number;
   answeredWithError: number;
   connections: number;
   maxOpenConnections: number;
   firstSuccessAt: number | null;
   lastSuccessAt: number | null;
+  /** When the last request of any kind arrived (Date.now()). */
+  lastRequestAt: number | null;
 }
 
 export interface BenchReceiver {
@@ -36,7 +44,7 @@ export interface BenchReceiver {
   counts(): ReceiverCounts;
   /** Receiver time minus message created_at, in ms, for the first 2xx of each message. */
   latencies(): Float64Array;
-  /** Resolves when `count` distinct messages were answered 2xx; rejects after `timeoutMs`. */
+  /** Resolves when `count` distinct deliveries were answered 2xx; rejects after `timeoutMs`. */
   waitForUnique(count: number, timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -48,7 +56,9 @@ const TIMESTAMP = /"(?:timestamp|harvested_at)": ?"([^"]+)"/;
 export async function startBenchReceiver(): Promise<BenchReceiver> {
   let behaviour: ReceiverBehaviour = { delayMs: 0, failRate: 0 };
   let counts: ReceiverCounts;
-  let seen: Set<string>;
+  // Deliveries answered 2xx (`succeeded`) or being answered (`inFlight`), as "<path> <webhook-id>".
+  let succeededKeys: Set<string>;
+  let inFlight: Set<string>;
   let latencies: Float64Array;
   let latencyCount: number;
   const reset = () => {
@@ -62,21 +72,20 @@ export async function startBenchReceiver(): Promise<BenchReceiver> {
       maxOpenConnections: sockets.size,
       firstSuccessAt: null,
       lastSuccessAt: null,
+      lastRequestAt: null,
     };
-    seen = new Set();
+    succeededKeys = new Set();
+    inFlight = new Set();
     latencies = new Float64Array(1 << 16);
     latencyCount = 0;
   };
   const sockets = new Set<Socket>();
   reset();
 
-  const recordSuccess = (id: string, createdAt: number, now: number) => {
+  const recordSuccess = (key: string, createdAt: number, now: number) => {
     counts.succeeded++;
-    if (seen.has(id)) {
-      counts.duplicates++;
-      return;
-    }
-    seen.add(id);
+    if (succeededKeys.has(key)) return;
+    succeededKeys.add(key);
     counts.uniqueSucceeded++;
     counts.firstSuccessAt ??= now;
     counts.lastSuccessAt = now;
@@ -94,17 +103,21 @@ export async function startBenchReceiver(): Promise<BenchReceiver> {
     request.on('end', () => {
       const receivedAt = Date.now();
       counts.requests++;
-      const id = String(request.headers['webhook-id'] ?? '');
+      counts.lastRequestAt = receivedAt;
+      const key = `${request.url ?? ''} ${String(request.headers['webhook-id'] ?? '')}`;
+      if (succeededKeys.has(key) || inFlight.has(key)) counts.duplicates++;
+      inFlight.add(key);
       const head = Buffer.concat(chunks).subarray(0, 400).toString('utf8');
       const createdAt = Date.parse(TIMESTAMP.exec(head)?.[1] ?? '');
       const fail = behaviour.failRate > 0 && Math.random() < behaviour.failRate;
       const answer = () => {
+        inFlight.delete(key);
         if (fail) {
           counts.answeredWithError++;
           response.writeHead(500, { 'content-type': 'text/plain' }).end('failing on purpose');
           return;
         }
-        recordSuccess(id, createdAt, receivedAt);
+        recordSuccess(key, createdAt, receivedAt);
         response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
       };
       if (behaviour.delayMs > 0) setTimeout(answer, behaviour.delayMs);

@@ -1,27 +1,42 @@
 // `npm run bench`: Hookline's benchmarks, from a fresh clone, on this machine only (loopback).
-// Starts an embedded PostgreSQL in a temp folder (durable settings), migrates it, runs a loopback
-// receiver and workers as child processes, prints tables and writes JSON to bench/results/.
+// Starts an embedded PostgreSQL in a temp folder (durable settings), or uses the one given by
+// --database-url, migrates a template there, runs a loopback receiver and workers as child
+// processes, prints tables and the verdict on each target, and writes JSON to bench/results/.
 // `npm run bench -- --help` lists the options.
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BENCH_POSTGRES_SETTINGS, startBenchDatabase, type BenchDatabaseServer } from './bench-database';
-import { startBenchReceiver, type BenchReceiver } from './bench-receiver';
-import { findPgbench, PGBENCH_MISSING } from './pgbench';
-import { casesTable, judgeTargets, profileReport, targetsTable } from './report';
 import {
+  BENCH_POSTGRES_SETTINGS,
+  readServerSettings,
+  startBenchDatabase,
+  type BenchDatabaseServer,
+} from './bench-database';
+import { startBenchReceiver, type BenchReceiver } from './bench-receiver';
+import { connectGivenDatabase } from './given-database';
+import { findPgbench, PGBENCH_MISSING } from './pgbench';
+import { summarizeRounds } from './repeat';
+import { casesTable, judgeTargets, producerTable, profileReport, targetsTable } from './report';
+import {
+  drainLabel,
   runBaselineProducer,
   runDrainCase,
   runLiveCase,
+  runProducerCase,
   type BenchContext,
   type CaseResult,
   type DrainCaseOptions,
+  type ProducerResult,
 } from './scenarios';
 
 const HELP = `Usage: npm run bench -- [options]
 
+  --database-url=URL run every case on this PostgreSQL (14+; the role needs CREATEDB) instead of the
+                     embedded 18, each in a database of its own (hookline_bench_*); e.g. the Debian
+                     PostgreSQL 15 that \`npx tsx bench/start-debian-postgres.ts\` starts
+  --repeat=N         run every case N times, interleaved; report medians and min-max (1)
   --scenario=LIST    pg_net,latency,drain (default: all three)
   --events=LIST      drain matrix: events queued per case, e.g. 10000,100000,1000000
   --workers=LIST     drain matrix: worker processes, e.g. 1,2,4
@@ -30,16 +45,19 @@ const HELP = `Usage: npm run bench -- [options]
   --fail=LIST        drain matrix: share of requests the receiver answers 500, e.g. 0,0.1
                      Giving any matrix option runs every combination of the lists (missing
                      ones default to 10000 / 1 / 1 / 0 / 0). Without them a default set runs:
-                     100k x1 worker, 10k x2 and x4 workers, 10k over 100 endpoints (at once and
+                     100k x1 worker (the drain, CPU and WAL targets),
+                     20k x1, x2 and x4 workers (scaling), 10k over 100 endpoints (at once and
                      with a 50 ms receiver), 10k with 10% failures.
   --cap=N            max_concurrency of every bench endpoint = its per-worker connection cap (10)
   --clients=N        pgbench clients for the pg_net scenario (10)
   --transactions=N   pgbench inserts per client for the pg_net scenario (1000)
+  --producer-endpoints=LIST  subscribed endpoints for the producer-cost runs of the pg_net
+                     scenario (1,10,100)
   --rate=N           offered inserts/s for the latency scenario (1000)
   --seconds=N        duration of the latency scenario (10)
-  --no-notify        diagnostic: disable the NOTIFY trigger on deliveries, so workers wake by
+  --no-notify        diagnostic: disable the NOTIFY triggers (deliveries, fan-out queue), so workers wake by
                      polling only (set HOOKLINE_POLL_INTERVAL_MS too); shows what NOTIFY costs producers
-  --profile          node --cpu-prof for the workers and pg_stat_statements tables, printed per case
+  --profile          per case: node --cpu-prof of the workers, pg_stat_statements, PostgreSQL wait events
   --help
 
 HOOKLINE_* variables in the environment are passed to the workers (e.g. HOOKLINE_WORKER_CONCURRENCY).
@@ -61,10 +79,13 @@ function integer(raw: string | undefined, fallback: number, name: string): numbe
   return value;
 }
 
+// Scaling compares worker counts on drains of the same size (startup and the first flush weigh
+// more in a small drain), so 1, 2 and 4 workers each get 20k besides the 100k single-worker drain.
 const DEFAULT_DRAINS: DrainCaseOptions[] = [
   { events: 100_000, workers: 1, endpoints: 1, delayMs: 0, failRate: 0 },
-  { events: 10_000, workers: 2, endpoints: 1, delayMs: 0, failRate: 0 },
-  { events: 10_000, workers: 4, endpoints: 1, delayMs: 0, failRate: 0 },
+  { events: 20_000, workers: 1, endpoints: 1, delayMs: 0, failRate: 0 },
+  { events: 20_000, workers: 2, endpoints: 1, delayMs: 0, failRate: 0 },
+  { events: 20_000, workers: 4, endpoints: 1, delayMs: 0, failRate: 0 },
   { events: 10_000, workers: 1, endpoints: 100, delayMs: 0, failRate: 0 },
   { events: 10_000, workers: 1, endpoints: 100, delayMs: 50, failRate: 0 },
   { events: 10_000, workers: 1, endpoints: 1, delayMs: 0, failRate: 0.1 },
@@ -95,9 +116,101 @@ function gitCommit(): string {
   }
 }
 
+interface RunOptions {
+  scenarios: Set<string>;
+  drains: DrainCaseOptions[];
+  clients: number;
+  transactions: number;
+  producerEndpoints: number[];
+  rate: number;
+  seconds: number;
+}
+
+interface Round {
+  cases: CaseResult[];
+  producers: ProducerResult[];
+  errors: string[];
+}
+
+/** One run of every case. */
+async function runRound(context: BenchContext, options: RunOptions, round: string): Promise<Round> {
+  const cases: CaseResult[] = [];
+  const producers: ProducerResult[] = [];
+  const errors: string[] = [];
+  const attempt = async <T>(label: string, run: () => Promise<T>): Promise<T | undefined> => {
+    console.log(`${round}${label} ...`);
+    try {
+      return await run();
+    } catch (error) {
+      errors.push(`${round}${label}: ${(error as Error).message}`);
+      console.error(`  failed: ${(error as Error).message}`);
+      return undefined;
+    }
+  };
+  const runCase = async (label: string, run: () => Promise<CaseResult>) => {
+    const result = await attempt(label, run);
+    if (!result) return undefined;
+    cases.push(result);
+    console.log(
+      `  ${result.deliveriesPerSecond.toLocaleString('en-US')} deliveries/s recorded, ` +
+        `${(result.successRate * 100).toFixed(2)}% succeeded, ${result.duplicates} duplicate sends`,
+    );
+    return result;
+  };
+  const { clients, transactions } = options;
+
+  if (options.scenarios.has('pg_net')) {
+    const tpsWithoutTrigger = await attempt(`pg_net scenario: pgbench -c ${clients} -j 2 -t ${transactions}, no trigger`, () =>
+      runBaselineProducer(context, clients, transactions),
+    );
+    if (tpsWithoutTrigger !== undefined) {
+      console.log(`  ${tpsWithoutTrigger.toFixed(0)} TPS without a trigger`);
+      const live = await runCase('pg_net scenario with a hookline.send trigger, 1 endpoint', () =>
+        runLiveCase(context, { kind: 'pg_net', mode: 'send', clients, transactionsPerClient: transactions, tpsWithoutTrigger }),
+      );
+      for (const endpoints of options.producerEndpoints) {
+        const producer = (withWorker: boolean) =>
+          attempt(`producer: hookline.send trigger, ${endpoints} endpoint(s), ${withWorker ? 'worker delivering' : 'no worker'}`, () =>
+            runProducerCase(context, { endpoints, withWorker, clients, transactionsPerClient: transactions }),
+          );
+        // With one endpoint the pg_net case above is this very measurement.
+        const withWorker = endpoints === 1 ? live?.producer?.tpsWithTrigger : await producer(true);
+        const alone = await producer(false);
+        const percent = (tps: number | undefined) => ((tps ?? NaN) / tpsWithoutTrigger) * 100;
+        producers.push({
+          name: `${endpoints} endpoint${endpoints === 1 ? '' : 's'} subscribed`,
+          endpoints,
+          tpsWithoutTrigger,
+          tpsWithWorker: withWorker ?? NaN,
+          percentWithWorker: percent(withWorker),
+          tpsAlone: alone ?? NaN,
+          percentAlone: percent(alone),
+        });
+        console.log(`  ${endpoints} endpoint(s): ${percent(withWorker).toFixed(1)}% of no trigger with a worker, ${percent(alone).toFixed(1)}% alone`);
+      }
+      await runCase('pg_net scenario with a hookline.http_post trigger', () =>
+        runLiveCase(context, { kind: 'pg_net', mode: 'http_post', clients, transactionsPerClient: transactions, tpsWithoutTrigger }),
+      );
+    }
+  }
+  if (options.scenarios.has('latency')) {
+    await runCase(`latency at ${options.rate}/s offered for ${options.seconds} s`, () =>
+      runLiveCase(context, { kind: 'latency', mode: 'send', clients: 4, rate: options.rate, seconds: options.seconds }),
+    );
+  }
+  for (const drain of options.drains) {
+    await runCase(drainLabel(drain), () => runDrainCase(context, drain));
+  }
+  return { cases, producers, errors };
+}
+
+const roundedLoad = () => loadavg().map((load) => Math.round(load * 100) / 100);
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
+      'database-url': { type: 'string' },
+      repeat: { type: 'string' },
       scenario: { type: 'string' },
       events: { type: 'string' },
       workers: { type: 'string' },
@@ -107,6 +220,7 @@ async function main(): Promise<void> {
       cap: { type: 'string' },
       clients: { type: 'string' },
       transactions: { type: 'string' },
+      'producer-endpoints': { type: 'string' },
       rate: { type: 'string' },
       seconds: { type: 'string' },
       profile: { type: 'boolean', default: false },
@@ -123,12 +237,21 @@ async function main(): Promise<void> {
     if (!['pg_net', 'latency', 'drain'].includes(scenario))
       throw new Error(`unknown --scenario "${scenario}" (pg_net, latency, drain)`);
   }
-  const drains = scenarios.has('drain') ? drainCases(values) : [];
+  const options: RunOptions = {
+    scenarios,
+    drains: scenarios.has('drain') ? drainCases(values) : [],
+    clients: integer(values.clients, 10, 'clients'),
+    transactions: integer(values.transactions, 1000, 'transactions'),
+    producerEndpoints: numbers(values['producer-endpoints'], [1, 10, 100]).map((count) => {
+      if (!Number.isInteger(count) || count < 1)
+        throw new Error(`--producer-endpoints takes positive integers, got ${count}`);
+      return count;
+    }),
+    rate: integer(values.rate, 1000, 'rate'),
+    seconds: integer(values.seconds, 10, 'seconds'),
+  };
   const cap = integer(values.cap, 10, 'cap');
-  const clients = integer(values.clients, 10, 'clients');
-  const transactions = integer(values.transactions, 1000, 'transactions');
-  const rate = integer(values.rate, 1000, 'rate');
-  const seconds = integer(values.seconds, 10, 'seconds');
+  const repeat = integer(values.repeat, 1, 'repeat');
 
   const pgbench = findPgbench();
   if (!pgbench && (scenarios.has('pg_net') || scenarios.has('latency'))) {
@@ -145,26 +268,33 @@ async function main(): Promise<void> {
     cpu: cpus()[0]?.model ?? 'unknown',
     cores: cpus().length,
     memoryGb: Math.round(totalmem() / 2 ** 30),
-    loadAverageAtStart: loadavg().map((load) => Math.round(load * 100) / 100),
+    loadAverageAtStart: roundedLoad(),
     node: process.version,
   };
   console.log(`Hookline benchmarks, ${startedAt.toISOString()}, commit ${gitCommit()}`);
   console.log(
-    `machine: ${machine.cores} x ${machine.cpu}, ${machine.memoryGb} GB, load average ${machine.loadAverageAtStart.join(' ')}`,
+    `machine: ${machine.cores} x ${machine.cpu}, ${machine.memoryGb} GB, load average at start ${machine.loadAverageAtStart.join(' ')}`,
   );
 
   let server: BenchDatabaseServer | undefined;
   let receiver: BenchReceiver | undefined;
-  const results: CaseResult[] = [];
-  const errors: string[] = [];
+  const rounds: Round[] = [];
+  let settings: Record<string, string> | undefined;
   try {
-    server = await startBenchDatabase();
+    server = values['database-url'] ? await connectGivenDatabase(values['database-url']) : await startBenchDatabase();
     receiver = await startBenchReceiver();
+    settings = await readServerSettings(server, Object.keys(BENCH_POSTGRES_SETTINGS));
     console.log(
-      `PostgreSQL ${server.version} (embedded, ${Object.entries(BENCH_POSTGRES_SETTINGS)
+      `PostgreSQL ${server.version} (${server.origin}; ${Object.entries(settings)
         .map(([k, v]) => `${k}=${v}`)
         .join(' ')})`,
     );
+    if (server.postmasterPid === null) {
+      console.log('note: PostgreSQL does not run on this machine (or not visibly): its CPU is not measured.');
+    }
+    if (values.profile && !server.statementsAvailable) {
+      console.log('note: pg_stat_statements is not preloaded or may not be reset by this role: no statement tables.');
+    }
     const workerEnv = Object.fromEntries(
       Object.entries(process.env).filter(([name]) => name.startsWith('HOOKLINE_')),
     ) as Record<string, string>;
@@ -178,60 +308,31 @@ async function main(): Promise<void> {
       profileDir: values.profile ? join(resultsDir, 'profiles', runId) : undefined,
       log: (line) => console.log(line),
     };
-    const attempt = async (label: string, run: () => Promise<CaseResult>) => {
-      console.log(`${label} ...`);
-      try {
-        const result = await run();
-        results.push(result);
-        console.log(
-          `  ${result.deliveriesPerSecond.toLocaleString('en-US')} deliveries/s, ${(result.successRate * 100).toFixed(2)}% succeeded`,
-        );
-      } catch (error) {
-        errors.push(`${label}: ${(error as Error).message}`);
-        console.error(`  failed: ${(error as Error).message}`);
-      }
-    };
-
-    if (scenarios.has('pg_net')) {
-      console.log(`pg_net scenario: pgbench -c ${clients} -j 2 -t ${transactions}, no trigger ...`);
-      const tpsWithoutTrigger = await runBaselineProducer(context, clients, transactions);
-      console.log(`  ${tpsWithoutTrigger.toFixed(0)} TPS without a trigger`);
-      for (const mode of ['send', 'http_post'] as const) {
-        await attempt(`pg_net scenario with a hookline.${mode} trigger`, () =>
-          runLiveCase(context, {
-            kind: 'pg_net',
-            mode,
-            clients,
-            transactionsPerClient: transactions,
-            tpsWithoutTrigger,
-          }),
-        );
-      }
-    }
-    if (scenarios.has('latency')) {
-      await attempt(`latency at ${rate}/s offered for ${seconds} s`, () =>
-        runLiveCase(context, { kind: 'latency', mode: 'send', clients: 4, rate, seconds }),
-      );
-    }
-    for (const drain of drains) {
-      await attempt(
-        `drain ${drain.events} events, ${drain.workers} worker(s), ${drain.endpoints} endpoint(s), ` +
-          `receiver ${drain.delayMs} ms, ${drain.failRate * 100}% failing`,
-        () => runDrainCase(context, drain),
-      );
+    for (let round = 1; round <= repeat; round++) {
+      rounds.push(await runRound(context, options, repeat > 1 ? `[${round}/${repeat}] ` : ''));
     }
   } finally {
     await receiver?.close();
     await server?.stop();
   }
 
-  console.log(`\n${casesTable(results)}`);
-  const verdicts = judgeTargets(results);
-  console.log(`\nTargets (2 cores shared by receiver, Postgres, pgbench and workers):\n${targetsTable(verdicts)}`);
-  if (values.profile) console.log(profileReport(results));
+  const cases = summarizeRounds(rounds.map((round) => round.cases));
+  const producers = summarizeRounds(rounds.map((round) => round.producers));
+  const errors = rounds.flatMap((round) => round.errors);
+  const loadAverageAtEnd = roundedLoad();
+  console.log(`\n${casesTable(cases)}`);
+  if (producers.length > 0) console.log(`\nProducer cost (pgbench ${options.clients} x ${options.transactions}):\n${producerTable(producers)}`);
+  const verdicts = judgeTargets(cases, producers);
+  console.log(
+    `\nTargets of issue 11 on PostgreSQL ${server?.version ?? '?'} (${repeat > 1 ? `medians of ${repeat} runs; ` : ''}` +
+      `2 cores shared by receiver, Postgres, pgbench and workers):\n${targetsTable(verdicts)}`,
+  );
+  console.log(`\nload average at start ${machine.loadAverageAtStart.join(' ')}, at end ${loadAverageAtEnd.join(' ')}`);
+  if (values.profile) console.log(profileReport(cases));
   if (errors.length > 0) console.log(`\nFailed cases:\n${errors.map((error) => `  - ${error}`).join('\n')}`);
 
   const file = join(resultsDir, `${runId}.json`);
+  const { 'database-url': databaseUrl, ...shownOptions } = values;
   await writeFile(
     file,
     `${JSON.stringify(
@@ -239,10 +340,12 @@ async function main(): Promise<void> {
         startedAt: startedAt.toISOString(),
         finishedAt: new Date().toISOString(),
         commit: gitCommit(),
-        machine: { ...machine, loadAverageAtEnd: loadavg().map((load) => Math.round(load * 100) / 100) },
-        postgres: { settings: BENCH_POSTGRES_SETTINGS },
-        options: values,
-        results,
+        machine: { ...machine, loadAverageAtEnd },
+        // The URL may carry a password: only whether one was given is kept.
+        postgres: { version: server?.version, origin: server?.origin, settings },
+        options: { ...shownOptions, databaseUrlGiven: databaseUrl !== undefined },
+        cases: cases.map(({ name, median, min, max, runs }) => ({ name, median, min, max, runs })),
+        producers,
         targets: verdicts,
         errors,
       },

@@ -1,20 +1,24 @@
 // The benchmark's cases. Each runs in a fresh database cloned from the migrated template, against
-// the shared loopback receiver, with the workers as child processes, and returns one CaseResult.
-//   pg_net:  pgbench (10 clients x 1,000 inserts) into spice_harvests, once without a trigger, then
-//            with an AFTER INSERT trigger calling hookline.send or hookline.http_post while a worker
-//            delivers live; the pg_net benchmark's setup with Hookline in pg_net's place.
-//   latency: the same trigger at a fixed offered rate (pgbench -R), for enqueue-to-delivery latency.
-//   drain:   N events queued first, then the workers started: how fast a backlog empties.
+// the shared loopback receiver, with the workers as child processes, and returns one result.
+//   pg_net:   pgbench (10 clients x 1,000 inserts) into spice_harvests, once without a trigger, then
+//             with an AFTER INSERT trigger calling hookline.send or hookline.http_post while a worker
+//             delivers live; the pg_net benchmark's setup with Hookline in pg_net's place.
+//   producer: the same pgbench with the hookline.send trigger and 1, 10 or 100 endpoints subscribed,
+//             with a worker delivering and with none: what an event costs its producer.
+//   latency:  the same trigger at a fixed offered rate (pgbench -R), for enqueue-to-delivery latency.
+//   drain:    N events queued first, then the workers started: how fast a backlog empties.
+// A delivery counts when its result is recorded in the database (bench/recorded-results.ts).
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
-import { topStatements, type BenchDatabaseServer, type StatementCost } from './bench-database';
-import type { BenchReceiver } from './bench-receiver';
+import type { BenchDatabaseServer, StatementCost } from './bench-database';
+import type { BenchReceiver, ReceiverCounts } from './bench-receiver';
+import { cpuMicrosPerDelivery, startMeasurement, walBytesSince, walPosition, type Measured } from './case-measurement';
 import { runPgbench } from './pgbench';
-import { watchSockets } from './socket-states';
-import { watchWaitEvents, type WaitEventShare } from './wait-events';
+import { databaseClockOffsetMs, readRecordedWindow, recordedPerSecond, type RecordedWindow } from './recorded-results';
+import type { WaitEventShare } from './wait-events';
 import { summarizeCpuProfile, type CpuProfileSummary } from './summarize-cpu-profile';
-import { postgresCpuSeconds, startWorkerProcesses } from './worker-processes';
+import { startWorkerProcesses, type WorkerProcesses } from './worker-processes';
 
 export interface BenchContext {
   server: BenchDatabaseServer;
@@ -23,7 +27,7 @@ export interface BenchContext {
   /** Endpoint max_concurrency: the per-worker connection cap of each endpoint. */
   endpointCap: number;
   workerEnv: Record<string, string>;
-  /** --no-notify (diagnostic): the deliveries NOTIFY trigger is disabled, workers wake by polling only. */
+  /** --no-notify (diagnostic): the NOTIFY triggers are disabled, workers wake by polling only. */
   notify: boolean;
   /** Set with --profile: CPU profiles of the workers are written under it. */
   profileDir?: string;
@@ -41,23 +45,35 @@ export interface CaseResult {
   endpointCap: number;
   receiverDelayMs: number;
   receiverFailRate: number;
-  producer?: { tpsWithoutTrigger?: number; tpsWithTrigger: number; offeredRate?: number; transactions: number };
+  producer?: {
+    tpsWithoutTrigger?: number;
+    tpsWithTrigger: number;
+    /** tpsWithTrigger as % of tpsWithoutTrigger, measured in the same round. */
+    percentOfNoTrigger?: number;
+    offeredRate?: number;
+    transactions: number;
+  };
   /** Enqueue rate while queueing a drain backlog (events/s), for reference. */
   enqueuePerSecond?: number;
+  /** Deliveries recorded per second, first recorded success to last (recorded-results.ts). */
   deliveriesPerSecond: number;
-  /** Wall time the rate is measured over, in seconds. */
-  deliverySeconds: number;
-  /** Last delivery minus the moment pgbench finished (pg_net scenario). */
+  /** Distinct deliveries the receiver answered 2xx per second, first to last: sent, not recorded. */
+  sentPerSecond: number;
+  /** Last result recorded minus the last request the receiver got (issue 11: within 1 s). */
+  recordTailMs: number;
+  /** Last result recorded minus the moment pgbench finished (pg_net scenario). */
   tailAfterProducerMs?: number;
-  /** Worker process started until its first delivery arrived (drain). */
-  startToFirstDeliveryMs?: number;
+  /** Worker process started until its first result was recorded (drain). */
+  startToFirstRecordedMs?: number;
   succeeded: number;
   dead: number;
   unfinished: number;
   successRate: number;
   attempts: number;
   failedAttempts: number;
+  /** Requests for a delivery the receiver had already acknowledged or was answering (issue 11: 0). */
   duplicates: number;
+  requests: number;
   connectionsAccepted: number;
   maxOpenConnections: number;
   peakTimeWait: number;
@@ -65,13 +81,30 @@ export interface CaseResult {
   workerCpuSeconds: number;
   workerPeakRssMb: number;
   postgresCpuSeconds: number;
-  /** WAL Postgres wrote while the case ran, per delivered event (producer's writes included in live cases). */
+  /** Worker + PostgreSQL CPU per succeeded delivery, µs (producers' inserts included in live cases). */
+  cpuMicrosPerDelivery: number;
+  /** WAL per event end to end: producers' writes and delivery (a drain's queueing included). */
   walBytesPerEvent: number;
+  /** The part of walBytesPerEvent written while queueing (drain only). */
+  walEnqueueBytesPerEvent?: number;
   benchProcessCpuSeconds: number;
   statements: StatementCost[];
   /** What active Postgres backends waited on while the case ran (sampled). */
   waitEvents: WaitEventShare[];
   cpuProfile?: CpuProfileSummary;
+}
+
+/** Producer TPS with the hookline.send trigger for a number of subscribed endpoints. */
+export interface ProducerResult {
+  name: string;
+  endpoints: number;
+  tpsWithoutTrigger: number;
+  /** With one worker delivering beside the producers, as in production (and as pg_net was measured). */
+  tpsWithWorker: number;
+  percentWithWorker: number;
+  /** With no worker running: the producers' own cost, with no CPU taken by delivering. */
+  tpsAlone: number;
+  percentAlone: number;
 }
 
 const SPICE_TABLE = `
@@ -88,7 +121,10 @@ export type TriggerMode = 'send' | 'http_post';
 async function createCaseDatabase(context: BenchContext, name: string): Promise<string> {
   const url = await context.server.create(name);
   if (!context.notify) {
-    await withClient(url, (client) => client.query('ALTER TABLE hookline.deliveries DISABLE TRIGGER deliveries_notify'));
+    await withClient(url, (client) =>
+      client.query(`ALTER TABLE hookline.deliveries DISABLE TRIGGER deliveries_notify;
+                    ALTER TABLE hookline.fanout_queue DISABLE TRIGGER fanout_queue_notify`),
+    );
   }
   return url;
 }
@@ -108,24 +144,31 @@ async function createApp(client: pg.ClientBase): Promise<string> {
   return rows[0]!.id;
 }
 
+/**
+ * `count` endpoints at <receiver>/e<i>. Endpoint i takes event type bench.e<i> (a drain spreads its
+ * events over them), or with `allSubscribed` every endpoint takes bench.e0 (each event fans out to
+ * all of them).
+ */
 async function createEndpoints(
   client: pg.ClientBase,
   appId: string,
   receiverUrl: string,
   count: number,
   cap: number,
+  allSubscribed = false,
 ): Promise<void> {
   await client.query(
     `WITH endpoints AS (
        INSERT INTO hookline.endpoints (app_id, url, event_types, max_concurrency)
-       SELECT $1, $2 || '/e' || i, ARRAY['bench.e' || i], $4 FROM generate_series(0, $3 - 1) AS i
+       SELECT $1, $2 || '/e' || i, ARRAY['bench.e' || CASE WHEN $5 THEN 0 ELSE i END], $4
+         FROM generate_series(0, $3 - 1) AS i
        RETURNING id
      ), types AS (
        INSERT INTO hookline.event_types (app_id, name) SELECT $1, 'bench.e' || i FROM generate_series(0, $3 - 1) AS i
      )
      INSERT INTO hookline.endpoint_secrets (app_id, endpoint_id, secret)
      SELECT $1, id, 'whsec_' || encode(decode(md5(id), 'hex') || decode(md5(id || 'x'), 'hex'), 'base64') FROM endpoints`,
-    [appId, receiverUrl, count, cap],
+    [appId, receiverUrl, count, cap, allSubscribed],
   );
 }
 
@@ -143,6 +186,22 @@ function triggerSql(mode: TriggerMode, appId: string | null, url: string): strin
     END $$;
     CREATE TRIGGER spice_harvest_webhook AFTER INSERT ON spice_harvests
       FOR EACH ROW EXECUTE FUNCTION spice_harvest_webhook();`;
+}
+
+/** spice_harvests with the trigger; for hookline.send, an app with `endpoints` subscribed to its event. */
+async function prepareProducer(
+  context: BenchContext,
+  client: pg.ClientBase,
+  mode: TriggerMode,
+  endpoints: number,
+): Promise<void> {
+  let appId: string | null = null;
+  await client.query(SPICE_TABLE);
+  if (mode === 'send') {
+    appId = await createApp(client);
+    await createEndpoints(client, appId, context.receiver.url, endpoints, context.endpointCap, true);
+  }
+  await client.query(triggerSql(mode, appId, `${context.receiver.url}/e0`));
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -169,18 +228,8 @@ async function waitForRecorded(client: pg.ClientBase, expected: number, timeoutM
     if (rows[0]!.done >= expected) return;
     if (Date.now() > until)
       throw new Error(`only ${rows[0]!.done} of ${expected} deliveries were recorded as finished`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-async function walPosition(client: pg.ClientBase): Promise<string> {
-  const { rows } = await client.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
-  return rows[0]!.lsn;
-}
-
-async function walBytesSince(client: pg.ClientBase, since: string): Promise<number> {
-  const { rows } = await client.query<{ bytes: string }>('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1)::text AS bytes', [since]);
-  return Number(rows[0]!.bytes);
 }
 
 async function outcome(client: pg.ClientBase) {
@@ -206,11 +255,6 @@ async function profileOf(dir: string | undefined): Promise<CpuProfileSummary | u
   return files[0] ? summarizeCpuProfile(join(dir, files[0])) : undefined;
 }
 
-interface Measured {
-  workers: Awaited<ReturnType<typeof startWorkerProcesses>>;
-  profileDir?: string;
-}
-
 /** Starts workers for a case; the profile folder is per case so each case's profile is its own. */
 async function startWorkers(
   context: BenchContext,
@@ -218,7 +262,7 @@ async function startWorkers(
   count: number,
   name: string,
   env: Record<string, string> = {},
-) {
+): Promise<{ workers: WorkerProcesses; profileDir?: string }> {
   const profileDir = context.profileDir ? join(context.profileDir, name) : undefined;
   const workers = await startWorkerProcesses({
     databaseUrl: url,
@@ -226,7 +270,42 @@ async function startWorkers(
     env: { ...context.workerEnv, ...env },
     cpuProfileDir: profileDir,
   });
-  return { workers, profileDir } satisfies Measured;
+  return { workers, profileDir };
+}
+
+/** What the deliveries, the receiver and the measurement say, in the fields every case reports. */
+function deliveryFields(
+  expected: number,
+  recorded: RecordedWindow,
+  counts: ReceiverCounts,
+  result: Awaited<ReturnType<typeof outcome>>,
+  measured: Measured,
+) {
+  const sentSeconds = (counts.lastSuccessAt! - counts.firstSuccessAt!) / 1000;
+  return {
+    deliveriesPerSecond: recordedPerSecond(recorded),
+    sentPerSecond: sentSeconds > 0 ? Math.round(counts.uniqueSucceeded / sentSeconds) : NaN,
+    recordTailMs: Math.round(recorded.lastResultAt - counts.lastRequestAt!),
+    succeeded: result.succeeded,
+    dead: result.dead,
+    unfinished: result.unfinished,
+    successRate: result.succeeded / expected,
+    attempts: result.attempts,
+    failedAttempts: result.failed_attempts,
+    duplicates: counts.duplicates,
+    requests: counts.requests,
+    connectionsAccepted: counts.connections,
+    maxOpenConnections: counts.maxOpenConnections,
+    peakTimeWait: measured.peakTimeWait,
+    workerCpuSeconds: measured.workerCpuSeconds,
+    workerPeakRssMb: measured.workerPeakRssMb,
+    postgresCpuSeconds: measured.postgresCpuSeconds,
+    cpuMicrosPerDelivery: cpuMicrosPerDelivery(measured, result.succeeded),
+    walBytesPerEvent: Math.round(measured.walBytes / expected),
+    benchProcessCpuSeconds: measured.benchProcessCpuSeconds,
+    statements: measured.statements,
+    waitEvents: measured.waitEvents,
+  };
 }
 
 export async function runBaselineProducer(
@@ -252,6 +331,42 @@ export async function runBaselineProducer(
   }
 }
 
+/**
+ * Producer TPS with the hookline.send trigger and `endpoints` subscribed, with one worker delivering
+ * or none. The case ends with pgbench: its deliveries (up to 100 per event) are not waited for; the
+ * 1-endpoint pg_net case covers delivery.
+ */
+export async function runProducerCase(
+  context: BenchContext,
+  options: { endpoints: number; withWorker: boolean; clients: number; transactionsPerClient: number },
+): Promise<number> {
+  const name = `bench_producer_${options.endpoints}ep_${options.withWorker ? 'worker' : 'alone'}`;
+  const url = await createCaseDatabase(context, name);
+  try {
+    return await withClient(url, async (client) => {
+      await prepareProducer(context, client, 'send', options.endpoints);
+      const started = options.withWorker ? await startWorkers(context, url, 1, name) : undefined;
+      try {
+        context.receiver.setBehaviour({ delayMs: 0, failRate: 0 });
+        context.receiver.reset();
+        const run = await runPgbench({
+          binary: context.pgbench!,
+          databaseUrl: url,
+          script: SPICE_INSERT,
+          clients: options.clients,
+          threads: 2,
+          transactionsPerClient: options.transactionsPerClient,
+        });
+        return run.tps;
+      } finally {
+        await started?.workers.stop();
+      }
+    });
+  } finally {
+    await context.server.drop(name);
+  }
+}
+
 export interface LiveCaseOptions {
   kind: 'pg_net' | 'latency';
   mode: TriggerMode;
@@ -269,23 +384,14 @@ export async function runLiveCase(context: BenchContext, options: LiveCaseOption
   const { receiver } = context;
   try {
     return await withClient(url, async (client) => {
-      let appId: string | null = null;
-      await client.query(SPICE_TABLE);
-      if (options.mode === 'send') {
-        appId = await createApp(client);
-        await createEndpoints(client, appId, receiver.url, 1, context.endpointCap);
-      }
-      await client.query(triggerSql(options.mode, appId, `${receiver.url}/e0`));
+      await prepareProducer(context, client, options.mode, 1);
+      const clockOffsetMs = await databaseClockOffsetMs(client);
+      const measurement = await startMeasurement(context, client, url);
       const { workers, profileDir } = await startWorkers(context, url, 1, name);
       try {
+        await measurement.workersStarted(workers);
         receiver.setBehaviour({ delayMs: 0, failRate: 0 });
         receiver.reset();
-        const sockets = watchSockets(receiver.port);
-        await client.query('SELECT pg_stat_statements_reset()');
-        const postgresCpuBefore = await postgresCpuSeconds(context.server.postmasterPid);
-        const benchCpuBefore = process.cpuUsage();
-        const waits = await watchWaitEvents(url);
-        const walBefore = await walPosition(client);
         context.log(`  ${name}: pgbench running`);
         const run = await runPgbench({
           binary: context.pgbench!,
@@ -300,20 +406,17 @@ export async function runLiveCase(context: BenchContext, options: LiveCaseOption
         const expected = run.transactions;
         await receiver.waitForUnique(expected, 120_000);
         await waitForRecorded(client, expected, 60_000);
-        const usage = await workers.usage();
-        const postgresCpu = (await postgresCpuSeconds(context.server.postmasterPid)) - postgresCpuBefore;
-        const benchCpu = process.cpuUsage(benchCpuBefore);
-        const walBytes = await walBytesSince(client, walBefore);
-        const socketPeaks = await sockets.stop();
-        const waitEvents = await waits.stop();
-        const statements = await topStatements(client);
+        const measured = await measurement.finish(workers);
         await workers.stop();
         const counts = receiver.counts();
         const result = await outcome(client);
-        const { rows } = await client.query<{ first: Date }>(`SELECT min(created_at) AS first FROM hookline.messages`);
-        const firstInsertAt = rows[0]!.first.getTime();
-        const lastDeliveryAt = counts.lastSuccessAt!;
-        const deliverySeconds = (lastDeliveryAt - firstInsertAt) / 1000;
+        const recorded = await readRecordedWindow(client, clockOffsetMs);
+        const fields = deliveryFields(expected, recorded, counts, result, measured);
+        // The producers' first insert opens the window here: deliveries are recorded while they run.
+        const { rows } = await client.query<{ first_ms: string }>(
+          `SELECT (extract(epoch FROM min(created_at)) * 1000)::text AS first_ms FROM hookline.messages`,
+        );
+        const firstInsertAt = Number(rows[0]!.first_ms) - clockOffsetMs;
         return {
           name: `${options.kind} (${options.mode === 'send' ? 'hookline.send' : 'hookline.http_post'})`,
           kind: options.kind,
@@ -326,30 +429,14 @@ export async function runLiveCase(context: BenchContext, options: LiveCaseOption
           producer: {
             tpsWithoutTrigger: options.tpsWithoutTrigger,
             tpsWithTrigger: run.tps,
+            percentOfNoTrigger: options.tpsWithoutTrigger ? (run.tps / options.tpsWithoutTrigger) * 100 : undefined,
             offeredRate: options.rate,
             transactions: run.transactions,
           },
-          deliveriesPerSecond: Math.round(expected / deliverySeconds),
-          deliverySeconds,
-          tailAfterProducerMs: lastDeliveryAt - run.finishedAt,
-          succeeded: result.succeeded,
-          dead: result.dead,
-          unfinished: result.unfinished,
-          successRate: result.succeeded / expected,
-          attempts: result.attempts,
-          failedAttempts: result.failed_attempts,
-          duplicates: counts.duplicates,
-          connectionsAccepted: counts.connections,
-          maxOpenConnections: counts.maxOpenConnections,
-          peakTimeWait: socketPeaks.peakTimeWait,
+          ...fields,
+          deliveriesPerSecond: Math.round(result.succeeded / ((recorded.lastSuccessAt - firstInsertAt) / 1000)),
+          tailAfterProducerMs: Math.round(recorded.lastResultAt - run.finishedAt),
           latencyMs: latencySummary(receiver.latencies()),
-          workerCpuSeconds: sum(usage.map((entry) => entry.cpuSeconds)),
-          workerPeakRssMb: Math.max(...usage.map((entry) => entry.peakRssMb)),
-          postgresCpuSeconds: postgresCpu,
-          walBytesPerEvent: Math.round(walBytes / expected),
-          benchProcessCpuSeconds: (benchCpu.user + benchCpu.system) / 1e6,
-          statements,
-          waitEvents,
           cpuProfile: await profileOf(profileDir),
         };
       } finally {
@@ -373,10 +460,15 @@ export interface DrainCaseOptions {
 // 10%-failing run last minutes; ten quick retries end every delivery (0.1^11 = 1e-11 to go dead).
 const QUICK_RETRY_SCHEDULE = '0,50ms,100ms,200ms,300ms,500ms,500ms,500ms,500ms,500ms,500ms';
 
-export async function runDrainCase(context: BenchContext, options: DrainCaseOptions): Promise<CaseResult> {
-  const label =
+export function drainLabel(options: DrainCaseOptions): string {
+  return (
     `drain ${formatCount(options.events)} x${options.workers}w ${options.endpoints}ep` +
-    `${options.delayMs ? ` ${options.delayMs}ms` : ''}${options.failRate ? ` fail${options.failRate * 100}%` : ''}`;
+    `${options.delayMs ? ` ${options.delayMs}ms` : ''}${options.failRate ? ` fail${options.failRate * 100}%` : ''}`
+  );
+}
+
+export async function runDrainCase(context: BenchContext, options: DrainCaseOptions): Promise<CaseResult> {
+  const label = drainLabel(options);
   const name = `bench_${label.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}`;
   const url = await createCaseDatabase(context, name);
   const { receiver } = context;
@@ -385,6 +477,7 @@ export async function runDrainCase(context: BenchContext, options: DrainCaseOpti
       const appId = await createApp(client);
       await createEndpoints(client, appId, receiver.url, options.endpoints, context.endpointCap);
       context.log(`  ${label}: queueing ${options.events} events`);
+      const walBeforeQueueing = await walPosition(client);
       const enqueueStarted = Date.now();
       const chunk = 10_000;
       for (let from = 1; from <= options.events; from += chunk) {
@@ -398,38 +491,31 @@ export async function runDrainCase(context: BenchContext, options: DrainCaseOpti
         );
       }
       const enqueuePerSecond = Math.round(options.events / ((Date.now() - enqueueStarted) / 1000));
+      const walEnqueueBytes = await walBytesSince(client, walBeforeQueueing);
       // Autovacuum would otherwise analyse the new rows in the middle of the drain; a deployment
       // that queued a backlog has statistics too.
-      await client.query('ANALYZE hookline.deliveries');
       await client.query('ANALYZE hookline.messages');
+      await client.query('ANALYZE hookline.fanout_queue');
+      await client.query('ANALYZE hookline.deliveries');
 
       receiver.setBehaviour({ delayMs: options.delayMs, failRate: options.failRate });
       receiver.reset();
-      const sockets = watchSockets(receiver.port);
-      await client.query('SELECT pg_stat_statements_reset()');
-      const postgresCpuBefore = await postgresCpuSeconds(context.server.postmasterPid);
-      const benchCpuBefore = process.cpuUsage();
-      const waits = await watchWaitEvents(url);
-      const walBefore = await walPosition(client);
+      const clockOffsetMs = await databaseClockOffsetMs(client);
+      const measurement = await startMeasurement(context, client, url, walBeforeQueueing);
       const startedAt = Date.now();
       const env: Record<string, string> = options.failRate > 0 ? { HOOKLINE_RETRY_SCHEDULE: QUICK_RETRY_SCHEDULE } : {};
       const { workers, profileDir } = await startWorkers(context, url, options.workers, name, env);
       try {
+        await measurement.workersStarted(workers);
         context.log(`  ${label}: draining`);
         const timeoutMs = Math.max(120_000, options.events * (options.delayMs + 1));
         await receiver.waitForUnique(options.events, timeoutMs);
         await waitForRecorded(client, options.events, 60_000);
-        const usage = await workers.usage();
-        const postgresCpu = (await postgresCpuSeconds(context.server.postmasterPid)) - postgresCpuBefore;
-        const benchCpu = process.cpuUsage(benchCpuBefore);
-        const walBytes = await walBytesSince(client, walBefore);
-        const socketPeaks = await sockets.stop();
-        const waitEvents = await waits.stop();
-        const statements = await topStatements(client);
+        const measured = await measurement.finish(workers);
         await workers.stop();
         const counts = receiver.counts();
         const result = await outcome(client);
-        const deliverySeconds = (counts.lastSuccessAt! - counts.firstSuccessAt!) / 1000;
+        const recorded = await readRecordedWindow(client, clockOffsetMs);
         return {
           name: label,
           kind: 'drain',
@@ -440,26 +526,9 @@ export async function runDrainCase(context: BenchContext, options: DrainCaseOpti
           receiverDelayMs: options.delayMs,
           receiverFailRate: options.failRate,
           enqueuePerSecond,
-          deliveriesPerSecond: Math.round(options.events / Math.max(deliverySeconds, 0.001)),
-          deliverySeconds,
-          startToFirstDeliveryMs: counts.firstSuccessAt! - startedAt,
-          succeeded: result.succeeded,
-          dead: result.dead,
-          unfinished: result.unfinished,
-          successRate: result.succeeded / options.events,
-          attempts: result.attempts,
-          failedAttempts: result.failed_attempts,
-          duplicates: counts.duplicates,
-          connectionsAccepted: counts.connections,
-          maxOpenConnections: counts.maxOpenConnections,
-          peakTimeWait: socketPeaks.peakTimeWait,
-          workerCpuSeconds: sum(usage.map((entry) => entry.cpuSeconds)),
-          workerPeakRssMb: Math.max(...usage.map((entry) => entry.peakRssMb)),
-          postgresCpuSeconds: postgresCpu,
-          walBytesPerEvent: Math.round(walBytes / options.events),
-          benchProcessCpuSeconds: (benchCpu.user + benchCpu.system) / 1e6,
-          statements,
-          waitEvents,
+          ...deliveryFields(options.events, recorded, counts, result, measured),
+          walEnqueueBytesPerEvent: Math.round(walEnqueueBytes / options.events),
+          startToFirstRecordedMs: Math.round(recorded.firstSuccessAt - startedAt),
           cpuProfile: await profileOf(profileDir),
         };
       } finally {
@@ -469,10 +538,6 @@ export async function runDrainCase(context: BenchContext, options: DrainCaseOpti
   } finally {
     await context.server.drop(name);
   }
-}
-
-function sum(values: number[]): number {
-  return Math.round(values.reduce((total, value) => total + value, 0) * 100) / 100;
 }
 
 export function formatCount(count: number): string {
