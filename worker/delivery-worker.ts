@@ -14,7 +14,13 @@ import { createPool, type Pool } from '../lib/pg';
 import type { AddressPolicyOptions } from '../lib/webhooks/address-policy';
 import { deliver, type AttemptResult, type ClaimedDelivery, type EndpointSettings } from './deliver';
 import { EndpointCache } from './endpoint-cache';
-import { ResultFlusher, type CircuitSettings, type FlushOutcome } from './flush';
+import {
+  connectionOptions,
+  RECORD_BY_KEY_SETTINGS,
+  ResultFlusher,
+  type CircuitSettings,
+  type FlushOutcome,
+} from './flush';
 import { HttpPools, type HttpLimits } from './http-pools';
 import { applyRetention, logRetention, readGauges, sampleQueueDepth, type RetentionOptions } from './maintenance';
 import { startMetricsServer, WorkerMetrics } from './metrics';
@@ -93,6 +99,8 @@ export class DeliveryWorker {
   readonly metrics = new WorkerMetrics();
   private state: WorkerState = 'created';
   private readonly pool: Pool;
+  /** The flusher's own connection, planning by primary key (RECORD_BY_KEY_SETTINGS). */
+  private readonly recordPool: Pool;
   private readonly wake: Wake;
   private readonly flusher: ResultFlusher;
   private readonly http: HttpPools;
@@ -129,12 +137,16 @@ export class DeliveryWorker {
     this.workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     this.log = (options.log ?? createLogger()).child({ component: 'worker', workerId: this.workerId });
     this.pool = createPool(options.connectionString, { max: 4 });
+    this.recordPool = createPool(options.connectionString, {
+      max: 1,
+      options: connectionOptions(RECORD_BY_KEY_SETTINGS),
+    });
     this.wake = new Wake(options.connectionString, this.log);
     this.http = new HttpPools(options.http, options.addressPolicy, options.resolve);
     this.endpoints = new EndpointCache(this.pool);
     this.presence = new PollingPresence(this.pool, this.workerId, this.log);
     this.flusher = new ResultFlusher({
-      pool: this.pool,
+      pool: this.recordPool,
       workerId: this.workerId,
       intervalMs: options.flushIntervalMs,
       maxResults: options.flushMaxResults,
@@ -514,7 +526,7 @@ export class DeliveryWorker {
     const wasRunning = this.state === 'running';
     if (this.state === 'created') {
       this.state = 'stopped';
-      await this.pool.end().catch(() => {});
+      await Promise.all([this.pool.end().catch(() => {}), this.recordPool.end().catch(() => {})]);
       return;
     }
     this.state = 'draining';
@@ -544,7 +556,7 @@ export class DeliveryWorker {
       abandoned.length > 0 ? this.http.destroy() : this.http.close(),
       new Promise<void>((resolve) => (this.metricsHttp ? this.metricsHttp.close(() => resolve()) : resolve())),
     ]);
-    await this.pool.end().catch(() => {});
+    await Promise.all([this.pool.end().catch(() => {}), this.recordPool.end().catch(() => {})]);
     this.log.info('stopped', { ...this.stats, abandoned: abandoned.length });
   }
 }

@@ -9,6 +9,29 @@ import type { Pool } from '../lib/pg';
 import type { AttemptResult } from './deliver';
 import { sql } from './sql';
 
+/**
+ * Planner settings of the connection that records results: look every result up by primary key.
+ * With the fence on lease_owner alone, PostgreSQL 15 and 18 both still chose a hash join over a
+ * sequential scan of deliveries while the table held fewer than ~150,000 rows (cheaper in their cost
+ * model than 500 index probes), a flush whose cost follows the table instead of the batch; and on 15,
+ * statistics that saw no row in flight made it read every leased row through a partial index (500
+ * results: 2,757 ms behind a 20,000-row backlog instead of 21 ms). Every join in the statement is on
+ * a key (results to deliveries, endpoints and rollups by primary key), so forbidding the other join
+ * methods costs nothing elsewhere. Applied to a connection of its own, not to the worker's other
+ * statements. test/worker/record-results-plan.test.ts checks the plan.
+ */
+export const RECORD_BY_KEY_SETTINGS: Record<string, string> = {
+  enable_seqscan: 'off',
+  enable_hashjoin: 'off',
+  enable_mergejoin: 'off',
+};
+
+export function connectionOptions(settings: Record<string, string>): string {
+  return Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
+}
+
 export interface CircuitSettings {
   /** Failed attempts in a row that open an endpoint's circuit. */
   failureThreshold: number;

@@ -1,0 +1,121 @@
+// The flush's cost follows its batch, not the backlog, on every supported PostgreSQL. Seen on
+// PostgreSQL 15 before write path v2: with statistics taken while no delivery was 'delivering', the
+// planner updated a flush's deliveries through a nested loop over every 'delivering' row (an index on
+// state looked free), and 500 results took 2,757 ms behind a 20,000-row backlog instead of 21 ms.
+// This sets that trap (ANALYZE with nothing in flight, then 20,000 leased rows) and runs the real
+// statements under EXPLAIN ANALYZE. Run it against PostgreSQL 15 with DATABASE_URL set to check the
+// older planner too.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RECORD_BY_KEY_SETTINGS } from '../../worker/flush';
+import { sql } from '../../worker/sql';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createApp, createEndpoint, createEventType } from '../support/fixtures';
+
+let db: TestDatabase;
+let appId: string;
+let endpointId: string;
+const WORKER = 'worker-with-a-backlog';
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+}
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  appId = await createApp(db.pool, 'Giedi Prime');
+  await createEventType(db.pool, appId, 'harkonnen.raid');
+  endpointId = (await createEndpoint(db.pool, appId, 'http://127.0.0.1:9/')).id;
+  const { rows } = await db.pool.query<{ id: string }>(
+    `INSERT INTO hookline.messages (app_id, event_type, payload) VALUES ($1, 'harkonnen.raid', '{}') RETURNING id`,
+    [appId],
+  );
+  // History first, and statistics taken while nothing is in flight...
+  await db.pool.query(
+    `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count)
+     SELECT 'dlv_done_' || n, $1, $2, $3, 'harkonnen.raid', 'succeeded', 1 FROM generate_series(1, 20000) AS n`,
+    [appId, rows[0]!.id, endpointId],
+  );
+  await db.pool.query('ANALYZE hookline.deliveries');
+  // ...then a backlog of 20,000 deliveries leased to this worker, which the statistics never saw.
+  await db.pool.query(
+    `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, lease_owner,
+                                      lease_expires_at, next_attempt_at)
+     SELECT 'dlv_flight_' || lpad(n::text, 5, '0'), $1, $2, $3, 'harkonnen.raid', 'delivering', $4,
+            now() + interval '1 minute', now() + interval '1 minute'
+       FROM generate_series(1, 20000) AS n`,
+    [appId, rows[0]!.id, endpointId, WORKER],
+  );
+});
+
+/** EXPLAIN ANALYZE of a statement in a transaction that is rolled back, with the worker's settings. */
+async function explain(statement: string, params: unknown[], settings: Record<string, string> = {}): Promise<PlanNode> {
+  const client = await db.pool.connect();
+  try {
+    await client.query('BEGIN');
+    for (const [name, value] of Object.entries(settings)) await client.query(`SET LOCAL ${name} = ${value}`);
+    const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+      `EXPLAIN (ANALYZE, FORMAT JSON)\n${statement}`,
+      params,
+    );
+    return rows[0]!['QUERY PLAN'][0].Plan;
+  } finally {
+    await client.query('ROLLBACK');
+    client.release();
+  }
+}
+
+/** Every read of the deliveries table in a plan: [node type, index, rows it produced in all loops]. */
+function deliveriesReads(plan: PlanNode): [string, string | undefined, number][] {
+  return nodesOf(plan)
+    .filter((node) => node['Relation Name'] === 'deliveries' && node['Node Type'] !== 'ModifyTable')
+    .map((node) => [node['Node Type'], node['Index Name'], (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1)]);
+}
+
+describe('recording 500 results behind a 20,000-row backlog', () => {
+  it('finds each result by primary key, and reads no other delivery', async () => {
+    const results = Array.from({ length: 500 }, (_, index) => `dlv_flight_${String(index + 1).padStart(5, '0')}`);
+    const now = new Date();
+    const plan = await explain(
+      sql.recordResults,
+      [
+        WORKER,
+        results,
+        results.map(() => 'succeeded'),
+        results.map(() => null),
+        results.map(() => now),
+        results.map(() => 3.5),
+        results.map(() => 200),
+        results.map(() => null),
+        results.map(() => null),
+        results.map(() => '{}'),
+        results.map(() => null),
+        results.map(() => 'ok'),
+        results.map(() => false),
+        10,
+        30_000,
+        1_800_000,
+        0,
+      ],
+      RECORD_BY_KEY_SETTINGS,
+    );
+    const reads = deliveriesReads(plan);
+    expect(reads.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'deliveries_pkey']]);
+    // 500 rows looked up, 500 found: nothing of the other 19,500 in flight, nor of the history.
+    expect(reads[0]![2]).toBe(500);
+  });
+
+  it('gives deliveries back by primary key too', async () => {
+    const ids = Array.from({ length: 100 }, (_, index) => `dlv_flight_${String(index + 1001).padStart(5, '0')}`);
+    const plan = await explain(sql.releaseDeliveries, [WORKER, ids, ids.map(() => new Date())]);
+    const reads = deliveriesReads(plan);
+    expect(reads.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'deliveries_pkey']]);
+    expect(reads[0]![2]).toBe(100);
+  });
+});
