@@ -205,15 +205,21 @@ export async function topStatements(
 }
 
 /** The server's values of the named settings, to print what the cases really ran with. */
-export async function readServerSettings(server: BenchDatabaseServer, names: string[]): Promise<Record<string, string>> {
+export async function readServerSettings(
+  server: BenchDatabaseServer,
+  names: string[],
+): Promise<Record<string, string>> {
   const client = new pg.Client({ connectionString: server.maintenanceUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ name: string; value: string | null }>(
-      'SELECT name, current_setting(name, true) AS value FROM unnest($1::text[]) AS name',
+    // pg_settings lists only what this role may read (shared_preload_libraries needs
+    // pg_read_all_settings); the rest is shown as hidden rather than failing the run.
+    const { rows } = await client.query<{ name: string; value: string }>(
+      'SELECT name, current_setting(name) AS value FROM pg_settings WHERE name = ANY ($1::text[])',
       [names],
     );
-    return Object.fromEntries(rows.map((row) => [row.name, row.value ?? '(not set)']));
+    const values = new Map(rows.map((row) => [row.name, row.value]));
+    return Object.fromEntries(names.map((name) => [name, values.get(name) ?? '(not readable or not set)']));
   } finally {
     await client.end();
   }

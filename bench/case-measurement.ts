@@ -73,7 +73,10 @@ export async function startMeasurement(
       const socketPeaks = await sockets.stop();
       const waitEvents = await waits.stop();
       const statements = await topStatements(context.server, client);
-      const workerCpu = usage.reduce((sum, entry, index) => sum + entry.cpuSeconds - (workerBaseline[index]?.cpuSeconds ?? 0), 0);
+      const workerCpu = usage.reduce(
+        (sum, entry, index) => sum + entry.cpuSeconds - (workerBaseline[index]?.cpuSeconds ?? 0),
+        0,
+      );
       return {
         workerCpuSeconds: Math.round(workerCpu * 100) / 100,
         workerPeakRssMb: Math.max(...usage.map((entry) => entry.peakRssMb)),

@@ -14,7 +14,9 @@ export async function connectGivenDatabase(databaseUrl: string): Promise<BenchDa
   try {
     parsed = new URL(databaseUrl);
   } catch {
-    throw new Error(`--database-url must be a URL like postgresql://user:password@host:5432/postgres, got "${databaseUrl}"`);
+    throw new Error(
+      `--database-url must be a URL like postgresql://user:password@host:5432/postgres, got "${databaseUrl}"`,
+    );
   }
   if (!['postgres:', 'postgresql:'].includes(parsed.protocol)) {
     throw new Error(`--database-url must start with postgresql://, got "${parsed.protocol}//..."`);

@@ -131,7 +131,7 @@ export function judgeTargets(cases: Summary<CaseResult>[], producers: Summary<Pr
   const aloneText = shares.map((p) => `${fmt(p.percentAlone, 1)}%`).join(' / ');
   if (shares.length > 0) {
     verdicts.push({
-      target: 'producer TPS with the hookline.send trigger >= 60% of no trigger (pgbench 10 x 1,000, worker delivering)',
+      target: 'producer TPS with the hookline.send trigger >= 60% of no trigger, worker delivering',
       measured:
         `${shares.map(shareText).join('; ')} of ${fmt(shares[0]!.tpsWithoutTrigger)} without ` +
         `(no worker running: ${aloneText})`,
@@ -193,9 +193,10 @@ export function judgeTargets(cases: Summary<CaseResult>[], producers: Summary<Pr
       measured:
         `${fmt(drain.cpuMicrosPerDelivery)} µs in ${drain.name} (worker ${fmt(drain.workerCpuSeconds, 1)} s, ` +
         `PostgreSQL ${pgCpu})`,
-      met: Number.isFinite(drain.cpuMicrosPerDelivery) && Number.isFinite(drain.postgresCpuSeconds)
-        ? drain.cpuMicrosPerDelivery <= 200
-        : null,
+      met:
+        Number.isFinite(drain.cpuMicrosPerDelivery) && Number.isFinite(drain.postgresCpuSeconds)
+          ? drain.cpuMicrosPerDelivery <= 200
+          : null,
     });
     const live = cases.find((c) => c.median.kind === 'pg_net' && c.name.includes('send'))?.median;
     verdicts.push({
@@ -233,7 +234,11 @@ export function judgeTargets(cases: Summary<CaseResult>[], producers: Summary<Pr
       measured: `${scaling.map((r) => `${r.workers}w ${fmt(r.deliveriesPerSecond)}/s`).join(', ')} recorded (${fmt(one.events)} events each)`,
       met: scaling.every((r) => r.deliveriesPerSecond >= one.deliveriesPerSecond),
     });
-  } else notRun('more workers never slower: 2 and 4 workers on one endpoint >= one worker', 'not run (needs drains of one size with 1 and more workers)');
+  } else
+    notRun(
+      'more workers never slower: 2 and 4 workers on one endpoint >= one worker',
+      'not run (needs drains of one size with 1 and more workers)',
+    );
 
   notRun('dashboard < 200 ms p95 at 10 M deliveries', 'measured by npm run bench:dashboard');
   notRun('retention at 10,000/s without DELETE storms', 'not measured by npm run bench');
@@ -258,7 +263,11 @@ export function judgeTargets(cases: Summary<CaseResult>[], producers: Summary<Pr
   }
   if (cases.length > 0) {
     const peakRss = Math.max(...cases.map((c) => c.max.workerPeakRssMb));
-    verdicts.push({ target: '(earlier) worker peak RSS < 250 MB', measured: `${fmt(peakRss)} MB (largest of all runs)`, met: peakRss < 250 });
+    verdicts.push({
+      target: '(earlier) worker peak RSS < 250 MB',
+      measured: `${fmt(peakRss)} MB (largest of all runs)`,
+      met: peakRss < 250,
+    });
   }
   return verdicts;
 }
@@ -291,7 +300,12 @@ export function profileReport(cases: Summary<CaseResult>[]): string {
     }
     if (result.waitEvents.length > 0) {
       parts.push('Active backends by wait event (pg_stat_activity, sampled every 50 ms):');
-      parts.push(table([['wait event', 'samples', '%'], ...result.waitEvents.map((w) => [w.event, fmt(w.samples), fmt(w.share, 1)])]));
+      parts.push(
+        table([
+          ['wait event', 'samples', '%'],
+          ...result.waitEvents.map((w) => [w.event, fmt(w.samples), fmt(w.share, 1)]),
+        ]),
+      );
     }
     if (result.cpuProfile) {
       parts.push(`Worker CPU profile (${fmt(result.cpuProfile.totalMs)} ms sampled, first worker):`);

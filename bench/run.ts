@@ -160,18 +160,26 @@ async function runRound(context: BenchContext, options: RunOptions, round: strin
   const { clients, transactions } = options;
 
   if (options.scenarios.has('pg_net')) {
-    const tpsWithoutTrigger = await attempt(`pg_net scenario: pgbench -c ${clients} -j 2 -t ${transactions}, no trigger`, () =>
-      runBaselineProducer(context, clients, transactions),
+    const tpsWithoutTrigger = await attempt(
+      `pg_net scenario: pgbench -c ${clients} -j 2 -t ${transactions}, no trigger`,
+      () => runBaselineProducer(context, clients, transactions),
     );
     if (tpsWithoutTrigger !== undefined) {
       console.log(`  ${tpsWithoutTrigger.toFixed(0)} TPS without a trigger`);
       const live = await runCase('pg_net scenario with a hookline.send trigger, 1 endpoint', () =>
-        runLiveCase(context, { kind: 'pg_net', mode: 'send', clients, transactionsPerClient: transactions, tpsWithoutTrigger }),
+        runLiveCase(context, {
+          kind: 'pg_net',
+          mode: 'send',
+          clients,
+          transactionsPerClient: transactions,
+          tpsWithoutTrigger,
+        }),
       );
       for (const endpoints of options.producerEndpoints) {
         const producer = (withWorker: boolean) =>
-          attempt(`producer: hookline.send trigger, ${endpoints} endpoint(s), ${withWorker ? 'worker delivering' : 'no worker'}`, () =>
-            runProducerCase(context, { endpoints, withWorker, clients, transactionsPerClient: transactions }),
+          attempt(
+            `producer: hookline.send trigger, ${endpoints} endpoint(s), ${withWorker ? 'worker delivering' : 'no worker'}`,
+            () => runProducerCase(context, { endpoints, withWorker, clients, transactionsPerClient: transactions }),
           );
         // With one endpoint the pg_net case above is this very measurement.
         const withWorker = endpoints === 1 ? live?.producer?.tpsWithTrigger : await producer(true);
@@ -186,10 +194,18 @@ async function runRound(context: BenchContext, options: RunOptions, round: strin
           tpsAlone: alone ?? NaN,
           percentAlone: percent(alone),
         });
-        console.log(`  ${endpoints} endpoint(s): ${percent(withWorker).toFixed(1)}% of no trigger with a worker, ${percent(alone).toFixed(1)}% alone`);
+        console.log(
+          `  ${endpoints} endpoint(s): ${percent(withWorker).toFixed(1)}% of no trigger with a worker, ${percent(alone).toFixed(1)}% alone`,
+        );
       }
       await runCase('pg_net scenario with a hookline.http_post trigger', () =>
-        runLiveCase(context, { kind: 'pg_net', mode: 'http_post', clients, transactionsPerClient: transactions, tpsWithoutTrigger }),
+        runLiveCase(context, {
+          kind: 'pg_net',
+          mode: 'http_post',
+          clients,
+          transactionsPerClient: transactions,
+          tpsWithoutTrigger,
+        }),
       );
     }
   }
@@ -321,7 +337,8 @@ async function main(): Promise<void> {
   const errors = rounds.flatMap((round) => round.errors);
   const loadAverageAtEnd = roundedLoad();
   console.log(`\n${casesTable(cases)}`);
-  if (producers.length > 0) console.log(`\nProducer cost (pgbench ${options.clients} x ${options.transactions}):\n${producerTable(producers)}`);
+  if (producers.length > 0)
+    console.log(`\nProducer cost (pgbench ${options.clients} x ${options.transactions}):\n${producerTable(producers)}`);
   const verdicts = judgeTargets(cases, producers);
   console.log(
     `\nTargets of issue 11 on PostgreSQL ${server?.version ?? '?'} (${repeat > 1 ? `medians of ${repeat} runs; ` : ''}` +

@@ -32,7 +32,9 @@ function runAsPostgres(): RunAs {
       gid: Number(execFileSync('id', ['-g', USER], { encoding: 'utf8' }).trim()),
     };
   } catch {
-    throw new Error(`running as root needs a "${USER}" OS user to run PostgreSQL as (apt-get install postgresql-${VERSION} creates it)`);
+    throw new Error(
+      `running as root needs a "${USER}" OS user to run PostgreSQL as (apt-get install postgresql-${VERSION} creates it)`,
+    );
   }
 }
 
@@ -79,8 +81,15 @@ async function start(port: number): Promise<void> {
   }
   await run(
     'initdb',
-    [`--pgdata=${dataDir}`, `--username=${USER}`, `--pwfile=${passwordFile}`, '--auth=scram-sha-256',
-     '--encoding=UTF8', '--locale=C', '--no-sync'],
+    [
+      `--pgdata=${dataDir}`,
+      `--username=${USER}`,
+      `--pwfile=${passwordFile}`,
+      '--auth=scram-sha-256',
+      '--encoding=UTF8',
+      '--locale=C',
+      '--no-sync',
+    ],
     runAs,
   );
   await rm(passwordFile);
@@ -96,7 +105,9 @@ async function start(port: number): Promise<void> {
 async function stop(folder: string): Promise<void> {
   const dataDir = join(folder, 'pg');
   if (!folder.startsWith('/tmp/hookline-bench-pg') || !existsSync(join(dataDir, 'PG_VERSION'))) {
-    throw new Error(`--stop expects a folder this script printed (/tmp/hookline-bench-pg${VERSION}-...), got "${folder}"`);
+    throw new Error(
+      `--stop expects a folder this script printed (/tmp/hookline-bench-pg${VERSION}-...), got "${folder}"`,
+    );
   }
   await run('pg_ctl', ['stop', '-D', dataDir, '-m', 'fast', '-w', '-t', '60'], runAsPostgres());
   await rm(folder, { recursive: true, force: true });

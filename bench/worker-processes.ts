@@ -63,6 +63,8 @@ function startOne(options: WorkerProcessOptions): Promise<ChildProcess> {
       DATABASE_URL: options.databaseUrl,
       HOOKLINE_ALLOW_LOOPBACK: 'true',
       HOOKLINE_LOG_LEVEL: 'info',
+      // Only one worker could listen on the default metrics port; none does, so all are alike.
+      HOOKLINE_METRICS_PORT: '0',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
