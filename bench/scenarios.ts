@@ -102,7 +102,10 @@ export interface ProducerResult {
   /** With one worker delivering beside the producers, as in production (and as pg_net was measured). */
   tpsWithWorker: number;
   percentWithWorker: number;
-  /** With no worker running: the producers' own cost, with no CPU taken by delivering. */
+  /**
+   * With no worker running (but registered as polling, so no NOTIFY): the producers' own cost, with
+   * no CPU taken by delivering.
+   */
   tpsAlone: number;
   percentAlone: number;
 }
@@ -346,6 +349,15 @@ export async function runProducerCase(
     return await withClient(url, async (client) => {
       await prepareProducer(context, client, 'send', options.endpoints);
       const started = options.withWorker ? await startWorkers(context, url, 1, name) : undefined;
+      if (!options.withWorker) {
+        // Without a worker the fan-out queue's trigger would NOTIFY on every commit (nobody is
+        // polling), which serializes the producers' commits and measured them at a fifth of the
+        // TPS they reach beside a busy worker. A polling worker's row gives the producers the path
+        // they take in steady state: no NOTIFY, and no delivery competing for the cores.
+        await client.query(
+          `INSERT INTO hookline.polling_workers (worker_id, until) VALUES ('bench-no-worker', now() + interval '1 hour')`,
+        );
+      }
       try {
         context.receiver.setBehaviour({ delayMs: 0, failRate: 0 });
         context.receiver.reset();
