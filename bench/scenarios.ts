@@ -448,7 +448,8 @@ export async function runLiveCase(context: BenchContext, options: LiveCaseOption
           ...fields,
           deliveriesPerSecond: Math.round(result.succeeded / ((recorded.lastSuccessAt - firstInsertAt) / 1000)),
           tailAfterProducerMs: Math.round(recorded.lastResultAt - run.finishedAt),
-          latencyMs: latencySummary(receiver.latencies()),
+          // The receiver's clock minus the message's created_at on the database's clock.
+          latencyMs: latencySummary(receiver.latencies().map((ms) => ms + clockOffsetMs)),
           cpuProfile: await profileOf(profileDir),
         };
       } finally {
