@@ -22,6 +22,7 @@ import {
   type FlushOutcome,
 } from './flush';
 import { HttpPools, type HttpLimits } from './http-pools';
+import { LeaseBook } from './leases';
 import { applyRetention, logRetention, readGauges, sampleQueueDepth, type RetentionOptions } from './maintenance';
 import { startMetricsServer, WorkerMetrics } from './metrics';
 import { BUSY_POLL_MS, BUSY_WINDOW_MS, PollingPresence } from './polling-presence';
@@ -89,6 +90,9 @@ interface Waiting {
 
 export const DEFAULT_CIRCUIT: CircuitSettings = { failureThreshold: 10, openBaseMs: 30_000, openMaxMs: 30 * 60_000 };
 const FIVE_DAYS_MS = 5 * 86_400_000;
+// Time a delivery's lease must still run, beyond the next renewal, for it to be sent: a renewal round
+// trip plus event-loop lag under load.
+const LEASE_MARGIN_MS = 500;
 
 // A delivery of a disabled endpoint goes back to the queue for this long without spending an
 // attempt; enabling the endpoint (or a replay) makes it due again.
@@ -118,6 +122,10 @@ export class DeliveryWorker {
   private forced = false;
   private readonly claimThreshold: number;
   private readonly maxUnrecorded: number;
+  private readonly maxWaiting: number;
+  private readonly leases: LeaseBook;
+  /** Leases are renewed this often: a third of a lease, so one late renewal still lands in time. */
+  private readonly renewEveryMs: number;
   /** Deliveries each fanned-out message made lately (subscribed endpoints per event), smoothed. */
   private deliveriesPerMessage = 1;
   private readonly presence: PollingPresence;
@@ -128,12 +136,12 @@ export class DeliveryWorker {
   readonly stats = { claimed: 0, succeeded: 0, failed: 0, released: 0 };
 
   constructor(private readonly options: DeliveryWorkerOptions) {
-    if (options.leaseSeconds * 1000 <= options.http.timeoutMs) {
-      throw new Error(
-        `the lease (${options.leaseSeconds} s) must be longer than the attempt timeout (${options.http.timeoutMs} ms), ` +
-          'or deliveries still in flight would be claimed by another worker',
-      );
+    if (options.leaseSeconds < 2) {
+      // Renewed every third of a lease: under 2 s, one slow renewal round trip would lose it.
+      throw new Error(`the lease must be at least 2 seconds, got ${options.leaseSeconds}`);
     }
+    this.leases = new LeaseBook(options.leaseSeconds * 1000);
+    this.renewEveryMs = (options.leaseSeconds * 1000) / 3;
     this.workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     this.log = (options.log ?? createLogger()).child({ component: 'worker', workerId: this.workerId });
     this.pool = createPool(options.connectionString, { max: 4 });
@@ -160,6 +168,10 @@ export class DeliveryWorker {
     // a batch is free (the loop still claims at once when it holds nothing).
     this.claimThreshold = Math.max(1, Math.floor(Math.min(options.batchSize, options.concurrency) / 4));
     this.maxUnrecorded = options.maxUnrecordedResults ?? Math.max(options.concurrency, 2 * options.flushMaxResults);
+    // At most half a batch (128 by default) waiting for a connection: with one endpoint at 10
+    // connections answering in 1 ms that is ~13 ms of work, enough to keep them busy between claims,
+    // and all that a worker frozen mid-batch holds back besides its in-flight requests.
+    this.maxWaiting = Math.max(this.claimThreshold * 2, 16);
     this.metrics.collect = () => {
       this.metrics.inFlight.set({}, this.inFlight.size);
       this.metrics.held.set({}, this.held);
@@ -182,6 +194,8 @@ export class DeliveryWorker {
     // Deliveries waiting for a connection to a slow endpoint must not outlive their lease (another
     // worker would send them too): past half the lease they go back to the queue.
     this.timers.push(setInterval(() => void this.releaseStaleWaiting(), 1000));
+    // Leases are short and renewed while this process runs (worker/sql/renew-leases.sql).
+    this.timers.push(setInterval(() => void this.renewLeases(), this.renewEveryMs));
     const maintenanceMs = this.options.maintenanceIntervalMs ?? 60_000;
     if (maintenanceMs > 0) {
       this.timers.push(setInterval(() => void this.maintain(), maintenanceMs));
@@ -203,11 +217,18 @@ export class DeliveryWorker {
         await this.wake.wait(this.options.pollIntervalMs);
         continue;
       }
-      if (free < this.claimThreshold && this.held > 0) {
+      // Deliveries claimed but waiting for a connection to their endpoint (its max_concurrency) are
+      // held without being sent, and a frozen worker would hold them too: keep that set small.
+      const limit = Math.min(
+        free,
+        this.options.batchSize,
+        this.maxUnrecorded - unrecorded,
+        this.maxWaiting - this.waitingCount(),
+      );
+      if (limit < this.claimThreshold && this.held > 0) {
         await this.wake.wait(this.options.pollIntervalMs);
         continue;
       }
-      const limit = Math.min(free, this.options.batchSize, this.maxUnrecorded - unrecorded);
       let taken: ClaimRow[];
       let full: boolean;
       const started = performance.now();
@@ -260,6 +281,16 @@ export class DeliveryWorker {
    * worker in the same statement (worker/sql/fan-out-messages.sql). `full` means there may be more.
    */
   private async take(limit: number): Promise<{ taken: ClaimRow[]; full: boolean }> {
+    const sentAt = Date.now();
+    const result = await this.takeRows(limit);
+    this.leases.extend(
+      result.taken.map((row) => row.id),
+      sentAt,
+    );
+    return result;
+  }
+
+  private async takeRows(limit: number): Promise<{ taken: ClaimRow[]; full: boolean }> {
     const claimed = (
       await this.pool.query<ClaimRow>(sql.claimDeliveries, [this.workerId, limit, this.options.leaseSeconds])
     ).rows;
@@ -343,6 +374,7 @@ export class DeliveryWorker {
         // The endpoint was deleted with its deliveries; this one was written by a fan-out racing the
         // delete, and goes too.
         this.held--;
+        this.leases.drop([row.id]);
         orphans.push(row.id);
         continue;
       }
@@ -402,6 +434,13 @@ export class DeliveryWorker {
   }
 
   private startDelivery(delivery: ClaimedDelivery, endpoint: EndpointSettings): void {
+    if (!this.leases.runsFor(delivery.id, this.renewEveryMs + LEASE_MARGIN_MS)) {
+      // Its lease may end before the next renewal (it waited for a connection while this process
+      // stalled, or a renewal failed): another worker could take it over mid-request. Give it back.
+      void this.release([{ id: delivery.id, dueAt: new Date() }], 'lease_ending');
+      this.startNextWaiting(endpoint);
+      return;
+    }
     this.active.set(endpoint.id, (this.active.get(endpoint.id) ?? 0) + 1);
     this.inFlight.set(delivery.id, delivery);
     void deliver(delivery, endpoint, {
@@ -422,15 +461,23 @@ export class DeliveryWorker {
     this.metrics.attemptDuration.observe(result.durationMs / 1000);
     if (result.state === 'succeeded') this.stats.succeeded++;
     else this.stats.failed++;
+    this.leases.drop([delivery.id]);
     this.flusher.add(result);
+    this.active.set(endpoint.id, (this.active.get(endpoint.id) ?? 1) - 1);
+    this.startNextWaiting(endpoint);
+    if (
+      this.options.concurrency - this.held >= this.claimThreshold &&
+      this.waitingCount() < this.maxWaiting - this.claimThreshold
+    )
+      this.wake.signal();
+  }
+
+  /** A connection to the endpoint came free: the next delivery waiting for one takes it. */
+  private startNextWaiting(endpoint: EndpointSettings): void {
     const queue = this.waiting.get(endpoint.id);
     const next = this.state === 'running' ? queue?.shift() : undefined;
-    if (next) {
-      this.active.set(endpoint.id, (this.active.get(endpoint.id) ?? 1) - 1);
-      this.startDelivery(next.delivery, next.endpoint);
-    } else this.active.set(endpoint.id, (this.active.get(endpoint.id) ?? 1) - 1);
     if (queue?.length === 0) this.waiting.delete(endpoint.id);
-    if (this.options.concurrency - this.held >= this.claimThreshold) this.wake.signal();
+    if (next) this.startDelivery(next.delivery, next.endpoint);
   }
 
   private flushed(results: AttemptResult[], outcome: FlushOutcome, durationMs: number): void {
@@ -455,6 +502,43 @@ export class DeliveryWorker {
     }
   }
 
+  private waitingCount(): number {
+    let count = 0;
+    for (const queue of this.waiting.values()) count += queue.length;
+    return count;
+  }
+
+  /** Renews the leases of everything this worker holds: in flight, and waiting for a connection. */
+  private async renewLeases(): Promise<void> {
+    if (this.leases.size === 0 || this.state === 'stopped') return;
+    const ids = this.leases.ids();
+    const sentAt = Date.now();
+    try {
+      const { rows } = await this.pool.query<{ id: string }>(sql.renewLeases, [
+        this.workerId,
+        ids,
+        this.options.leaseSeconds,
+      ]);
+      const renewed = new Set(rows.map((row) => row.id));
+      // Recorded or released while the renewal ran: nothing to do. Still held: extend. Otherwise
+      // taken over (this process was frozen past its lease): never send it; a result in flight is
+      // fenced off when flushed.
+      const stillHeld = ids.filter((id) => this.leases.runsFor(id, -Infinity));
+      this.leases.extend(
+        stillHeld.filter((id) => renewed.has(id)),
+        sentAt,
+      );
+      const lost = stillHeld.filter((id) => !renewed.has(id));
+      if (lost.length > 0) {
+        this.leases.drop(lost);
+        this.log.warn('leases lost to another worker before renewal', { lost: lost.length });
+      }
+    } catch (error) {
+      this.metrics.databaseErrors.inc({ operation: 'renew' });
+      this.log.warn('renewing leases failed; they end sooner', { error, deliveries: ids.length });
+    }
+  }
+
   private async releaseStaleWaiting(): Promise<void> {
     const cutoff = Date.now() - (this.options.leaseSeconds * 1000) / 2;
     const stale: { id: string; dueAt: Date }[] = [];
@@ -474,6 +558,7 @@ export class DeliveryWorker {
   private async release(deliveries: { id: string; dueAt: Date }[], reason: string | null): Promise<void> {
     if (deliveries.length === 0) return;
     this.held -= deliveries.length;
+    this.leases.drop(deliveries.map((delivery) => delivery.id));
     this.stats.released += deliveries.length;
     if (reason) this.metrics.released.inc({ reason }, deliveries.length);
     try {

@@ -10,6 +10,7 @@ export const sql = {
   deleteOrphanDeliveries: load('delete-orphan-deliveries'),
   recordResults: load('record-results'),
   releaseDeliveries: load('release-deliveries'),
+  renewLeases: load('renew-leases'),
   takeCircuitProbe: load('take-circuit-probe'),
   nextDueAt: load('next-due-at'),
   renewPolling: load('renew-polling'),
