@@ -208,6 +208,70 @@ describe('SIGKILL at random instants', () => {
 });
 
 describe('SIGSTOP while holding leases', () => {
+  it('with the default settings, nothing a frozen worker claimed waits more than 15 s for another worker', async () => {
+    // The receiver never answers the worker that will freeze (its 10 connections stay in flight for the
+    // whole freeze, as a worker stopped mid-request leaves them); everything after the freeze is answered.
+    let frozenAt = Infinity;
+    const receiver = await startReceiver((_request, response) => {
+      if (Date.now() >= frozenAt) response.writeHead(200).end('ok');
+    });
+    receivers.push(receiver);
+    await createEventType(db.pool, appId, 'ice.cracked');
+    const endpoint = await createEndpoint(db.pool, appId, `${receiver.url}/ice`, { eventTypes: ['ice.cracked'] });
+    // Hookline's defaults (lib/env.ts), not the fast test settings.
+    const defaults = {
+      HOOKLINE_LEASE_SECONDS: '10',
+      HOOKLINE_DELIVERY_TIMEOUT_MS: '15000',
+      HOOKLINE_POLL_INTERVAL_MS: '1000',
+      HOOKLINE_WORKER_CONCURRENCY: '256',
+      HOOKLINE_WORKER_BATCH_SIZE: '500',
+    };
+    const frozen = startWorker(defaults);
+    await waitUntil(frozen.started, { timeoutMs: 20_000, what: 'the first worker to start' });
+    const EVENTS = 300;
+    await db.pool.query(
+      `SELECT hookline.send($1, 'ice.cracked', jsonb_build_object('n', n)) FROM generate_series(1, ${EVENTS}) AS n`,
+      [appId],
+    );
+    await receiver.waitForRequests(10, 20_000);
+    // Give it time to claim all it wants: 10 sending (the endpoint's connections) and some waiting.
+    await sleep(500);
+    const held = await deliveriesLeasedBy(db.pool, frozen.pid);
+    // What a frozen worker holds back is bounded: its requests in flight and at most half a batch
+    // waiting for a connection, not everything it could claim.
+    expect(held.length).toBeGreaterThanOrEqual(10);
+    expect(held.length).toBeLessThanOrEqual(10 + 128);
+
+    signal(frozen, 'SIGSTOP');
+    await waitUntil(() => processState(frozen.pid) === 'T', { what: 'the kernel to stop the worker' });
+    frozenAt = Date.now();
+    startWorker(defaults);
+    await waitUntil(
+      async () =>
+        (await countRows(db.pool, 'deliveries', `endpoint_id = $1 AND state = 'succeeded'`, [endpoint.id])) === EVENTS,
+      { timeoutMs: 40_000, what: 'every event delivered by the second worker' },
+    );
+    const waits = new Map<string, number>();
+    for (const request of receiver.requests) {
+      if (request.receivedAt < frozenAt) continue;
+      const id = request.headers['webhook-id'] as string;
+      if (!waits.has(id)) waits.set(id, request.receivedAt - frozenAt);
+    }
+    expect(waits.size).toBe(EVENTS);
+    const longest = Math.max(...waits.values());
+    // The frozen worker's leases end at most 10 s after its last renewal (a third of a lease before
+    // the freeze at the latest); the second worker takes each over as it ends.
+    expect(longest).toBeLessThan(15_000);
+    // The ones it held did wait for their leases to end: none was taken while it could still renew.
+    const { rows: heldMessages } = await db.pool.query<{ message_id: string }>(
+      'SELECT message_id FROM hookline.deliveries WHERE id = ANY($1)',
+      [held],
+    );
+    expect(Math.min(...heldMessages.map((row) => waits.get(row.message_id)!))).toBeGreaterThan(3_000);
+    expect(isRunning(frozen)).toBe(true);
+    signal(frozen, 'SIGCONT');
+  }, 90_000);
+
   it("redelivers a frozen worker's deliveries after its lease ran out; its late results change nothing", async () => {
     // The receiver holds every request until told otherwise: the frozen worker's stay in flight for
     // the whole freeze (and time out the moment it resumes); the rescuer's stay in flight while the
