@@ -2,13 +2,14 @@
 // dev reloads modules, so the instance is kept on globalThis.
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/prisma/client';
+import { SILENT_CONNECTION_LIMITS } from './pg';
 
 const clients = ((globalThis as { __hooklinePrisma?: Map<string, PrismaClient> }).__hooklinePrisma ??= new Map());
 
 export function getPrisma(connectionString = requireDatabaseUrl()): PrismaClient {
   let client = clients.get(connectionString);
   if (!client) {
-    client = new PrismaClient({ adapter: new PrismaPg({ connectionString, max: 10 }) });
+    client = new PrismaClient({ adapter: new PrismaPg({ connectionString, max: 10, ...SILENT_CONNECTION_LIMITS }) });
     clients.set(connectionString, client);
   }
   return client;

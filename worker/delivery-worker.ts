@@ -90,6 +90,19 @@ interface Waiting {
 
 export const DEFAULT_CIRCUIT: CircuitSettings = { failureThreshold: 10, openBaseMs: 30_000, openMaxMs: 30 * 60_000 };
 const FIVE_DAYS_MS = 5 * 86_400_000;
+// The worker's statements take milliseconds (a flush of 500 results: ~20 ms); one that has not
+// answered in 5 s is on a connection that went silent, and is dropped so the next one reconnects
+// (lib/pg.ts). Short enough that delivery resumes within seconds once the database is reachable again.
+const WORKER_CONNECTION_LIMITS = { query_timeout: 5_000, connectionTimeoutMillis: 3_000 };
+// And the server's side of such a connection: a backend whose client went silent mid-transaction
+// would hold its locks until the kernel's keepalive gives up (2 hours by default).
+const WORKER_SESSION_SETTINGS = {
+  idle_in_transaction_session_timeout: '10s',
+  tcp_keepalives_idle: '30',
+  tcp_keepalives_interval: '10',
+  tcp_keepalives_count: '3',
+};
+
 // Time a delivery's lease must still run, beyond the next renewal, for it to be sent: a renewal round
 // trip plus event-loop lag under load.
 const LEASE_MARGIN_MS = 500;
@@ -144,10 +157,15 @@ export class DeliveryWorker {
     this.renewEveryMs = (options.leaseSeconds * 1000) / 3;
     this.workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     this.log = (options.log ?? createLogger()).child({ component: 'worker', workerId: this.workerId });
-    this.pool = createPool(options.connectionString, { max: 4 });
+    this.pool = createPool(options.connectionString, {
+      max: 4,
+      ...WORKER_CONNECTION_LIMITS,
+      options: connectionOptions(WORKER_SESSION_SETTINGS),
+    });
     this.recordPool = createPool(options.connectionString, {
       max: 1,
-      options: connectionOptions(RECORD_BY_KEY_SETTINGS),
+      ...WORKER_CONNECTION_LIMITS,
+      options: connectionOptions({ ...WORKER_SESSION_SETTINGS, ...RECORD_BY_KEY_SETTINGS }),
     });
     this.wake = new Wake(options.connectionString, this.log);
     this.http = new HttpPools(options.http, options.addressPolicy, options.resolve);
@@ -235,7 +253,11 @@ export class DeliveryWorker {
       try {
         ({ taken, full } = await this.take(limit));
         this.metrics.claimDuration.observe((performance.now() - started) / 1000);
-        if (failures > 0) this.log.info('database reachable again; claiming', { after: failures });
+        if (failures > 0) {
+          this.log.info('database reachable again; claiming', { after: failures });
+          // The failed claim or fan-out may have committed with its answer lost.
+          void this.releaseStrayLeases();
+        }
         failures = 0;
       } catch (error) {
         // The database is down or restarting: back off (100 ms doubling to 5 s), never exit.
@@ -499,6 +521,17 @@ export class DeliveryWorker {
         queue.map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() })),
         endpoint.enabled ? 'circuit_open' : 'endpoint_disabled',
       );
+    }
+  }
+
+  private async releaseStrayLeases(): Promise<void> {
+    try {
+      const { rowCount } = await this.pool.query(sql.releaseStrayLeases, [this.workerId, this.leases.ids()]);
+      if (rowCount)
+        this.log.warn('gave back deliveries leased by a claim whose answer was lost', { deliveries: rowCount });
+    } catch (error) {
+      // Their leases run out instead.
+      this.log.warn('giving back stray leases failed', { error });
     }
   }
 

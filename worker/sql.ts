@@ -11,6 +11,7 @@ export const sql = {
   recordResults: load('record-results'),
   releaseDeliveries: load('release-deliveries'),
   renewLeases: load('renew-leases'),
+  releaseStrayLeases: load('release-stray-leases'),
   takeCircuitProbe: load('take-circuit-probe'),
   nextDueAt: load('next-due-at'),
   renewPolling: load('renew-polling'),

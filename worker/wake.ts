@@ -4,8 +4,15 @@
 // the poll stays the guarantee.
 import pg from 'pg';
 import type { Logger } from '../lib/log';
+import { SILENT_CONNECTION_LIMITS } from '../lib/pg';
 
 export const CHANNEL = 'hookline_deliveries';
+
+// A LISTEN connection only receives, so one that went silent (no FIN, no RST: a NAT timeout, a
+// failover) looks exactly like a quiet database. It is asked a question this often, and dropped and
+// opened again when no answer comes within CHECK_TIMEOUT_MS. The poll keeps delivering meanwhile.
+const CHECK_EVERY_MS = 5_000;
+const CHECK_TIMEOUT_MS = 3_000;
 
 export class Wake {
   private waiter: (() => void) | null = null;
@@ -13,6 +20,7 @@ export class Wake {
   private client: pg.Client | null = null;
   private stopped = false;
   private reconnectDelayMs = 100;
+  private checkTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly connectionString: string,
@@ -53,7 +61,11 @@ export class Wake {
 
   async listen(): Promise<void> {
     if (this.stopped) return;
-    const client = new pg.Client({ connectionString: this.connectionString });
+    const client = new pg.Client({
+      connectionString: this.connectionString,
+      ...SILENT_CONNECTION_LIMITS,
+      connectionTimeoutMillis: CHECK_TIMEOUT_MS,
+    });
     client.on('notification', () => this.signal());
     client.on('error', (error) => {
       this.log.warn('LISTEN connection lost; polling until it is back', { error });
@@ -65,10 +77,27 @@ export class Wake {
       await client.query(`LISTEN ${CHANNEL}`);
       this.client = client;
       this.reconnectDelayMs = 100;
+      this.checkTimer ??= setInterval(() => void this.check(), CHECK_EVERY_MS);
+      this.checkTimer.unref();
       // Deliveries may have been inserted while we were not listening.
       this.signal();
     } catch (error) {
       this.log.warn('LISTEN failed; polling until it works', { error });
+      this.reconnect(client);
+    }
+  }
+
+  /** Drops the LISTEN connection if it does not answer a query in time. */
+  private async check(): Promise<void> {
+    const client = this.client;
+    if (!client || this.stopped) return;
+    try {
+      await client.query({ text: 'SELECT 1', query_timeout: CHECK_TIMEOUT_MS } as pg.QueryConfig);
+    } catch (error) {
+      if (this.client !== client) return;
+      this.log.warn('LISTEN connection silent; opening a new one', { error });
+      // end() would wait for the server to acknowledge; a silent connection never will.
+      (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
       this.reconnect(client);
     }
   }
@@ -85,6 +114,7 @@ export class Wake {
 
   async close(): Promise<void> {
     this.stopped = true;
+    if (this.checkTimer) clearInterval(this.checkTimer);
     this.signal();
     const client = this.client;
     this.client = null;
