@@ -118,4 +118,45 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
     expect(reads.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'deliveries_pkey']]);
     expect(reads[0]![2]).toBe(100);
   });
+
+  it('leaves a healthy endpoint row alone when its last success is under a second old, so workers do not queue on it', async () => {
+    const record = (id: string) =>
+      db.pool.query(sql.recordResults, [
+        WORKER,
+        [id],
+        ['succeeded'],
+        [null],
+        [new Date()],
+        [3.5],
+        [200],
+        [null],
+        [null],
+        ['{}'],
+        [null],
+        ['ok'],
+        [false],
+        10,
+        30_000,
+        1_800_000,
+        0,
+      ]);
+    const version = async () =>
+      (
+        await db.pool.query<{ xmin: string; last_success_at: Date | null }>(
+          'SELECT xmin::text, last_success_at FROM hookline.endpoints WHERE id = $1',
+          [endpointId],
+        )
+      ).rows[0]!;
+    await record('dlv_flight_19001');
+    const first = await version();
+    expect(first.last_success_at).not.toBeNull();
+    await record('dlv_flight_19002');
+    expect(await version()).toEqual(first);
+    await db.pool.query(`UPDATE hookline.endpoints SET last_success_at = now() - interval '2 seconds' WHERE id = $1`, [
+      endpointId,
+    ]);
+    const aged = await version();
+    await record('dlv_flight_19003');
+    expect((await version()).xmin).not.toBe(aged.xmin);
+  });
 });

@@ -124,6 +124,12 @@ WITH results AS (
          updated_at = now()
     FROM health AS h
    WHERE e.id = h.endpoint_id
+     -- A healthy endpoint that only succeeded again changes nothing but last_success_at: that is
+     -- written at most once a second. Every flush of every worker sending to one endpoint updated
+     -- its row, so workers' flushes queued behind each other's row lock.
+     AND NOT (h.failure_at IS NULL AND e.consecutive_failures = 0 AND e.failing_since IS NULL
+              AND e.circuit_state = 'closed' AND e.circuit_open_until IS NULL AND e.circuit_backoff_ms IS NULL
+              AND coalesce(e.last_success_at, '-infinity') >= h.success_at - interval '1 second')
   RETURNING e.id, e.circuit_state, e.enabled
 ), classified AS (
   SELECT started_at, app_id, endpoint_id, duration_ms,
