@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { Config } from '../../lib/env';
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../lib/embedded-postgres';
+import { applyPayloadLimit } from '../../lib/apply-payload-limit';
 import { migrate } from '../../lib/migrate';
 
 export interface Database {
@@ -40,6 +41,7 @@ export async function connectDatabase(config: Config, log: (line: string) => voi
   }
   try {
     const { applied } = await migrate(url);
+    await applyPayloadLimit(url, config.HOOKLINE_MAX_PAYLOAD_BYTES);
     return { url, embedded, appliedMigrations: applied };
   } catch (error) {
     await embedded?.stop();

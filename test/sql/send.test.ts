@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { applyPayloadLimit } from '../../lib/apply-payload-limit';
 import { fanOutQueued } from '../support/deliveries';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 
@@ -138,6 +139,27 @@ describe('hookline.send', () => {
       db.pool.query(`SELECT hookline.send($1, 'invoice.paid', ${payload}, ${key})`, [appId]),
     ).rejects.toThrow(message);
     expect(await countRows(db.pool, 'messages')).toBe(before);
+  });
+
+  it('takes its payload limit from HOOKLINE_MAX_PAYLOAD_BYTES, as npm start writes it into the database', async () => {
+    await applyPayloadLimit(db.url, 4096);
+    try {
+      await expect(
+        db.pool.query(`SELECT hookline.send($1, 'invoice.paid', jsonb_build_object('blob', repeat('x', 5000)))`, [
+          appId,
+        ]),
+      ).rejects.toThrow(/more than the limit of 4096 bytes/);
+      await expect(
+        db.pool.query(
+          `SELECT hookline.http_post('https://example.com/x', jsonb_build_object('blob', repeat('x', 5000)))`,
+        ),
+      ).rejects.toThrow(/hookline.http_post: payload is 5012 bytes as JSON, more than the limit of 4096 bytes/);
+      await db.pool.query(`SELECT hookline.send($1, 'invoice.paid', jsonb_build_object('blob', repeat('x', 3000)))`, [
+        appId,
+      ]);
+    } finally {
+      await applyPayloadLimit(db.url, 1_048_576);
+    }
   });
 
   it('accepts a 256-character key and a payload just under the limit', async () => {
