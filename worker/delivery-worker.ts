@@ -22,6 +22,7 @@ import {
   type FlushOutcome,
 } from './flush';
 import { HttpPools, type HttpLimits } from './http-pools';
+import { EndpointSlots } from './endpoint-slots';
 import { LeaseBook } from './leases';
 import { applyRetention, logRetention, readGauges, sampleQueueDepth, type RetentionOptions } from './maintenance';
 import { startMetricsServer, WorkerMetrics } from './metrics';
@@ -82,10 +83,9 @@ interface ClaimRow {
 /** A fan-out row: a leased delivery with the statement's counts, or only the counts (id NULL). */
 type FanOutRow = (ClaimRow | { [K in keyof ClaimRow]: null }) & { messages_taken: number; deliveries_created: number };
 
-interface Waiting {
+interface Queued {
   delivery: ClaimedDelivery;
   endpoint: EndpointSettings;
-  claimedAt: number;
 }
 
 export const DEFAULT_CIRCUIT: CircuitSettings = { failureThreshold: 10, openBaseMs: 30_000, openMaxMs: 30 * 60_000 };
@@ -128,8 +128,8 @@ export class DeliveryWorker {
   private readonly inFlight = new Map<string, ClaimedDelivery>();
   /** In flight when a forced stop released them: their results must not be recorded. */
   private readonly abandoned = new Set<string>();
-  private readonly active = new Map<string, number>();
-  private readonly waiting = new Map<string, Waiting[]>();
+  /** Connections per endpoint, and the claimed deliveries waiting for one. */
+  private readonly slots = new EndpointSlots<Queued>();
   private loopDone: Promise<void> | null = null;
   private stopping: Promise<void> | null = null;
   private forced = false;
@@ -139,6 +139,7 @@ export class DeliveryWorker {
   private readonly leases: LeaseBook;
   /** Leases are renewed this often: a third of a lease, so one late renewal still lands in time. */
   private readonly renewEveryMs: number;
+  private lastRenewalAt = Date.now();
   /** Deliveries each fanned-out message made lately (subscribed endpoints per event), smoothed. */
   private deliveriesPerMessage = 1;
   private readonly presence: PollingPresence;
@@ -241,7 +242,7 @@ export class DeliveryWorker {
         free,
         this.options.batchSize,
         this.maxUnrecorded - unrecorded,
-        this.maxWaiting - this.waitingCount(),
+        this.maxWaiting - this.slots.waiting,
       );
       if (limit < this.claimThreshold && this.held > 0) {
         await this.wake.wait(this.options.pollIntervalMs);
@@ -268,6 +269,13 @@ export class DeliveryWorker {
         await this.backOff(delay);
         continue;
       }
+      // Busy (work found in the last second): poll every few ms and tell producers no NOTIFY is
+      // needed, before sending what was found (a producer's next event then skips its NOTIFY).
+      // Idle: sleep on LISTEN, with producers notifying again (worker/polling-presence.ts).
+      const now = Date.now();
+      if (taken.length > 0) this.lastFoundWorkAt = now;
+      const busy = now - this.lastFoundWorkAt < BUSY_WINDOW_MS;
+      if (busy) await this.presence.renew();
       if (taken.length > 0) {
         this.held += taken.length;
         this.stats.claimed += taken.length;
@@ -281,12 +289,6 @@ export class DeliveryWorker {
         }
         await this.dispatch(taken);
       }
-      // Busy (work found in the last second): poll every few ms and tell producers no NOTIFY is
-      // needed. Idle: sleep on LISTEN, with producers notifying again (worker/polling-presence.ts).
-      const now = Date.now();
-      if (taken.length > 0) this.lastFoundWorkAt = now;
-      const busy = now - this.lastFoundWorkAt < BUSY_WINDOW_MS;
-      if (busy) await this.presence.renew();
       if (full) continue;
       if (busy) {
         await this.wake.wait(BUSY_POLL_MS);
@@ -303,24 +305,20 @@ export class DeliveryWorker {
    * worker in the same statement (worker/sql/fan-out-messages.sql). `full` means there may be more.
    */
   private async take(limit: number): Promise<{ taken: ClaimRow[]; full: boolean }> {
-    const sentAt = Date.now();
-    const result = await this.takeRows(limit);
-    this.leases.extend(
-      result.taken.map((row) => row.id),
-      sentAt,
-    );
-    return result;
-  }
-
-  private async takeRows(limit: number): Promise<{ taken: ClaimRow[]; full: boolean }> {
+    let sentAt = Date.now();
     const claimed = (
       await this.pool.query<ClaimRow>(sql.claimDeliveries, [this.workerId, limit, this.options.leaseSeconds])
     ).rows;
+    this.leases.extend(
+      claimed.map((row) => row.id),
+      sentAt,
+    );
     const room = limit - claimed.length;
     if (room === 0) return { taken: claimed, full: true };
     // Sized so the deliveries the messages make roughly fill the room: with 100 endpoints subscribed,
     // 256 messages would write 25,600 rows in one statement for 256 slots.
     const messages = Math.max(1, Math.min(room, Math.floor(room / this.deliveriesPerMessage)));
+    sentAt = Date.now();
     const rows = (
       await this.pool.query<FanOutRow>(sql.fanOutMessages, [this.workerId, messages, room, this.options.leaseSeconds])
     ).rows;
@@ -331,6 +329,10 @@ export class DeliveryWorker {
       this.metrics.fannedOut.inc({}, counts.messages_taken);
     }
     const fanned = rows.filter((row): row is FanOutRow & ClaimRow => row.id !== null);
+    this.leases.extend(
+      fanned.map((row) => row.id),
+      sentAt,
+    );
     return {
       taken: claimed.length > 0 ? [...claimed, ...fanned] : fanned,
       full: (counts?.messages_taken ?? 0) === messages || (counts?.deliveries_created ?? 0) > fanned.length,
@@ -445,25 +447,22 @@ export class DeliveryWorker {
   }
 
   private enqueue(delivery: ClaimedDelivery, endpoint: EndpointSettings): void {
-    const running = this.active.get(endpoint.id) ?? 0;
-    if (running < endpoint.maxConcurrency) {
+    if (this.slots.acquireOrWait(endpoint.id, endpoint.maxConcurrency, { delivery, endpoint })) {
       this.startDelivery(delivery, endpoint);
-      return;
     }
-    const queue = this.waiting.get(endpoint.id) ?? [];
-    queue.push({ delivery, endpoint, claimedAt: Date.now() });
-    this.waiting.set(endpoint.id, queue);
   }
 
+  /** Sends a delivery on a slot of its endpoint that it already holds. */
   private startDelivery(delivery: ClaimedDelivery, endpoint: EndpointSettings): void {
-    if (!this.leases.runsFor(delivery.id, this.renewEveryMs + LEASE_MARGIN_MS)) {
+    // Safe to send while the lease outlasts the next renewal (which then extends it) by a margin.
+    const nextRenewalInMs = Math.max(0, this.lastRenewalAt + this.renewEveryMs - Date.now());
+    if (!this.leases.runsFor(delivery.id, nextRenewalInMs + LEASE_MARGIN_MS)) {
       // Its lease may end before the next renewal (it waited for a connection while this process
       // stalled, or a renewal failed): another worker could take it over mid-request. Give it back.
       void this.release([{ id: delivery.id, dueAt: new Date() }], 'lease_ending');
-      this.startNextWaiting(endpoint);
+      this.freeSlot(endpoint);
       return;
     }
-    this.active.set(endpoint.id, (this.active.get(endpoint.id) ?? 0) + 1);
     this.inFlight.set(delivery.id, delivery);
     void deliver(delivery, endpoint, {
       http: this.http,
@@ -485,20 +484,17 @@ export class DeliveryWorker {
     else this.stats.failed++;
     this.leases.drop([delivery.id]);
     this.flusher.add(result);
-    this.active.set(endpoint.id, (this.active.get(endpoint.id) ?? 1) - 1);
-    this.startNextWaiting(endpoint);
+    this.freeSlot(endpoint);
     if (
       this.options.concurrency - this.held >= this.claimThreshold &&
-      this.waitingCount() < this.maxWaiting - this.claimThreshold
+      this.slots.waiting < this.maxWaiting - this.claimThreshold
     )
       this.wake.signal();
   }
 
   /** A connection to the endpoint came free: the next delivery waiting for one takes it. */
-  private startNextWaiting(endpoint: EndpointSettings): void {
-    const queue = this.waiting.get(endpoint.id);
-    const next = this.state === 'running' ? queue?.shift() : undefined;
-    if (queue?.length === 0) this.waiting.delete(endpoint.id);
+  private freeSlot(endpoint: EndpointSettings): void {
+    const next = this.slots.release(endpoint.id, this.state === 'running');
     if (next) this.startDelivery(next.delivery, next.endpoint);
   }
 
@@ -513,9 +509,8 @@ export class DeliveryWorker {
     // too: what waits for a connection goes back without spending attempts.
     for (const endpoint of outcome.endpoints) {
       if (endpoint.circuitState === 'closed' && endpoint.enabled) continue;
-      const queue = this.waiting.get(endpoint.id);
-      if (!queue?.length) continue;
-      this.waiting.delete(endpoint.id);
+      const queue = this.slots.takeWaiting(endpoint.id);
+      if (queue.length === 0) continue;
       this.log.warn(endpoint.enabled ? 'circuit opened' : 'endpoint disabled', { endpointId: endpoint.id });
       void this.release(
         queue.map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() })),
@@ -535,17 +530,12 @@ export class DeliveryWorker {
     }
   }
 
-  private waitingCount(): number {
-    let count = 0;
-    for (const queue of this.waiting.values()) count += queue.length;
-    return count;
-  }
-
   /** Renews the leases of everything this worker holds: in flight, and waiting for a connection. */
   private async renewLeases(): Promise<void> {
+    const sentAt = Date.now();
+    this.lastRenewalAt = sentAt;
     if (this.leases.size === 0 || this.state === 'stopped') return;
     const ids = this.leases.ids();
-    const sentAt = Date.now();
     try {
       const { rows } = await this.pool.query<{ id: string }>(sql.renewLeases, [
         this.workerId,
@@ -573,14 +563,13 @@ export class DeliveryWorker {
   }
 
   private async releaseStaleWaiting(): Promise<void> {
-    const cutoff = Date.now() - (this.options.leaseSeconds * 1000) / 2;
-    const stale: { id: string; dueAt: Date }[] = [];
-    for (const [endpointId, queue] of this.waiting) {
-      while (queue.length > 0 && queue[0]!.claimedAt < cutoff)
-        stale.push({ id: queue.shift()!.delivery.id, dueAt: new Date() });
-      if (queue.length === 0) this.waiting.delete(endpointId);
+    const stale = this.slots.takeWaitingSince(Date.now() - (this.options.leaseSeconds * 1000) / 2);
+    if (stale.length > 0) {
+      await this.release(
+        stale.map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() })),
+        'waited_too_long',
+      );
     }
-    if (stale.length > 0) await this.release(stale, 'waited_too_long');
   }
 
   private async releaseByReason(releases: { id: string; dueAt: Date; reason: string }[]): Promise<void> {
@@ -650,12 +639,11 @@ export class DeliveryWorker {
     this.state = 'draining';
     for (const timer of this.timers) clearInterval(timer);
     this.wake.signal();
-    this.log.info('draining', { inFlight: this.inFlight.size, waiting: this.waiting.size });
+    this.log.info('draining', { inFlight: this.inFlight.size, waiting: this.slots.waiting });
     if (wasRunning) await this.loopDone;
     // Other workers may be asleep: producers must wake them from now on.
     await this.presence.end();
-    const queued = [...this.waiting.values()].flat().map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() }));
-    this.waiting.clear();
+    const queued = this.slots.takeWaiting().map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() }));
     await this.release(queued, 'shutdown');
     while (!this.forced && this.inFlight.size > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -74,6 +74,9 @@ async function describeQueue(live: WorkerProcess[], kills: number): Promise<stri
     `SELECT state, wait_event_type || ':' || wait_event AS wait, count(*)::int AS count
        FROM pg_stat_activity WHERE datname = current_database() GROUP BY 1, 2`,
   );
+  const { rows: queued } = await db.pool.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM hookline.fanout_queue',
+  );
   const workers = live.map((worker) => ({
     pid: worker.pid,
     started: worker.started(),
@@ -81,7 +84,7 @@ async function describeQueue(live: WorkerProcess[], kills: number): Promise<stri
     flushFailures: worker.logged('flush failed; will retry'),
     tail: worker.output().slice(-600),
   }));
-  return JSON.stringify({ kills, states, backends, workers }, null, 1);
+  return JSON.stringify({ kills, states, waitingForFanOut: queued[0]?.count, backends, workers }, null, 1);
 }
 
 /** The event's sequence number, from the body the receiver got. */
