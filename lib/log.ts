@@ -58,20 +58,24 @@ function rootLogger(): pino.Logger {
  * it, lines go to stdout.
  */
 export function createLogger(base: Record<string, unknown> = {}, destination?: DestinationStream): Logger {
-  const root = destination ? pino(pinoOptions(), destination) : rootLogger();
-  return wrap(root.child(redactValue(base) as Record<string, unknown>));
+  return wrap(
+    destination ? pino(pinoOptions(), destination) : rootLogger(),
+    redactValue(base) as Record<string, unknown>,
+  );
 }
 
-function wrap(logger: pino.Logger): Logger {
+// Bindings are merged here rather than with pino's child(): a child's field replaces its parent's
+// (`component: 'worker'` under `component: 'start'`), where pino would write the key twice.
+function wrap(logger: pino.Logger, bindings: Record<string, unknown>): Logger {
   const write = (level: Level) => (message: string, fields?: Record<string, unknown>) => {
     if (levelRank[level] < minimumRank) return;
-    logger[level](fields ? (redactValue(fields) as object) : {}, redactString(message));
+    logger[level](fields ? { ...bindings, ...(redactValue(fields) as object) } : bindings, redactString(message));
   };
   return {
     debug: write('debug'),
     info: write('info'),
     warn: write('warn'),
     error: write('error'),
-    child: (fields) => wrap(logger.child(redactValue(fields) as Record<string, unknown>)),
+    child: (fields) => wrap(logger, { ...bindings, ...(redactValue(fields) as object) }),
   };
 }

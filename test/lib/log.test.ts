@@ -34,6 +34,13 @@ describe('createLogger', () => {
     expect(new Date(lines[0]!.time as string).toISOString()).toBe(lines[0]!.time);
   });
 
+  it("writes each key once: a child's field replaces its parent's", () => {
+    const { stream, raw } = capture();
+    createLogger({ component: 'start' }, stream).child({ component: 'worker' }).info('worker started');
+    expect(raw().match(/"component"/g)).toHaveLength(1);
+    expect(JSON.parse(raw())).toMatchObject({ component: 'worker' });
+  });
+
   it('follows setLogLevel for loggers created before it, and drops what is below the level', () => {
     const { stream, lines } = capture();
     const log = createLogger({}, stream);
