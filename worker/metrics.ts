@@ -1,71 +1,65 @@
-// Prometheus metrics of one worker process, in the text exposition format (version 0.0.4), served on
-// HOOKLINE_METRICS_PORT at /metrics. Hand-rolled: a dozen series do not justify a dependency.
+// Prometheus metrics of one worker process, served on HOOKLINE_METRICS_HOST:HOOKLINE_METRICS_PORT at
+// /metrics: Hookline's own series (names and labels unchanged since they were hand-rolled, so
+// dashboards and alerts keep working) beside prom-client's default Node process metrics (event-loop
+// lag, GC pauses, heap spaces, RSS, open file descriptors).
+//
+// Each WorkerMetrics has its own Registry, never prom-client's global one: tests run several workers
+// in one process, and a global registry would refuse the second worker's metric names.
 import { createServer, type Server } from 'node:http';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Logger } from '../lib/log';
 
 type Labels = Record<string, string>;
 
-const labelKey = (labels: Labels) =>
-  Object.entries(labels)
-    .map(([name, value]) => `${name}="${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`)
-    .join(',');
+// Labels are put in the declared order, so the exposition reads the same whatever order a caller
+// wrote them in (prom-client prints them in the order of the object it was given).
+function ordered(names: readonly string[], labels: Labels): Labels {
+  const result: Labels = {};
+  for (const name of names) if (labels[name] !== undefined) result[name] = labels[name];
+  return result;
+}
 
-class Family {
-  readonly values = new Map<string, number>();
+class CounterFamily {
+  private readonly counter: Counter<string>;
   constructor(
-    readonly name: string,
-    readonly help: string,
-    readonly type: 'counter' | 'gauge',
-  ) {}
+    registry: Registry,
+    name: string,
+    help: string,
+    private readonly labelNames: readonly string[] = [],
+  ) {
+    this.counter = new Counter({ name, help, labelNames, registers: [registry] });
+  }
 
   inc(labels: Labels = {}, by = 1): void {
-    const key = labelKey(labels);
-    this.values.set(key, (this.values.get(key) ?? 0) + by);
-  }
-
-  set(labels: Labels, value: number): void {
-    this.values.set(labelKey(labels), value);
-  }
-
-  get(labels: Labels = {}): number {
-    return this.values.get(labelKey(labels)) ?? 0;
-  }
-
-  render(): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} ${this.type}`];
-    for (const [key, value] of this.values) lines.push(`${this.name}${key ? `{${key}}` : ''} ${value}`);
-    return lines.join('\n');
+    this.counter.inc(ordered(this.labelNames, labels), by);
   }
 }
 
-class Histogram {
-  private readonly counts: number[];
-  private sum = 0;
-  private count = 0;
+class GaugeFamily {
+  private readonly gauge: Gauge<string>;
   constructor(
-    readonly name: string,
-    readonly help: string,
-    /** Upper bounds in seconds. */
-    readonly bounds: readonly number[],
+    registry: Registry,
+    name: string,
+    help: string,
+    private readonly labelNames: readonly string[] = [],
   ) {
-    this.counts = bounds.map(() => 0);
+    this.gauge = new Gauge({ name, help, labelNames, registers: [registry] });
   }
 
+  set(labels: Labels, value: number): void {
+    this.gauge.set(ordered(this.labelNames, labels), value);
+  }
+}
+
+class HistogramFamily {
+  private readonly histogram: Histogram<string>;
+  constructor(registry: Registry, name: string, help: string, buckets: readonly number[]) {
+    this.histogram = new Histogram({ name, help, buckets: [...buckets], registers: [registry] });
+  }
+
+  /** One observation, in seconds. */
   observe(seconds: number): void {
-    this.sum += seconds;
-    this.count++;
-    for (let i = 0; i < this.bounds.length; i++) if (seconds <= this.bounds[i]!) this.counts[i]!++;
-  }
-
-  get observations(): number {
-    return this.count;
-  }
-
-  render(): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
-    this.bounds.forEach((bound, i) => lines.push(`${this.name}_bucket{le="${bound}"} ${this.counts[i]}`));
-    lines.push(`${this.name}_bucket{le="+Inf"} ${this.count}`, `${this.name}_sum ${this.sum}`, `${this.name}_count ${this.count}`);
-    return lines.join('\n');
+    this.histogram.observe(seconds);
   }
 }
 
@@ -74,81 +68,97 @@ const ATTEMPT_BOUNDS = [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 
 const STATEMENT_BOUNDS = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 
 export class WorkerMetrics {
-  /** Called before each render, to set gauges read from the worker's state. */
+  readonly registry = new Registry();
+  /** Called before each scrape, to set gauges read from the worker's state. */
   collect: (() => void) | null = null;
-  readonly attempts = new Family(
+  readonly attempts = new CounterFamily(
+    this.registry,
     'hookline_attempts_total',
     'HTTP attempts by outcome (succeeded, failed) and error class.',
-    'counter',
+    ['outcome', 'error_class'],
   );
-  readonly deliveriesFinished = new Family(
+  readonly deliveriesFinished = new CounterFamily(
+    this.registry,
     'hookline_deliveries_finished_total',
     'Deliveries that reached a final state (succeeded, dead) through this worker.',
-    'counter',
+    ['state'],
   );
-  readonly released = new Family(
+  readonly released = new CounterFamily(
+    this.registry,
     'hookline_deliveries_released_total',
     'Claimed deliveries given back without spending an attempt, by reason.',
-    'counter',
+    ['reason'],
   );
-  readonly lostLeases = new Family(
+  readonly lostLeases = new CounterFamily(
+    this.registry,
     'hookline_results_fenced_total',
     'Attempt results not recorded because the lease had passed to another worker.',
-    'counter',
   );
-  readonly queueDepth = new Family(
+  readonly queueDepth = new GaugeFamily(
+    this.registry,
     'hookline_queue_depth',
     'Deliveries by state at the last once-a-minute sample (all apps).',
-    'gauge',
+    ['state'],
   );
-  readonly circuits = new Family('hookline_endpoint_circuits', 'Endpoints by circuit breaker state.', 'gauge');
-  readonly inFlight = new Family('hookline_in_flight', 'HTTP attempts in flight in this worker.', 'gauge');
-  readonly held = new Family('hookline_held_deliveries', 'Deliveries leased by this worker.', 'gauge');
-  readonly unrecorded = new Family(
+  readonly circuits = new GaugeFamily(
+    this.registry,
+    'hookline_endpoint_circuits',
+    'Endpoints by circuit breaker state.',
+    ['state'],
+  );
+  readonly inFlight = new GaugeFamily(this.registry, 'hookline_in_flight', 'HTTP attempts in flight in this worker.');
+  readonly held = new GaugeFamily(this.registry, 'hookline_held_deliveries', 'Deliveries leased by this worker.');
+  readonly unrecorded = new GaugeFamily(
+    this.registry,
     'hookline_unrecorded_results',
     'Attempt results sent but not yet recorded in the database (backpressure stops claims at a bound).',
-    'gauge',
   );
-  readonly backpressureWaits = new Family(
+  readonly backpressureWaits = new CounterFamily(
+    this.registry,
     'hookline_backpressure_waits_total',
     'Times this worker paused claiming because too many results waited to be recorded.',
-    'counter',
   );
-  readonly fannedOut = new Family(
+  readonly fannedOut = new CounterFamily(
+    this.registry,
     'hookline_messages_fanned_out_total',
     'Messages this worker turned into deliveries (one per subscribed endpoint).',
-    'counter',
   );
-  readonly databaseErrors = new Family(
+  readonly databaseErrors = new CounterFamily(
+    this.registry,
     'hookline_database_errors_total',
     'Failed worker statements by operation (claim, flush, release, maintenance).',
-    'counter',
+    ['operation'],
   );
-  readonly attemptDuration = new Histogram(
+  readonly attemptDuration = new HistogramFamily(
+    this.registry,
     'hookline_attempt_duration_seconds',
     'Duration of HTTP attempts.',
     ATTEMPT_BOUNDS,
   );
-  readonly claimDuration = new Histogram('hookline_claim_duration_seconds', 'Duration of claim statements.', STATEMENT_BOUNDS);
-  readonly flushDuration = new Histogram('hookline_flush_duration_seconds', 'Duration of flush statements.', STATEMENT_BOUNDS);
+  readonly claimDuration = new HistogramFamily(
+    this.registry,
+    'hookline_claim_duration_seconds',
+    'Duration of claim statements.',
+    STATEMENT_BOUNDS,
+  );
+  readonly flushDuration = new HistogramFamily(
+    this.registry,
+    'hookline_flush_duration_seconds',
+    'Duration of flush statements.',
+    STATEMENT_BOUNDS,
+  );
 
-  render(): string {
+  constructor() {
+    // process_* and nodejs_* series: CPU, RSS, open and max fds, event-loop lag, GC durations by kind,
+    // heap by space. Read at scrape time, except the GC observer and the event-loop delay histogram,
+    // which cost nothing measurable between scrapes.
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The exposition text (format 0.0.4). */
+  async render(): Promise<string> {
     this.collect?.();
-    const families = [
-      this.attempts,
-      this.deliveriesFinished,
-      this.released,
-      this.lostLeases,
-      this.queueDepth,
-      this.circuits,
-      this.inFlight,
-      this.held,
-      this.databaseErrors,
-      this.attemptDuration,
-      this.claimDuration,
-      this.flushDuration,
-    ];
-    return `${families.map((family) => family.render()).join('\n')}\n`;
+    return this.registry.metrics();
   }
 }
 
@@ -162,7 +172,13 @@ export async function startMetricsServer(
       response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: metrics are at /metrics\n');
       return;
     }
-    response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(metrics.render());
+    metrics.render().then(
+      (text) => response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+      (error: unknown) => {
+        options.log.error('rendering /metrics failed', { error });
+        response.writeHead(500, { 'content-type': 'text/plain' }).end('rendering metrics failed\n');
+      },
+    );
   });
   return new Promise((resolve) => {
     server.once('error', (error) => {

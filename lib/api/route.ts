@@ -55,7 +55,7 @@ function parseParams(operation: AnyOperation, raw: Record<string, string | strin
 async function authorize(operation: AnyOperation, request: Request, params: unknown): Promise<Principal> {
   const principal = await authenticateRequest(request);
   const settings = getApiSettings();
-  const waitSeconds = takeToken(principal.id, settings.rateLimitPerSecond);
+  const waitSeconds = await takeToken(principal.id, settings.rateLimitPerSecond);
   if (waitSeconds > 0) {
     throw new ApiError(
       429,

@@ -12,7 +12,7 @@ const SIGN_IN_ATTEMPTS_PER_SECOND = 3;
 /** Signs in and answers 204 with the session cookie. Refuses cross-site posts (login CSRF). */
 export async function signInResponse(request: Request, { email, password }: { email: string; password: string }) {
   if (request.headers.get('origin') !== null) assertSameOrigin(request);
-  const wait = takeToken(`sign-in:${email.trim().toLowerCase()}`, SIGN_IN_ATTEMPTS_PER_SECOND);
+  const wait = await takeToken(`sign-in:${email.trim().toLowerCase()}`, SIGN_IN_ATTEMPTS_PER_SECOND);
   if (wait > 0) {
     throw new ApiError(429, 'rate_limited', 'Too many sign-in attempts; wait a moment', undefined, { 'Retry-After': String(wait) });
   }

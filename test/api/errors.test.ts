@@ -128,7 +128,7 @@ describe('each status where it belongs', () => {
   it('429 when the rate limit is exceeded', async () => {
     process.env.HOOKLINE_API_RATE_LIMIT = '2';
     resetApiSettings();
-    resetRateLimits();
+    await resetRateLimits();
     // A standing clock: no token comes back between the requests, however slow the machine.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     try {

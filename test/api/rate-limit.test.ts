@@ -1,5 +1,9 @@
 // HOOKLINE_API_RATE_LIMIT: requests per second per API key (token bucket, bursts of one second's
-// worth), answered 429 with Retry-After; one key's traffic never limits another key.
+// worth), answered 429 with Retry-After; one key's traffic never limits another key; the buckets are
+// in PostgreSQL, so several web processes together allow the rate once, not once each.
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetRateLimits, takeToken } from '../../lib/api/rate-limit';
 import { countRows, createApp, createEventType } from '../support/fixtures';
@@ -17,8 +21,8 @@ beforeAll(async () => {
   await createEventType(ctx.db.pool, appId, 'tick');
 });
 
-beforeEach(() => {
-  resetRateLimits();
+beforeEach(async () => {
+  await resetRateLimits();
   // The clock stands still unless a test moves it: on a loaded machine, requests a few hundred
   // milliseconds apart would otherwise refill the bucket and make the counts below depend on timing.
   // Only Date is faked; the database driver's timers run as usual.
@@ -89,9 +93,36 @@ describe('takeToken (the token bucket)', () => {
     [5, [0, 0, 0, 0, 0, 200], [0, 0, 0, 0, 0, 0]], // 200 ms at 5/s refills one token
     [5, [0, 0, 0, 0, 0, 100], [0, 0, 0, 0, 0, 1]], // 100 ms: half a token, not enough
     [2, [0, 0, 0, 5000, 5000, 5000], [0, 0, 1, 0, 0, 1]], // a long pause refills to the burst, not beyond
+    [1, [0, 0, 400], [0, 1, 1]], // 0.4 of a token short of one: wait a second
+    [5, [1000, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 1]], // a clock behind another host's refills nothing
     [0, [0, 0, 0, 0], [0, 0, 0, 0]], // 0 turns the limit off
-  ])('rate %s, requests at %o ms: %o', (rate, times, expected) => {
-    resetRateLimits();
-    expect(times.map((time) => takeToken('bucket', rate, t0 + time))).toEqual(expected);
+  ])('rate %s, requests at %o ms: %o', async (rate, times, expected) => {
+    const key = `bucket-${rate}-${times.join('-')}`;
+    const answers: number[] = [];
+    for (const time of times) answers.push(await takeToken(key, rate, { now: t0 + time }));
+    expect(answers).toEqual(expected);
   });
+});
+
+describe('several web processes', () => {
+  const run = promisify(execFile);
+  const script = resolve(import.meta.dirname, 'support', 'take-tokens.ts');
+  const takeIn = async (key: string, rate: number, count: number, now: number) => {
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', script, key, String(rate), String(count), String(now)],
+      {
+        env: { ...process.env, DATABASE_URL: ctx.db.url },
+      },
+    );
+    return JSON.parse(stdout) as number[];
+  };
+
+  it('share one limit: two processes taking 15 tokens each at once get 10 in all at 10/s', async () => {
+    const now = Date.now();
+    const [first, second] = await Promise.all([takeIn('shared-key', 10, 15, now), takeIn('shared-key', 10, 15, now)]);
+    const allowed = [...first!, ...second!].filter((wait) => wait === 0);
+    expect(allowed).toHaveLength(10);
+    expect([...first!, ...second!].filter((wait) => wait === 1)).toHaveLength(20);
+  }, 60_000);
 });

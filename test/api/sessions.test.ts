@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 
 async function signIn(headers: Record<string, string> = {}) {
-  resetRateLimits();
+  await resetRateLimits();
   const response = await call('POST', '/auth/sign-in', { body: { email, password }, headers });
   expect(response.status, response.text).toBe(204);
   const setCookie = response.headers.get('set-cookie') ?? '';
@@ -37,7 +37,7 @@ describe('POST /api/auth/sign-in', () => {
   });
 
   it('accepts the email in any case and with spaces around it', async () => {
-    resetRateLimits();
+    await resetRateLimits();
     const response = await call('POST', '/auth/sign-in', { body: { email: '  ADMIN@hookline.test ', password } });
     expect(response.status).toBe(204);
   });
@@ -46,7 +46,7 @@ describe('POST /api/auth/sign-in', () => {
     ['a wrong password', { email, password: 'wrong' }],
     ['an unknown email', { email: 'nobody@hookline.test', password }],
   ])('answers 401 to %s, with the same message either way', async (_label, body) => {
-    resetRateLimits();
+    await resetRateLimits();
     const response = await call('POST', '/auth/sign-in', { body });
     expectError(response, 401, 'invalid_credentials');
     expect(response.body.error.message).toBe('The email or the password is wrong');
@@ -54,7 +54,7 @@ describe('POST /api/auth/sign-in', () => {
   });
 
   it('refuses a sign-in posted from another site (403) and a malformed body (422)', async () => {
-    resetRateLimits();
+    await resetRateLimits();
     expectError(
       await call('POST', '/auth/sign-in', { body: { email, password }, headers: { origin: 'https://evil.example' } }),
       403,
@@ -64,7 +64,7 @@ describe('POST /api/auth/sign-in', () => {
   });
 
   it('allows 3 attempts a second per email, then answers 429 with Retry-After', async () => {
-    resetRateLimits();
+    await resetRateLimits();
     // At once, on a standing clock: each verification takes ~100 ms of scrypt, which would otherwise
     // refill the bucket between tries on a slow machine. Only Date is faked; database timers run.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });

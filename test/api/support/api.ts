@@ -144,7 +144,7 @@ export async function setUpApiTest(env: Record<string, string> = {}): Promise<Ap
   process.env.HOOKLINE_API_RATE_LIMIT = '0';
   for (const [name, value] of Object.entries(env)) process.env[name] = value;
   resetApiSettings();
-  resetRateLimits();
+  await resetRateLimits();
   const { key } = await createApiKey({ name: 'test admin', appId: null });
   return { db, adminKey: key };
 }
