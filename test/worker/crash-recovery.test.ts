@@ -106,7 +106,14 @@ describe('SIGKILL at random instants', () => {
       maxConcurrency: 32,
     });
     // At most 64 claimed at a time (plus results not flushed yet): what a kill strands for one lease.
-    const env = { HOOKLINE_WORKER_CONCURRENCY: '64', HOOKLINE_WORKER_BATCH_SIZE: '64' };
+    // A long attempt deadline: on a loaded machine a starved worker can take more than the fast tests'
+    // 1 s to read an answer, and a timeout would be a failed attempt, not a crash. Leases are renewed,
+    // so a request may outlive one.
+    const env = {
+      HOOKLINE_WORKER_CONCURRENCY: '64',
+      HOOKLINE_WORKER_BATCH_SIZE: '64',
+      HOOKLINE_DELIVERY_TIMEOUT_MS: '10000',
+    };
     const live = new Set<WorkerProcess>(Array.from({ length: 4 }, () => startWorker(env)));
 
     // Producers keep sending while workers die: 20 transactions of 500 events.
