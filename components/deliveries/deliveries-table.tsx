@@ -34,7 +34,12 @@ export function DeliveriesTable({
                 type="checkbox"
                 aria-label="Select all shown deliveries"
                 checked={allSelected}
-                onChange={() => onToggleAll?.(deliveries.map((d) => d.id), !allSelected)}
+                onChange={() =>
+                  onToggleAll?.(
+                    deliveries.map((d) => d.id),
+                    !allSelected,
+                  )
+                }
               />
             </Th>
           ) : null}
@@ -83,7 +88,7 @@ export function DeliveriesTable({
               </Td>
             ) : null}
             <Td>
-              <DeliveryStateBadge state={delivery.state} attemptCount={delivery.attemptCount} />
+              <DeliveryStateBadge state={delivery.state} />
             </Td>
             <Td className="tabular text-right">{delivery.attemptCount}</Td>
             <Td>
@@ -94,7 +99,9 @@ export function DeliveriesTable({
             </Td>
             <Td className="tabular whitespace-nowrap text-right text-xs">{formatMs(delivery.lastDurationMs)}</Td>
             <Td className="whitespace-nowrap text-xs text-zinc-500">
-              {delivery.state === 'pending' && delivery.nextAttemptAt ? formatRelative(delivery.nextAttemptAt) : '—'}
+              {(delivery.state === 'waiting' || delivery.state === 'retrying') && delivery.nextAttemptAt
+                ? formatRelative(delivery.nextAttemptAt)
+                : '—'}
             </Td>
           </Tr>
         ))}

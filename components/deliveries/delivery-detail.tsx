@@ -44,10 +44,17 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
         subtitle={<LiveStatus updatedAt={delivery.dataUpdatedAt} fetching={delivery.isFetching} />}
         actions={
           <>
-            <Button variant="primary" disabled={replay.isPending || d.state === 'delivering'} onClick={() => replay.mutate()}>
+            <Button
+              variant="primary"
+              disabled={replay.isPending || d.state === 'delivering'}
+              onClick={() => replay.mutate()}
+            >
               {replay.isPending ? 'Replaying…' : 'Replay'}
             </Button>
-            <Button disabled={cancel.isPending || d.state !== 'pending'} onClick={() => cancel.mutate()}>
+            <Button
+              disabled={cancel.isPending || !(d.state === 'waiting' || d.state === 'retrying')}
+              onClick={() => cancel.mutate()}
+            >
               Cancel
             </Button>
           </>
@@ -56,7 +63,15 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
       <InlineError error={replay.error ?? cancel.error} />
       {replay.isSuccess ? (
         <p role="status" className="text-sm text-green-700">
-          Replayed: the delivery is pending again and will be sent now.
+          Replayed: the delivery is due now and a worker sends it within a second.
+        </p>
+      ) : null}
+      {d.wait ? (
+        <p
+          data-testid="delivery-wait"
+          className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+        >
+          {d.wait.message.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, (iso) => `${formatTime(iso)} (${formatRelative(iso)})`)}
         </p>
       ) : null}
       <div className="grid gap-4 lg:grid-cols-2">
@@ -64,7 +79,7 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
           <dl>
             <Row label="State">
               <span data-testid="delivery-state">
-                <DeliveryStateBadge state={d.state} attemptCount={d.attemptCount} />
+                <DeliveryStateBadge state={d.state} />
               </span>
             </Row>
             <Row label="Endpoint">
@@ -93,7 +108,7 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
             <Row label="Last duration">{formatMs(d.lastDurationMs)}</Row>
             <Row label="Created">{formatTime(d.createdAt)}</Row>
             <Row label="Next attempt">
-              {d.state === 'pending' && d.nextAttemptAt ? `${formatTime(d.nextAttemptAt)} (${formatRelative(d.nextAttemptAt)})` : '—'}
+              {d.wait?.until ? `${formatTime(d.wait.until)} (${formatRelative(d.wait.until)})` : '—'}
             </Row>
           </dl>
         </Card>

@@ -42,7 +42,11 @@ describe('GET /api/v1/openapi.json', () => {
   });
 
   it('has a route file exporting every documented operation', async () => {
-    const routeFiles = new Map(listRouteFiles().filter((r) => r.dir.startsWith('/v1')).map((r) => [openApiPath(r.dir), r.file]));
+    const routeFiles = new Map(
+      listRouteFiles()
+        .filter((r) => r.dir.startsWith('/v1'))
+        .map((r) => [openApiPath(r.dir), r.file]),
+    );
     const missing: string[] = [];
     for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, unknown>>)) {
       const file = routeFiles.get(path);
@@ -83,6 +87,15 @@ describe('GET /api/v1/openapi.json', () => {
     expect(createMessage.responses['202']).toBeDefined();
     const listDeliveries = document.paths['/apps/{appId}/deliveries'].get;
     const state = listDeliveries.parameters.find((p: any) => p.name === 'state');
-    expect(state.schema.enum).toEqual(['pending', 'delivering', 'succeeded', 'dead', 'cancelled']);
+    expect(state.schema.enum).toEqual([
+      'waiting',
+      'retrying',
+      'delivering',
+      'succeeded',
+      'dead',
+      'cancelled',
+      'failed',
+      'pending',
+    ]);
   });
 });
