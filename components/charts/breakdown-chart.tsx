@@ -30,6 +30,7 @@ export function BreakdownChart({
 }) {
   const shown = keys.slice(0, MAX_KEYS);
   const rest = new Set(keys.slice(MAX_KEYS));
+  const order = new Map(shown.map((key, index) => [key, index]));
   const data = series.map((point) => {
     const counts = point[field];
     const row: Record<string, unknown> = { time: point.time };
@@ -59,7 +60,8 @@ export function BreakdownChart({
             cursor={{ fill: '#f4f4f5' }}
             formatter={(value) => formatCount(Number(value))}
           />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
+          {/* Largest first, as in the share table; Recharts would sort the entries by name. */}
+          <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={(item) => order.get(String(item.dataKey)) ?? MAX_KEYS} />
           {shown.map((key, index) => (
             <Bar
               key={key}

@@ -38,7 +38,11 @@ export function QueueDepthChart({ series, bucketSeconds }: { series: StatsPoint[
             tickFormatter={(value: number) => formatCount(value)}
           />
           <Tooltip labelFormatter={formatTooltipTime} formatter={(value) => formatCount(Number(value))} />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
+          {/* In the cards' order; Recharts would sort the entries by name. */}
+          <Legend
+            wrapperStyle={{ fontSize: 12 }}
+            itemSorter={(item) => QUEUE_SERIES.findIndex((state) => state.key === item.dataKey)}
+          />
           {QUEUE_SERIES.map((state) => (
             <Line
               key={state.key}

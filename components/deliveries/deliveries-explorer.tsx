@@ -24,6 +24,7 @@ import {
 } from '@/lib/deliveries/delivery-states';
 import { AppSelect } from '../filters/app-select';
 import { LiveStatus } from '../filters/live-status';
+import { SavedFilters } from '../filters/saved-filters';
 import { TextFilter } from '../filters/text-filter';
 import { TimeRangePicker } from '../filters/time-range-picker';
 import { useDefaultApp } from '../filters/use-default-app';
@@ -37,7 +38,19 @@ import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { DeliveriesTable } from './deliveries-table';
 
-const FILTER_NAMES = ['appId', 'endpointId', 'eventType', 'state', 'errorClass', 'statusCode', 'range', 'id'] as const;
+const FILTER_NAMES = [
+  'appId',
+  'endpointId',
+  'eventType',
+  'state',
+  'errorClass',
+  'statusCode',
+  'minAttempts',
+  'messageId',
+  'idempotencyKey',
+  'range',
+  'id',
+] as const;
 
 function isStateFilter(value: string | undefined): value is DeliveryStateFilter {
   return value !== undefined && (DELIVERY_STATE_FILTERS as readonly string[]).includes(value);
@@ -50,6 +63,9 @@ function describeFilter(filter: DeliveryFilter, endpointUrl: string | undefined)
     filter.eventType ? `event type ${filter.eventType}` : null,
     filter.errorClass ? `error class ${filter.errorClass}` : null,
     filter.statusCode ? `status ${filter.statusCode}` : null,
+    filter.minAttempts ? `at least ${filter.minAttempts} attempts` : null,
+    filter.messageId ? `message ${filter.messageId}` : null,
+    filter.idempotencyKey ? `idempotency key ${filter.idempotencyKey}` : null,
     filter.id ? `id ${filter.id}` : null,
     filter.range ? `created in the last ${TIME_RANGES[filter.range].label}` : null,
   ].filter(Boolean);
@@ -67,6 +83,9 @@ export function DeliveriesExplorer() {
       state: isStateFilter(params.state) ? params.state : undefined,
       errorClass: params.errorClass,
       statusCode: params.statusCode,
+      minAttempts: params.minAttempts,
+      messageId: params.messageId,
+      idempotencyKey: params.idempotencyKey,
       range: isTimeRange(params.range) ? params.range : undefined,
       id: params.id,
     }),
@@ -239,6 +258,7 @@ export function DeliveriesExplorer() {
         </div>
         <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
           <TimeRangePicker allowAll value={filter.range} onChange={(range) => setFilter({ range })} />
+          <SavedFilters page="deliveries" pathname="/deliveries" />
           <Button
             variant="ghost"
             disabled={!anyFilter}

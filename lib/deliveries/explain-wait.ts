@@ -36,7 +36,11 @@ export function explainWait({
 }): WaitExplanation | null {
   if (state !== 'waiting' && state !== 'retrying') return null;
   const nextAttempt = attemptCount + 1;
-  const attemptText = `attempt ${nextAttempt} of ${maxAttempts}`;
+  // A replay keeps attempt_count, so a replayed dead delivery makes one attempt past the schedule.
+  const pastSchedule = nextAttempt > maxAttempts;
+  const attemptText = pastSchedule
+    ? `attempt ${nextAttempt} (a replay; the schedule's ${maxAttempts} are used up)`
+    : `attempt ${nextAttempt} of ${maxAttempts}`;
   if (!endpoint.enabled) {
     return {
       reason: 'endpoint_disabled',
@@ -62,7 +66,7 @@ export function explainWait({
       nextAttempt,
       maxAttempts,
       message:
-        attemptCount > 0
+        attemptCount > 0 && !pastSchedule
           ? `Retry ${attemptCount} of ${maxAttempts - 1}: ${attemptText} at ${nextAttemptAt.toISOString()}.`
           : `${attemptText[0]!.toUpperCase()}${attemptText.slice(1)} at ${nextAttemptAt.toISOString()}.`,
     };

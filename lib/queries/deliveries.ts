@@ -13,6 +13,9 @@ export interface DeliveryFilter {
   state?: DeliveryStateFilter;
   errorClass?: string;
   statusCode?: string;
+  minAttempts?: string;
+  messageId?: string;
+  idempotencyKey?: string;
   range?: TimeRange;
   id?: string;
 }
@@ -33,6 +36,9 @@ export function deliveryFilterToQuery(filter: DeliveryFilter): Record<string, Qu
     state: filter.state,
     errorClass: filter.errorClass,
     statusCode: filter.statusCode,
+    minAttempts: filter.minAttempts,
+    messageId: filter.messageId,
+    idempotencyKey: filter.idempotencyKey,
     id: filter.id,
     from: window?.from,
     to: window?.to,

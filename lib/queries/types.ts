@@ -10,6 +10,13 @@ export interface App {
   name: string;
   createdAt: string;
   updatedAt: string;
+  summary?: {
+    endpoints: number;
+    attempts24h: number;
+    successRate24h: number | null;
+    queued: number | null;
+    queuedSampledAt: string | null;
+  };
 }
 
 export interface EventType {
@@ -67,6 +74,20 @@ export interface Message {
   payload: unknown;
   idempotencyKey: string | null;
   createdAt: string;
+}
+
+export interface MessageOutcome {
+  deliveries: number;
+  waiting: number;
+  retrying: number;
+  delivering: number;
+  succeeded: number;
+  dead: number;
+  cancelled: number;
+}
+
+export interface MessageWithOutcome extends Message {
+  outcome: MessageOutcome;
 }
 
 export { DELIVERY_STATES, type DeliveryState, type DeliveryStateFilter } from '../deliveries/delivery-states';
