@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.next/', '.data/', 'lib/generated/', 'test-results/', 'playwright-report/', 'next-env.d.ts', '.notes/', 'bench/results/'] },
+  { ignores: ['node_modules/', '.next/', '.data/', 'lib/generated/', 'test-results/', 'playwright-report/', 'next-env.d.ts', '.notes/', 'bench/results/', 'examples/typed-client/hookline-api.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

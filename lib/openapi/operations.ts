@@ -10,6 +10,7 @@ import {
   delivery,
   deliveryDetail,
   listDeliveriesQuery,
+  messageDetail,
   replayDeliveriesBody,
   replayDeliveriesResult,
 } from '../schemas/deliveries';
@@ -356,7 +357,7 @@ export const operations = {
     access: 'principal',
     params: messageParams,
     status: 200,
-    response: message.extend({ deliveries: z.array(delivery) }),
+    response: messageDetail,
     errors: readOne,
   }),
   replayMessage: defineOperation({

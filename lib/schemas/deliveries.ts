@@ -41,6 +41,8 @@ export const attempt = z.object({
   responseTruncated: z.boolean(),
 });
 
+export const messageDetail = message.extend({ deliveries: z.array(delivery) });
+
 export const deliveryWait = z
   .object({
     reason: z.enum(['endpoint_disabled', 'circuit_open', 'retry_scheduled', 'due']),
