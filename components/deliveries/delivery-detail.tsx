@@ -12,6 +12,7 @@ import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { TextBlock } from '../ui/text-block';
 import { AttemptCard } from './attempt-card';
+import { AttemptsTimeline } from './attempts-timeline';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -121,12 +122,15 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
       </div>
       <section className="space-y-3" aria-label="Attempts">
         <h2 className="text-sm font-semibold">Attempts, newest first</h2>
+        <AttemptsTimeline attempts={d.attempts} nextAttemptAt={d.wait?.until ?? null} />
         {attempts.length === 0 ? (
           <Card>
             <Empty title="Not attempted yet">The worker picks up pending deliveries within a second.</Empty>
           </Card>
         ) : (
-          attempts.map((attempt) => <AttemptCard key={attempt.id} attempt={attempt} />)
+          attempts.map((attempt, index) => (
+            <AttemptCard key={attempt.id} attempt={attempt} previous={attempts[index + 1]} request={d.request} />
+          ))
         )}
       </section>
     </div>

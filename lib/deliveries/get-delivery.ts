@@ -4,6 +4,7 @@ import { notFound } from '../errors';
 import { messageView } from '../messages/message-view';
 import { attemptView, deliveryInclude, deliveryView } from './delivery-view';
 import { explainWait } from './explain-wait';
+import { rebuildRequestBody } from './rebuild-request-body';
 
 export async function getDelivery({ appId, deliveryId }: { appId: string; deliveryId: string }) {
   const prisma = getPrisma();
@@ -12,12 +13,21 @@ export async function getDelivery({ appId, deliveryId }: { appId: string; delive
     include: {
       ...deliveryInclude,
       endpoint: {
-        select: { url: true, enabled: true, disabledReason: true, circuitState: true, circuitOpenUntil: true },
+        select: {
+          url: true,
+          implicit: true,
+          enabled: true,
+          disabledReason: true,
+          circuitState: true,
+          circuitOpenUntil: true,
+        },
       },
       message: true,
     },
   });
   if (!row) throw notFound('Delivery', deliveryId);
+  const [payload] = await prisma.$queryRaw<{ text: string }[]>`
+    SELECT payload::text AS text FROM hookline.messages WHERE id = ${row.messageId} AND app_id = ${appId}`;
   const attempts = await prisma.attempt.findMany({
     where: { deliveryId, appId },
     orderBy: [{ attemptNumber: 'asc' }, { startedAt: 'asc' }],
@@ -30,5 +40,15 @@ export async function getDelivery({ appId, deliveryId }: { appId: string; delive
     endpoint: row.endpoint,
     maxAttempts: getApiSettings().retryScheduleMs.length,
   });
-  return { ...view, wait, attempts: attempts.map(attemptView), message: messageView(row.message) };
+  const request = {
+    method: 'POST' as const,
+    url: row.endpoint.url,
+    body: rebuildRequestBody({
+      eventType: row.message.eventType,
+      createdAt: row.message.createdAt,
+      payloadText: payload?.text ?? 'null',
+      implicit: row.endpoint.implicit,
+    }),
+  };
+  return { ...view, wait, request, attempts: attempts.map(attemptView), message: messageView(row.message) };
 }

@@ -137,6 +137,7 @@ export interface DeliveryWait {
 
 export interface DeliveryDetail extends Delivery {
   wait: DeliveryWait | null;
+  request: { method: 'POST'; url: string; body: string };
   attempts: Attempt[];
   message: Message;
 }

@@ -53,8 +53,17 @@ export const deliveryWait = z
   })
   .describe('Why a waiting or retrying delivery has not been sent yet');
 
+export const deliveryRequest = z
+  .object({
+    method: z.literal('POST'),
+    url: z.string().describe("The endpoint's URL now (attempts do not record it)"),
+    body: z.string().describe('The exact bytes every attempt sends; the signatures cover them'),
+  })
+  .describe("What each attempt sends; the attempt's requestHeaders carry its timestamp and signatures");
+
 export const deliveryDetail = delivery.extend({
   wait: deliveryWait.nullable(),
+  request: deliveryRequest,
   attempts: z.array(attempt),
   message,
 });
