@@ -561,12 +561,22 @@ export interface components {
              */
             updatedAt: string;
             wait: components["schemas"]["DeliveryWait"] | null;
+            request: components["schemas"]["DeliveryRequest"];
             attempts: components["schemas"]["Attempt"][];
             message: components["schemas"]["Message"];
         };
         DeliveryPage: {
             data: components["schemas"]["Delivery"][];
             nextCursor: string | null;
+        };
+        /** @description What each attempt sends; the attempt's requestHeaders carry its timestamp and signatures */
+        DeliveryRequest: {
+            /** @constant */
+            method: "POST";
+            /** @description The endpoint's URL now (attempts do not record it) */
+            url: string;
+            /** @description The exact bytes every attempt sends; the signatures cover them */
+            body: string;
         };
         /** @description Why a waiting or retrying delivery has not been sent yet */
         DeliveryWait: {
