@@ -247,6 +247,30 @@ export function DeliveriesExplorer() {
               onCommit={(statusCode) => setFilter({ statusCode })}
             />
           </Field>
+          <Field label="Min. attempts">
+            <TextFilter
+              label="Min. attempts"
+              placeholder="e.g. 3"
+              inputMode="numeric"
+              value={params.minAttempts}
+              onCommit={(minAttempts) => setFilter({ minAttempts })}
+            />
+          </Field>
+          <Field label="Message id / webhook-id">
+            <TextFilter
+              label="Message id"
+              placeholder="msg_…"
+              value={params.messageId}
+              onCommit={(messageId) => setFilter({ messageId })}
+            />
+          </Field>
+          <Field label="Idempotency key">
+            <TextFilter
+              label="Idempotency key"
+              value={params.idempotencyKey}
+              onCommit={(idempotencyKey) => setFilter({ idempotencyKey })}
+            />
+          </Field>
           <Field label="Delivery id">
             <TextFilter
               label="Delivery id"
