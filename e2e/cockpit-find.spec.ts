@@ -152,6 +152,11 @@ test('first five minutes: an app opens on its endpoints, empty states give the n
   await expect(row.getByTestId('delivery-created')).toBeVisible();
   await expect(row.getByTestId('delivery-endpoint-phone')).toHaveText(shop.endpointUrl);
   await expect(row.getByText(/^(waiting|delivering|succeeded)$/)).toBeVisible();
+  // The filters fold behind one button, so the first screen shows deliveries, not ten fields.
+  await expect(row).toBeInViewport();
+  await page.getByRole('button', { name: 'Filters' }).click();
+  await expect(page.getByLabel('State')).toBeVisible();
+  await page.getByRole('button', { name: 'Hide filters' }).click();
   await expectNoHorizontalOverflow(page, 'explorer at 375 px');
   await screenshot(page, 'cockpit-explorer-phone');
 });

@@ -31,7 +31,9 @@ function ResponseColumn({ attempt }: { attempt: Attempt }) {
         <ErrorClass value={attempt.errorClass} /> · {formatMs(attempt.durationMs)}
       </div>
       {attempt.errorMessage ? <TextBlock label="Error message" text={attempt.errorMessage} /> : null}
+      <div className="text-xs text-zinc-500">Response headers</div>
       <TextBlock label="Response headers" text={headersText(attempt.responseHeaders)} />
+      <div className="text-xs text-zinc-500">Response body</div>
       <TextBlock label="Response body" text={bodyText(attempt)} />
     </div>
   );

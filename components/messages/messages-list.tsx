@@ -7,6 +7,7 @@ import { messagesQuery, type MessageFilter } from '@/lib/queries/messages';
 import type { MessageOutcome } from '@/lib/queries/types';
 import { isTimeRange } from '@/lib/queries/time-range';
 import { AppSelect } from '../filters/app-select';
+import { FilterPanel } from '../filters/filter-panel';
 import { LiveStatus } from '../filters/live-status';
 import { SavedFilters } from '../filters/saved-filters';
 import { TextFilter } from '../filters/text-filter';
@@ -112,65 +113,74 @@ export function MessagesList() {
           </>
         }
       />
-      <Card className="mb-3 p-3">
-        <div className="grid grid-cols-1 gap-x-3 gap-y-2 sm:grid-cols-2 lg:grid-cols-4">
-          <Field label="Message id / webhook-id">
-            <TextFilter label="Message id" placeholder="msg_…" value={params.id} onCommit={(id) => setParams({ id })} />
-          </Field>
-          <Field label="Idempotency key">
-            <TextFilter
-              label="Idempotency key"
-              value={params.idempotencyKey}
-              onCommit={(idempotencyKey) => setParams({ idempotencyKey })}
-            />
-          </Field>
-          <Field label="A delivery's status code">
-            <TextFilter
-              label="Status code"
-              placeholder="e.g. 503"
-              inputMode="numeric"
-              value={params.statusCode}
-              onCommit={(statusCode) => setParams({ statusCode })}
-            />
-          </Field>
-          <Field label="A delivery's error class">
-            <TextFilter
-              label="Error class"
-              placeholder="e.g. timeout"
-              value={params.errorClass}
-              onCommit={(errorClass) => setParams({ errorClass })}
-            />
-          </Field>
-          <Field label="A delivery's min. attempts">
-            <TextFilter
-              label="Min. attempts"
-              inputMode="numeric"
-              placeholder="e.g. 3"
-              value={params.minAttempts}
-              onCommit={(minAttempts) => setParams({ minAttempts })}
-            />
-          </Field>
-          <Field label="Payload field" hint="Dot path; searches one day at most (choose 15 min, 1 h or 24 h)">
-            <TextFilter
-              label="Payload field"
-              placeholder="e.g. customer.id"
-              value={params.payloadPath}
-              onCommit={(payloadPath) => setParams({ payloadPath })}
-            />
-          </Field>
-          <Field label="Payload value">
-            <TextFilter
-              label="Payload value"
-              placeholder='e.g. cus_42 or 42 or "42"'
-              value={params.payloadValue}
-              onCommit={(payloadValue) => setParams({ payloadValue })}
-            />
-          </Field>
-        </div>
-        <div className="mt-3">
-          <SavedFilters page="messages" pathname="/messages" />
-        </div>
-      </Card>
+      <FilterPanel
+        active={FILTER_NAMES.filter((name) => !['appId', 'eventType', 'range'].includes(name) && params[name]).length}
+      >
+        <Card className="mb-3 p-3">
+          <div className="grid grid-cols-1 gap-x-3 gap-y-2 sm:grid-cols-2 lg:grid-cols-4">
+            <Field label="Message id / webhook-id">
+              <TextFilter
+                label="Message id"
+                placeholder="msg_…"
+                value={params.id}
+                onCommit={(id) => setParams({ id })}
+              />
+            </Field>
+            <Field label="Idempotency key">
+              <TextFilter
+                label="Idempotency key"
+                value={params.idempotencyKey}
+                onCommit={(idempotencyKey) => setParams({ idempotencyKey })}
+              />
+            </Field>
+            <Field label="A delivery's status code">
+              <TextFilter
+                label="Status code"
+                placeholder="e.g. 503"
+                inputMode="numeric"
+                value={params.statusCode}
+                onCommit={(statusCode) => setParams({ statusCode })}
+              />
+            </Field>
+            <Field label="A delivery's error class">
+              <TextFilter
+                label="Error class"
+                placeholder="e.g. timeout"
+                value={params.errorClass}
+                onCommit={(errorClass) => setParams({ errorClass })}
+              />
+            </Field>
+            <Field label="A delivery's min. attempts">
+              <TextFilter
+                label="Min. attempts"
+                inputMode="numeric"
+                placeholder="e.g. 3"
+                value={params.minAttempts}
+                onCommit={(minAttempts) => setParams({ minAttempts })}
+              />
+            </Field>
+            <Field label="Payload field" hint="Dot path; searches one day at most (choose 15 min, 1 h or 24 h)">
+              <TextFilter
+                label="Payload field"
+                placeholder="e.g. customer.id"
+                value={params.payloadPath}
+                onCommit={(payloadPath) => setParams({ payloadPath })}
+              />
+            </Field>
+            <Field label="Payload value">
+              <TextFilter
+                label="Payload value"
+                placeholder='e.g. cus_42 or 42 or "42"'
+                value={params.payloadValue}
+                onCommit={(payloadValue) => setParams({ payloadValue })}
+              />
+            </Field>
+          </div>
+          <div className="mt-3">
+            <SavedFilters page="messages" pathname="/messages" />
+          </div>
+        </Card>
+      </FilterPanel>
       <Card>
         {apps.isSuccess && apps.data.data.length === 0 ? (
           <Empty title="No apps yet">Create an app first.</Empty>
@@ -190,7 +200,7 @@ export function MessagesList() {
               <thead>
                 <tr>
                   <Th>Message</Th>
-                  <Th>Event type</Th>
+                  <Th className="max-sm:hidden">Event type</Th>
                   <Th>Deliveries</Th>
                   <Th className="max-md:hidden">Payload</Th>
                   <Th>Created</Th>
@@ -201,13 +211,13 @@ export function MessagesList() {
                   <Tr key={message.id} data-testid="message-row">
                     <Td>
                       <Link
-                        className="font-mono text-xs hover:underline"
+                        className="break-all font-mono text-xs hover:underline"
                         href={`/apps/${encodeURIComponent(message.appId)}/messages/${encodeURIComponent(message.id)}`}
                       >
                         {message.id}
                       </Link>
                     </Td>
-                    <Td className="font-mono text-xs">{message.eventType}</Td>
+                    <Td className="font-mono text-xs max-sm:hidden">{message.eventType}</Td>
                     <Td data-testid="message-outcome">
                       <Outcome outcome={message.outcome} />
                     </Td>
