@@ -118,7 +118,11 @@ export async function call(method: string, path: string, options: CallOptions = 
   const request = new Request(url, { method, headers, body: body as BodyInit | undefined });
   // Next.js itself answers 404 when no route file matches (an empty segment, for instance).
   if (!match) return { status: 404, headers: new Headers(), body: null, text: '' };
-  const response = await handle(request);
+  // Matched on the path as given: a URL would normalise away segments such as "..".
+  const module = await loadModule(match.route.file);
+  const handler = module[method] as Handler | undefined;
+  if (!handler) return { status: 405, headers: new Headers(), body: null, text: '' };
+  const response = await handler(request, { params: Promise.resolve(match.params) });
   const text = await response.text();
   let parsed: unknown;
   try {
