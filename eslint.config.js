@@ -19,6 +19,7 @@ export default tseslint.config(
       '.dist-*/',
     ],
   },
+  { ignores: ['node_modules/', '.next/', '.data/', 'lib/generated/', 'test-results/', 'playwright-report/', 'next-env.d.ts', '.notes/', 'bench/results/', 'examples/typed-client/hookline-api.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

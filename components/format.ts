@@ -21,7 +21,7 @@ export function formatRate(value: number | null | undefined): string {
 
 export function formatMs(value: number | null | undefined): string {
   if (value == null) return '—';
-  if (value >= 10_000) return `${(value / 1000).toFixed(1)} s`;
+  if (value >= 1000) return `${(value / 1000).toFixed(value >= 10_000 ? 1 : 2)} s`;
   return `${Math.round(value)} ms`;
 }
 
@@ -44,7 +44,13 @@ export function formatRelative(iso: string | null | undefined, now = Date.now())
   const future = seconds < 0;
   const abs = Math.abs(seconds);
   const text =
-    abs < 60 ? `${abs}s` : abs < 3600 ? `${Math.floor(abs / 60)}m` : abs < 86_400 ? `${Math.floor(abs / 3600)}h` : `${Math.floor(abs / 86_400)}d`;
+    abs < 60
+      ? `${abs}s`
+      : abs < 3600
+        ? `${Math.floor(abs / 60)}m`
+        : abs < 86_400
+          ? `${Math.floor(abs / 3600)}h`
+          : `${Math.floor(abs / 86_400)}d`;
   return future ? `in ${text}` : `${text} ago`;
 }
 
@@ -52,4 +58,10 @@ export function formatRelative(iso: string | null | undefined, now = Date.now())
 export function toLocalInputValue(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+}
+
+/** A duration for an axis tick: short, in the unit that reads best ("5 ms", "460 ms", "5 s", "20 s"). */
+export function formatDurationTick(value: number): string {
+  if (value >= 1000) return `${Number((value / 1000).toPrecision(3))} s`;
+  return `${Number(value.toPrecision(3))} ms`;
 }

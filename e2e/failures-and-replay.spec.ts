@@ -103,7 +103,7 @@ test('a failing receiver shows up by error class; fix it, replay, and deliveries
   // The last dead one: "replay all failed matching this filter" says how many before it acts.
   await expect(rows).toHaveCount(1);
   await page.getByTestId('replay-matching').click();
-  await expect(page.getByTestId('replay-matching-count')).toContainText('1 delivery in state "dead"');
+  await expect(page.getByTestId('replay-matching-count')).toContainText('1 delivery (dead) matches');
   await expect(page.getByTestId('replay-matching-count')).toContainText('event type order.paid');
   await expect(page.getByTestId('confirm-replay-matching')).toHaveText('Replay 1');
   await screenshot(page, 'replay-matching-confirm');

@@ -95,7 +95,7 @@ test('pages say what went wrong when the server refuses, and recover when the ca
     { name: 'endpoint', path: `${app}/endpoints/ep_does_not_exist` },
     { name: 'endpoints', path: `/apps/${missingApp}/endpoints` },
     { name: 'event-types', path: `/apps/${missingApp}/event-types` },
-    { name: 'app-settings', path: `/apps/${missingApp}` },
+    { name: 'app-settings', path: `/apps/${missingApp}/settings` },
     { name: 'overview', path: `/overview?appId=${missingApp}` },
     { name: 'messages', path: `/messages?appId=${missingApp}` },
     { name: 'deliveries', path: `/deliveries?appId=${missingApp}` },

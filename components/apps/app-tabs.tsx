@@ -12,10 +12,18 @@ export function AppTabs({ appId }: { appId: string }) {
   const tabs = [
     { href: `${base}/endpoints`, label: 'Endpoints', active: pathname.startsWith(`${base}/endpoints`) },
     { href: `${base}/event-types`, label: 'Event types', active: pathname.startsWith(`${base}/event-types`) },
-    { href: `/messages?appId=${encodeURIComponent(appId)}`, label: 'Messages', active: pathname.startsWith(`${base}/messages`) },
-    { href: `/deliveries?appId=${encodeURIComponent(appId)}`, label: 'Deliveries', active: pathname.startsWith(`${base}/deliveries`) },
+    {
+      href: `/messages?appId=${encodeURIComponent(appId)}`,
+      label: 'Messages',
+      active: pathname.startsWith(`${base}/messages`),
+    },
+    {
+      href: `/deliveries?appId=${encodeURIComponent(appId)}`,
+      label: 'Deliveries',
+      active: pathname.startsWith(`${base}/deliveries`),
+    },
     { href: `/overview?appId=${encodeURIComponent(appId)}`, label: 'Stats', active: false },
-    { href: base, label: 'Settings', active: pathname === base },
+    { href: `${base}/settings`, label: 'Settings', active: pathname === `${base}/settings` },
   ];
   return (
     <div className="mb-4 border-b border-zinc-200">
@@ -35,7 +43,9 @@ export function AppTabs({ appId }: { appId: string }) {
             aria-current={tab.active ? 'page' : undefined}
             className={cn(
               'whitespace-nowrap border-b-2 px-3 py-2 text-sm',
-              tab.active ? 'border-zinc-900 font-medium text-zinc-900' : 'border-transparent text-zinc-500 hover:text-zinc-800',
+              tab.active
+                ? 'border-zinc-900 font-medium text-zinc-900'
+                : 'border-transparent text-zinc-500 hover:text-zinc-800',
             )}
           >
             {tab.label}

@@ -2,8 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState, type FormEvent } from 'react';
-import { appKeys, appsQuery, createApp } from '@/lib/queries/apps';
-import { formatTime } from '../format';
+import { appKeys, appsWithSummaryQuery, createApp } from '@/lib/queries/apps';
+import { formatCount, formatPercent, formatRelative } from '../format';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Dialog } from '../ui/dialog';
@@ -13,7 +13,7 @@ import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { Table, Td, Th, Tr } from '../ui/table';
 
 export function AppsList() {
-  const apps = useQuery(appsQuery());
+  const apps = useQuery(appsWithSummaryQuery());
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
@@ -52,26 +52,62 @@ export function AppsList() {
             <thead>
               <tr>
                 <Th>Name</Th>
-                <Th>Id</Th>
-                <Th>Created</Th>
-                <Th />
+                <Th className="text-right">Endpoints</Th>
+                <Th className="text-right" title="Succeeded share of the attempts in the last 24 hours">
+                  Success 24 h
+                </Th>
+                <Th className="text-right" title="Waiting, retrying and delivering at the workers' latest queue sample">
+                  Queued
+                </Th>
+                <Th className="max-sm:hidden" />
               </tr>
             </thead>
             <tbody>
               {apps.data.data.map((app) => (
-                <Tr key={app.id}>
+                <Tr key={app.id} data-testid="app-row">
                   <Td>
-                    <Link href={`/apps/${encodeURIComponent(app.id)}/endpoints`} className="font-medium hover:underline">
+                    <Link
+                      href={`/apps/${encodeURIComponent(app.id)}/endpoints`}
+                      className="font-medium hover:underline"
+                    >
                       {app.name}
                     </Link>
+                    <div className="break-all font-mono text-xs text-zinc-500">{app.id}</div>
                   </Td>
-                  <Td className="font-mono text-xs text-zinc-500">{app.id}</Td>
-                  <Td className="text-xs text-zinc-500">{formatTime(app.createdAt)}</Td>
-                  <Td className="whitespace-nowrap text-right text-xs">
-                    <Link className="mr-3 text-zinc-600 hover:underline" href={`/apps/${encodeURIComponent(app.id)}/event-types`}>
+                  <Td className="tabular text-right" data-testid="app-endpoints">
+                    {formatCount(app.summary?.endpoints)}
+                  </Td>
+                  <Td
+                    className="tabular text-right"
+                    data-testid="app-success-rate"
+                    title={app.summary ? `${formatCount(app.summary.attempts24h)} attempts` : undefined}
+                  >
+                    {formatPercent(app.summary?.successRate24h)}
+                  </Td>
+                  <Td className="tabular text-right" data-testid="app-queued">
+                    <Link
+                      className="hover:underline"
+                      href={`/deliveries?appId=${encodeURIComponent(app.id)}&state=pending`}
+                      title={
+                        app.summary?.queuedSampledAt
+                          ? `Sampled ${formatRelative(app.summary.queuedSampledAt)}`
+                          : 'Not sampled yet'
+                      }
+                    >
+                      {formatCount(app.summary?.queued)}
+                    </Link>
+                  </Td>
+                  <Td className="whitespace-nowrap text-right text-xs max-sm:hidden">
+                    <Link
+                      className="mr-3 text-zinc-600 hover:underline"
+                      href={`/apps/${encodeURIComponent(app.id)}/event-types`}
+                    >
                       Event types
                     </Link>
-                    <Link className="text-zinc-600 hover:underline" href={`/apps/${encodeURIComponent(app.id)}`}>
+                    <Link
+                      className="text-zinc-600 hover:underline"
+                      href={`/apps/${encodeURIComponent(app.id)}/settings`}
+                    >
                       Settings
                     </Link>
                   </Td>
@@ -84,7 +120,14 @@ export function AppsList() {
       <Dialog open={open} onClose={() => setOpen(false)} title="New app">
         <form onSubmit={submit} className="space-y-3">
           <Field label="Name">
-            <Input name="name" required autoFocus value={name} onChange={(e) => setName(e.target.value)} placeholder="Acme Corp" />
+            <Input
+              name="name"
+              required
+              autoFocus
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="Acme Corp"
+            />
           </Field>
           <InlineError error={create.error} />
           <div className="flex justify-end gap-2">

@@ -1,7 +1,12 @@
+'use client';
+import { useState } from 'react';
+import { curlCommand } from '@/lib/deliveries/curl-command';
 import type { Attempt } from '@/lib/queries/types';
 import { formatMs, formatTime } from '../format';
+import { CopyButton } from '../shared/copy-button';
 import { ErrorClass, StatusCode } from '../shared/state-badge';
 import { Badge } from '../ui/badge';
+import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { TextBlock } from '../ui/text-block';
 
@@ -13,10 +18,46 @@ function headersText(headers: Record<string, unknown> | null): string {
     .join('\n');
 }
 
-export function AttemptCard({ attempt }: { attempt: Attempt }) {
-  const ok = attempt.statusCode != null && attempt.statusCode >= 200 && attempt.statusCode < 300 && !attempt.errorClass;
+function bodyText(attempt: Attempt): string {
+  return attempt.responseBody == null ? '(no body)' : attempt.responseBody || '(empty)';
+}
+
+/** One attempt's outcome as a column of the side-by-side view. */
+function ResponseColumn({ attempt }: { attempt: Attempt }) {
   return (
-    <Card data-testid="attempt" className="overflow-hidden">
+    <div className="min-w-0 space-y-2" data-testid={`compare-attempt-${attempt.attemptNumber}`}>
+      <div className="text-xs font-medium text-zinc-700">
+        Attempt {attempt.attemptNumber} · <StatusCode code={attempt.statusCode} />{' '}
+        <ErrorClass value={attempt.errorClass} /> · {formatMs(attempt.durationMs)}
+      </div>
+      {attempt.errorMessage ? <TextBlock label="Error message" text={attempt.errorMessage} /> : null}
+      <div className="text-xs text-zinc-500">Response headers</div>
+      <TextBlock label="Response headers" text={headersText(attempt.responseHeaders)} />
+      <div className="text-xs text-zinc-500">Response body</div>
+      <TextBlock label="Response body" text={bodyText(attempt)} />
+    </div>
+  );
+}
+
+export function AttemptCard({
+  attempt,
+  previous,
+  request,
+}: {
+  attempt: Attempt;
+  /** The attempt recorded before this one, for the side-by-side view. */
+  previous?: Attempt;
+  /** What every attempt sends (URL and body); the headers are this attempt's own. */
+  request?: { url: string; body: string };
+}) {
+  const [comparing, setComparing] = useState(false);
+  const [showCurl, setShowCurl] = useState(false);
+  const ok = attempt.statusCode != null && attempt.statusCode >= 200 && attempt.statusCode < 300 && !attempt.errorClass;
+  const curl = request
+    ? curlCommand({ url: request.url, headers: attempt.requestHeaders ?? {}, body: request.body })
+    : null;
+  return (
+    <Card data-testid="attempt" id={`attempt-${attempt.attemptNumber}`} className="overflow-hidden">
       <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-zinc-100 px-4 py-2.5 text-sm">
         <span className="font-semibold">Attempt {attempt.attemptNumber}</span>
         <Badge tone={ok ? 'ok' : 'fail'}>{ok ? 'succeeded' : 'failed'}</Badge>
@@ -29,11 +70,48 @@ export function AttemptCard({ attempt }: { attempt: Attempt }) {
           {formatTime(attempt.startedAt)}
         </span>
         {attempt.workerId ? <span className="truncate font-mono text-xs text-zinc-400">{attempt.workerId}</span> : null}
+        <span className="ml-auto flex flex-wrap gap-1">
+          {curl ? (
+            <>
+              <CopyButton text={curl} label="Copy as curl" />
+              <Button size="sm" variant="ghost" aria-expanded={showCurl} onClick={() => setShowCurl(!showCurl)}>
+                {showCurl ? 'Hide curl' : 'Show curl'}
+              </Button>
+            </>
+          ) : null}
+          {previous ? (
+            <Button size="sm" variant="ghost" aria-expanded={comparing} onClick={() => setComparing(!comparing)}>
+              {comparing ? 'Hide comparison' : `Compare with attempt ${previous.attemptNumber}`}
+            </Button>
+          ) : null}
+        </span>
       </div>
+      {curl && showCurl ? (
+        <div className="border-b border-zinc-100 px-4 py-2">
+          <div className="mb-1 text-xs text-zinc-500">
+            This attempt&apos;s request with its signature headers; receivers reject a webhook-timestamp older than a
+            few minutes.
+          </div>
+          <TextBlock label="curl command" text={curl} />
+        </div>
+      ) : null}
+      {previous && comparing ? (
+        <div
+          className="grid gap-3 border-b border-zinc-100 bg-zinc-50/50 px-4 py-3 md:grid-cols-2"
+          data-testid="attempt-comparison"
+        >
+          <ResponseColumn attempt={previous} />
+          <ResponseColumn attempt={attempt} />
+        </div>
+      ) : null}
       {attempt.errorMessage ? (
         <div className="border-b border-zinc-100 px-4 py-2">
           <div className="mb-1 text-xs font-medium text-zinc-500">Error</div>
-          <TextBlock label="Error message" text={attempt.errorMessage} className="border-red-200 bg-red-50 text-red-900" />
+          <TextBlock
+            label="Error message"
+            text={attempt.errorMessage}
+            className="border-red-200 bg-red-50 text-red-900"
+          />
         </div>
       ) : null}
       <div className="grid gap-3 px-4 py-3 lg:grid-cols-2">
@@ -49,10 +127,7 @@ export function AttemptCard({ attempt }: { attempt: Attempt }) {
           <div className="mb-1 text-xs font-medium text-zinc-500">
             Response body{attempt.responseTruncated ? ' (truncated: only the first bytes are kept)' : ''}
           </div>
-          <TextBlock
-            label="Response body"
-            text={attempt.responseBody == null ? '(no body)' : attempt.responseBody || '(empty)'}
-          />
+          <TextBlock label="Response body" text={bodyText(attempt)} />
         </div>
       </div>
     </Card>

@@ -5,7 +5,7 @@ import {
   countMatchingDeliveries,
   deliveriesQuery,
   deliveryKeys,
-  failedReplayFilter,
+  replayFilter,
   replayDeliveries,
   replayMatchingDeliveries,
   type DeliveryFilter,
@@ -14,9 +14,18 @@ import { endpointsQuery } from '@/lib/queries/endpoints';
 import { eventTypesQuery } from '@/lib/queries/event-types';
 import { statsKeys } from '@/lib/queries/stats';
 import { isTimeRange, TIME_RANGES } from '@/lib/queries/time-range';
-import { DELIVERY_STATES, type DeliveryState } from '@/lib/queries/types';
+import {
+  DELIVERY_STATE_FILTERS,
+  DELIVERY_STATE_INFO,
+  DELIVERY_STATES,
+  describeStates,
+  expandStateFilter,
+  type DeliveryStateFilter,
+} from '@/lib/deliveries/delivery-states';
 import { AppSelect } from '../filters/app-select';
+import { FilterPanel } from '../filters/filter-panel';
 import { LiveStatus } from '../filters/live-status';
+import { SavedFilters } from '../filters/saved-filters';
 import { TextFilter } from '../filters/text-filter';
 import { TimeRangePicker } from '../filters/time-range-picker';
 import { useDefaultApp } from '../filters/use-default-app';
@@ -30,10 +39,22 @@ import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { DeliveriesTable } from './deliveries-table';
 
-const FILTER_NAMES = ['appId', 'endpointId', 'eventType', 'state', 'errorClass', 'statusCode', 'range', 'id'] as const;
+const FILTER_NAMES = [
+  'appId',
+  'endpointId',
+  'eventType',
+  'state',
+  'errorClass',
+  'statusCode',
+  'minAttempts',
+  'messageId',
+  'idempotencyKey',
+  'range',
+  'id',
+] as const;
 
-function isDeliveryState(value: string | undefined): value is DeliveryState {
-  return value !== undefined && (DELIVERY_STATES as readonly string[]).includes(value);
+function isStateFilter(value: string | undefined): value is DeliveryStateFilter {
+  return value !== undefined && (DELIVERY_STATE_FILTERS as readonly string[]).includes(value);
 }
 
 /** The filter in words, for the replay confirmation: "event type order.paid, created in the last 1 h". */
@@ -43,6 +64,9 @@ function describeFilter(filter: DeliveryFilter, endpointUrl: string | undefined)
     filter.eventType ? `event type ${filter.eventType}` : null,
     filter.errorClass ? `error class ${filter.errorClass}` : null,
     filter.statusCode ? `status ${filter.statusCode}` : null,
+    filter.minAttempts ? `at least ${filter.minAttempts} attempts` : null,
+    filter.messageId ? `message ${filter.messageId}` : null,
+    filter.idempotencyKey ? `idempotency key ${filter.idempotencyKey}` : null,
     filter.id ? `id ${filter.id}` : null,
     filter.range ? `created in the last ${TIME_RANGES[filter.range].label}` : null,
   ].filter(Boolean);
@@ -57,9 +81,12 @@ export function DeliveriesExplorer() {
       appId: params.appId ?? '',
       endpointId: params.endpointId,
       eventType: params.eventType,
-      state: isDeliveryState(params.state) ? params.state : undefined,
+      state: isStateFilter(params.state) ? params.state : undefined,
       errorClass: params.errorClass,
       statusCode: params.statusCode,
+      minAttempts: params.minAttempts,
+      messageId: params.messageId,
+      idempotencyKey: params.idempotencyKey,
       range: isTimeRange(params.range) ? params.range : undefined,
       id: params.id,
     }),
@@ -82,7 +109,9 @@ export function DeliveriesExplorer() {
     mutationFn: (ids: string[]) => replayDeliveries(filter.appId, ids),
     onSuccess: async (result, ids) => {
       // Fewer than selected when a row was being delivered right then: its worker records the outcome.
-      setNotice(`Replayed ${formatCount(result.replayed)} of ${countOf(ids.length, 'selected delivery', 'selected deliveries')}.`);
+      setNotice(
+        `Replayed ${formatCount(result.replayed)} of ${countOf(ids.length, 'selected delivery', 'selected deliveries')}.`,
+      );
       setSelected(new Set());
       await invalidate();
     },
@@ -107,6 +136,7 @@ export function DeliveriesExplorer() {
   // Only what is on screen can be replayed: a selected row that a live refresh removed (its state
   // changed and no longer matches) is dropped rather than replayed unseen.
   const selectedIds = rows.filter((row) => selected.has(row.id)).map((row) => row.id);
+  const replaySet = describeStates(expandStateFilter(replayFilter(filter).state));
   const anyFilter = FILTER_NAMES.some((name) => name !== 'appId' && params[name]);
 
   return (
@@ -115,7 +145,11 @@ export function DeliveriesExplorer() {
         title="Deliveries"
         subtitle={
           filter.appId ? (
-            <LiveStatus updatedAt={deliveries.dataUpdatedAt} fetching={deliveries.isFetching} failed={deliveries.isError} />
+            <LiveStatus
+              updatedAt={deliveries.dataUpdatedAt}
+              fetching={deliveries.isFetching}
+              failed={deliveries.isError}
+            />
           ) : null
         }
         actions={
@@ -137,85 +171,137 @@ export function DeliveriesExplorer() {
               }}
               data-testid="replay-matching"
             >
-              Replay failed matching filter…
+              {filter.state ? 'Replay matching filter…' : 'Replay failed matching filter…'}
             </Button>
           </>
         }
       />
-      <Card className="mb-3 p-3">
-        {/* Four columns at most: any more and the selects cut off the values they show. */}
-        <div className="grid grid-cols-1 gap-x-3 gap-y-2 sm:grid-cols-2 lg:grid-cols-4">
-          <Field label="App">
-            <AppSelect
-              className="w-full"
-              value={params.appId}
-              onChange={(appId) => setFilter({ appId, endpointId: undefined, eventType: undefined })}
-            />
-          </Field>
-          <Field label="Endpoint">
-            <Select aria-label="Endpoint" value={params.endpointId ?? ''} onChange={(e) => setFilter({ endpointId: e.target.value })}>
-              <option value="">All endpoints</option>
-              {endpoints.data?.data.map((endpoint) => (
-                <option key={endpoint.id} value={endpoint.id}>
-                  {endpoint.url}
-                </option>
-              ))}
-            </Select>
-          </Field>
-          <Field label="Event type">
-            <Select aria-label="Event type" value={params.eventType ?? ''} onChange={(e) => setFilter({ eventType: e.target.value })}>
-              <option value="">All event types</option>
-              {eventTypes.data?.data.map((eventType) => (
-                <option key={eventType.id} value={eventType.name}>
-                  {eventType.name}
-                </option>
-              ))}
-            </Select>
-          </Field>
-          <Field label="State">
-            <Select aria-label="State" value={params.state ?? ''} onChange={(e) => setFilter({ state: e.target.value })}>
-              <option value="">All states</option>
-              {DELIVERY_STATES.map((state) => (
-                <option key={state} value={state}>
-                  {state}
-                </option>
-              ))}
-            </Select>
-          </Field>
-          <Field label="Error class">
-            <TextFilter
-              label="Error class"
-              placeholder="e.g. timeout"
-              value={params.errorClass}
-              onCommit={(errorClass) => setFilter({ errorClass })}
-            />
-          </Field>
-          <Field label="Status code">
-            <TextFilter
-              label="Status code"
-              placeholder="e.g. 503"
-              inputMode="numeric"
-              value={params.statusCode}
-              onCommit={(statusCode) => setFilter({ statusCode })}
-            />
-          </Field>
-          <Field label="Delivery id">
-            <TextFilter label="Delivery id" placeholder="dlv_…" value={params.id} onCommit={(id) => setFilter({ id })} />
-          </Field>
-        </div>
-        <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
-          <TimeRangePicker allowAll value={filter.range} onChange={(range) => setFilter({ range })} />
-          <Button
-            variant="ghost"
-            disabled={!anyFilter}
-            onClick={() => setFilter(Object.fromEntries(FILTER_NAMES.filter((n) => n !== 'appId').map((n) => [n, undefined])))}
-          >
-            Clear filters
-          </Button>
-        </div>
-      </Card>
+      <FilterPanel active={FILTER_NAMES.filter((name) => name !== 'appId' && params[name]).length}>
+        <Card className="mb-3 p-3">
+          {/* Four columns at most: any more and the selects cut off the values they show. */}
+          <div className="grid grid-cols-1 gap-x-3 gap-y-2 sm:grid-cols-2 lg:grid-cols-4">
+            <Field label="App">
+              <AppSelect
+                className="w-full"
+                value={params.appId}
+                onChange={(appId) => setFilter({ appId, endpointId: undefined, eventType: undefined })}
+              />
+            </Field>
+            <Field label="Endpoint">
+              <Select
+                aria-label="Endpoint"
+                value={params.endpointId ?? ''}
+                onChange={(e) => setFilter({ endpointId: e.target.value })}
+              >
+                <option value="">All endpoints</option>
+                {endpoints.data?.data.map((endpoint) => (
+                  <option key={endpoint.id} value={endpoint.id}>
+                    {endpoint.url}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+            <Field label="Event type">
+              <Select
+                aria-label="Event type"
+                value={params.eventType ?? ''}
+                onChange={(e) => setFilter({ eventType: e.target.value })}
+              >
+                <option value="">All event types</option>
+                {eventTypes.data?.data.map((eventType) => (
+                  <option key={eventType.id} value={eventType.name}>
+                    {eventType.name}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+            <Field label="State">
+              <Select
+                aria-label="State"
+                value={params.state ?? ''}
+                onChange={(e) => setFilter({ state: e.target.value })}
+              >
+                <option value="">All states</option>
+                <option value="failed">failed (retrying or dead)</option>
+                {DELIVERY_STATES.map((state) => (
+                  <option key={state} value={state} title={DELIVERY_STATE_INFO[state].description}>
+                    {state}
+                  </option>
+                ))}
+                {/* An old link's `pending` still filters; the list shows it under its current meaning. */}
+                {params.state === 'pending' ? <option value="pending">pending (waiting or retrying)</option> : null}
+              </Select>
+            </Field>
+            <Field label="Error class">
+              <TextFilter
+                label="Error class"
+                placeholder="e.g. timeout"
+                value={params.errorClass}
+                onCommit={(errorClass) => setFilter({ errorClass })}
+              />
+            </Field>
+            <Field label="Status code">
+              <TextFilter
+                label="Status code"
+                placeholder="e.g. 503"
+                inputMode="numeric"
+                value={params.statusCode}
+                onCommit={(statusCode) => setFilter({ statusCode })}
+              />
+            </Field>
+            <Field label="Min. attempts">
+              <TextFilter
+                label="Min. attempts"
+                placeholder="e.g. 3"
+                inputMode="numeric"
+                value={params.minAttempts}
+                onCommit={(minAttempts) => setFilter({ minAttempts })}
+              />
+            </Field>
+            <Field label="Message id / webhook-id">
+              <TextFilter
+                label="Message id"
+                placeholder="msg_…"
+                value={params.messageId}
+                onCommit={(messageId) => setFilter({ messageId })}
+              />
+            </Field>
+            <Field label="Idempotency key">
+              <TextFilter
+                label="Idempotency key"
+                value={params.idempotencyKey}
+                onCommit={(idempotencyKey) => setFilter({ idempotencyKey })}
+              />
+            </Field>
+            <Field label="Delivery id">
+              <TextFilter
+                label="Delivery id"
+                placeholder="dlv_…"
+                value={params.id}
+                onCommit={(id) => setFilter({ id })}
+              />
+            </Field>
+          </div>
+          <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
+            <TimeRangePicker allowAll value={filter.range} onChange={(range) => setFilter({ range })} />
+            <SavedFilters page="deliveries" pathname="/deliveries" />
+            <Button
+              variant="ghost"
+              disabled={!anyFilter}
+              onClick={() =>
+                setFilter(Object.fromEntries(FILTER_NAMES.filter((n) => n !== 'appId').map((n) => [n, undefined])))
+              }
+            >
+              Clear filters
+            </Button>
+          </div>
+        </Card>
+      </FilterPanel>
       {notice ? (
-        <p role="status" className="mb-3 rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">
+        <p
+          role="status"
+          className="mb-3 rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800"
+        >
           {notice}
         </p>
       ) : null}
@@ -228,7 +314,9 @@ export function DeliveriesExplorer() {
         ) : deliveries.isError && rows.length === 0 ? (
           <ErrorState error={deliveries.error} retry={() => void deliveries.refetch()} />
         ) : rows.length === 0 ? (
-          <Empty title="No deliveries match">{anyFilter ? 'Try widening the filter.' : 'Send a message to this app.'}</Empty>
+          <Empty title="No deliveries match">
+            {anyFilter ? 'Try widening the filter.' : 'Send a message to this app.'}
+          </Empty>
         ) : (
           <>
             <DeliveriesTable
@@ -255,7 +343,11 @@ export function DeliveriesExplorer() {
             />
             {deliveries.hasNextPage ? (
               <div className="p-3 text-center">
-                <Button size="sm" disabled={deliveries.isFetchingNextPage} onClick={() => void deliveries.fetchNextPage()}>
+                <Button
+                  size="sm"
+                  disabled={deliveries.isFetchingNextPage}
+                  onClick={() => void deliveries.fetchNextPage()}
+                >
                   {deliveries.isFetchingNextPage ? 'Loading…' : 'Load more'}
                 </Button>
               </div>
@@ -266,7 +358,7 @@ export function DeliveriesExplorer() {
       <Dialog
         open={confirmOpen}
         onClose={() => setConfirmOpen(false)}
-        title="Replay failed deliveries"
+        title={filter.state ? 'Replay deliveries' : 'Replay failed deliveries'}
         footer={
           <>
             <Button onClick={() => setConfirmOpen(false)}>Cancel</Button>
@@ -288,8 +380,8 @@ export function DeliveriesExplorer() {
         ) : countMatching.data ? (
           <p className="text-sm" data-testid="replay-matching-count">
             {countMatching.data.matched === 0
-              ? `No ${failedReplayFilter(filter).state} delivery matches ${describeFilter(filter, endpointUrl)}.`
-              : `${countOf(countMatching.data.matched, 'delivery', 'deliveries')} in state "${failedReplayFilter(filter).state}" ${countMatching.data.matched === 1 ? 'matches' : 'match'} ${describeFilter(filter, endpointUrl)}. Each goes back to pending and is sent again now; attempts so far are kept.`}
+              ? `No ${replaySet} delivery matches ${describeFilter(filter, endpointUrl)}.`
+              : `${countOf(countMatching.data.matched, 'delivery', 'deliveries')} (${replaySet}) ${countMatching.data.matched === 1 ? 'matches' : 'match'} ${describeFilter(filter, endpointUrl)}. Each is sent again now; attempts so far are kept, and a delivery being sent right now is left to finish.`}
           </p>
         ) : null}
         <InlineError error={replayMatching.error} />

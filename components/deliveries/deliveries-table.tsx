@@ -34,19 +34,24 @@ export function DeliveriesTable({
                 type="checkbox"
                 aria-label="Select all shown deliveries"
                 checked={allSelected}
-                onChange={() => onToggleAll?.(deliveries.map((d) => d.id), !allSelected)}
+                onChange={() =>
+                  onToggleAll?.(
+                    deliveries.map((d) => d.id),
+                    !allSelected,
+                  )
+                }
               />
             </Th>
           ) : null}
           <Th>Delivery</Th>
-          <Th>Event type</Th>
-          {showEndpoint ? <Th>Endpoint</Th> : null}
+          <Th className="max-sm:hidden">Event type</Th>
+          {showEndpoint ? <Th className="max-sm:hidden">Endpoint</Th> : null}
           <Th>State</Th>
-          <Th className="text-right">Tries</Th>
-          <Th>Status</Th>
-          <Th>Error</Th>
-          <Th className="text-right">Time</Th>
-          <Th>Next try</Th>
+          <Th className="text-right max-sm:hidden">Tries</Th>
+          <Th className="max-sm:hidden">Status</Th>
+          <Th className="max-sm:hidden">Error</Th>
+          <Th className="text-right max-sm:hidden">Time</Th>
+          <Th className="max-sm:hidden">Next try</Th>
         </tr>
       </thead>
       <tbody>
@@ -62,17 +67,26 @@ export function DeliveriesTable({
                 />
               </Td>
             ) : null}
-            <Td className="whitespace-nowrap">
-              <Link href={deliveryHref(delivery)} className="font-mono text-xs text-zinc-900 hover:underline">
+            {/* On a phone this cell carries what the hidden columns would: time and endpoint. */}
+            <Td className="sm:whitespace-nowrap">
+              <Link href={deliveryHref(delivery)} className="break-all font-mono text-xs text-zinc-900 hover:underline">
                 {delivery.id}
               </Link>
-              <div className="text-xs text-zinc-500" title={delivery.createdAt}>
+              <div className="text-xs text-zinc-500" title={delivery.createdAt} data-testid="delivery-created">
                 {formatTime(delivery.createdAt)}
               </div>
+              {showEndpoint ? (
+                <div
+                  className="break-all font-mono text-xs text-zinc-600 sm:hidden"
+                  data-testid="delivery-endpoint-phone"
+                >
+                  {delivery.endpointUrl}
+                </div>
+              ) : null}
             </Td>
-            <Td className="font-mono text-xs">{delivery.eventType}</Td>
+            <Td className="font-mono text-xs max-sm:hidden">{delivery.eventType}</Td>
             {showEndpoint ? (
-              <Td className="max-w-xs">
+              <Td className="max-w-xs max-sm:hidden">
                 <Link
                   href={`/apps/${encodeURIComponent(delivery.appId)}/endpoints/${encodeURIComponent(delivery.endpointId)}`}
                   className="block truncate font-mono text-xs text-zinc-700 hover:underline"
@@ -83,18 +97,22 @@ export function DeliveriesTable({
               </Td>
             ) : null}
             <Td>
-              <DeliveryStateBadge state={delivery.state} attemptCount={delivery.attemptCount} />
+              <DeliveryStateBadge state={delivery.state} />
             </Td>
-            <Td className="tabular text-right">{delivery.attemptCount}</Td>
-            <Td>
+            <Td className="tabular text-right max-sm:hidden">{delivery.attemptCount}</Td>
+            <Td className="max-sm:hidden">
               <StatusCode code={delivery.lastStatusCode} />
             </Td>
-            <Td>
+            <Td className="max-sm:hidden">
               <ErrorClass value={delivery.lastErrorClass} />
             </Td>
-            <Td className="tabular whitespace-nowrap text-right text-xs">{formatMs(delivery.lastDurationMs)}</Td>
-            <Td className="whitespace-nowrap text-xs text-zinc-500">
-              {delivery.state === 'pending' && delivery.nextAttemptAt ? formatRelative(delivery.nextAttemptAt) : '—'}
+            <Td className="tabular whitespace-nowrap text-right text-xs max-sm:hidden">
+              {formatMs(delivery.lastDurationMs)}
+            </Td>
+            <Td className="whitespace-nowrap text-xs text-zinc-500 max-sm:hidden">
+              {(delivery.state === 'waiting' || delivery.state === 'retrying') && delivery.nextAttemptAt
+                ? formatRelative(delivery.nextAttemptAt)
+                : '—'}
             </Td>
           </Tr>
         ))}

@@ -12,6 +12,7 @@ import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { TextBlock } from '../ui/text-block';
 import { AttemptCard } from './attempt-card';
+import { AttemptsTimeline } from './attempts-timeline';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -44,10 +45,17 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
         subtitle={<LiveStatus updatedAt={delivery.dataUpdatedAt} fetching={delivery.isFetching} />}
         actions={
           <>
-            <Button variant="primary" disabled={replay.isPending || d.state === 'delivering'} onClick={() => replay.mutate()}>
+            <Button
+              variant="primary"
+              disabled={replay.isPending || d.state === 'delivering'}
+              onClick={() => replay.mutate()}
+            >
               {replay.isPending ? 'Replaying…' : 'Replay'}
             </Button>
-            <Button disabled={cancel.isPending || d.state !== 'pending'} onClick={() => cancel.mutate()}>
+            <Button
+              disabled={cancel.isPending || !(d.state === 'waiting' || d.state === 'retrying')}
+              onClick={() => cancel.mutate()}
+            >
               Cancel
             </Button>
           </>
@@ -56,7 +64,15 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
       <InlineError error={replay.error ?? cancel.error} />
       {replay.isSuccess ? (
         <p role="status" className="text-sm text-green-700">
-          Replayed: the delivery is pending again and will be sent now.
+          Replayed: the delivery is due now and a worker sends it within a second.
+        </p>
+      ) : null}
+      {d.wait ? (
+        <p
+          data-testid="delivery-wait"
+          className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+        >
+          {d.wait.message.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, (iso) => `${formatTime(iso)} (${formatRelative(iso)})`)}
         </p>
       ) : null}
       <div className="grid gap-4 lg:grid-cols-2">
@@ -64,7 +80,7 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
           <dl>
             <Row label="State">
               <span data-testid="delivery-state">
-                <DeliveryStateBadge state={d.state} attemptCount={d.attemptCount} />
+                <DeliveryStateBadge state={d.state} />
               </span>
             </Row>
             <Row label="Endpoint">
@@ -93,7 +109,7 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
             <Row label="Last duration">{formatMs(d.lastDurationMs)}</Row>
             <Row label="Created">{formatTime(d.createdAt)}</Row>
             <Row label="Next attempt">
-              {d.state === 'pending' && d.nextAttemptAt ? `${formatTime(d.nextAttemptAt)} (${formatRelative(d.nextAttemptAt)})` : '—'}
+              {d.wait?.until ? `${formatTime(d.wait.until)} (${formatRelative(d.wait.until)})` : '—'}
             </Row>
           </dl>
         </Card>
@@ -106,12 +122,15 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
       </div>
       <section className="space-y-3" aria-label="Attempts">
         <h2 className="text-sm font-semibold">Attempts, newest first</h2>
+        <AttemptsTimeline attempts={d.attempts} nextAttemptAt={d.wait?.until ?? null} />
         {attempts.length === 0 ? (
           <Card>
             <Empty title="Not attempted yet">The worker picks up pending deliveries within a second.</Empty>
           </Card>
         ) : (
-          attempts.map((attempt) => <AttemptCard key={attempt.id} attempt={attempt} />)
+          attempts.map((attempt, index) => (
+            <AttemptCard key={attempt.id} attempt={attempt} previous={attempts[index + 1]} request={d.request} />
+          ))
         )}
       </section>
     </div>

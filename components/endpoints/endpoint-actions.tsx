@@ -1,6 +1,7 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { describeStates, FAILED_STATES } from '@/lib/deliveries/delivery-states';
 import { deliveryKeys } from '@/lib/queries/deliveries';
 import {
   disableEndpoint,
@@ -282,8 +283,8 @@ function RecoverDialog({ endpoint, onClose, onDone }: DialogProps) {
       }
     >
       <p className="text-sm text-zinc-600">
-        Every delivery to this endpoint that is dead, or waiting for a retry, and was created since the chosen time goes
-        back to pending and is sent now.
+        Every failed delivery to this endpoint ({describeStates(FAILED_STATES)}, the same set as the explorer&apos;s
+        &ldquo;Replay failed&rdquo;) created since the chosen time is sent again now.
       </p>
       <Field
         label="Since (your local time)"

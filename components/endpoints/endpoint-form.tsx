@@ -90,7 +90,14 @@ export function EndpointForm({
       <fieldset>
         <legend className="text-xs font-medium text-zinc-700">Event types (none checked = every event type)</legend>
         <div className="mt-1 flex max-h-32 flex-wrap gap-x-4 gap-y-1 overflow-y-auto">
-          {activeTypes.length === 0 ? <span className="text-xs text-zinc-500">This app has no event types yet.</span> : null}
+          {/* Only a loaded, empty list means "none": while loading (or after a failed load) it says so. */}
+          {eventTypes.isPending ? (
+            <span className="text-xs text-zinc-500">Loading event types…</span>
+          ) : eventTypes.isError ? (
+            <span className="text-xs text-red-700">Could not load the event types; the endpoint can still receive every type.</span>
+          ) : activeTypes.length === 0 ? (
+            <span className="text-xs text-zinc-500">This app has no event types yet.</span>
+          ) : null}
           {activeTypes.map((type) => (
             <label key={type.id} className="flex items-center gap-1.5 font-mono text-xs">
               <input

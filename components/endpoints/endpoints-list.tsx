@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
 import { createEndpoint, endpointKeys, endpointsQuery } from '@/lib/queries/endpoints';
+import { GettingStarted } from '../apps/getting-started';
 import { LiveStatus } from '../filters/live-status';
 import { formatCount } from '../format';
 import { OneTimeSecret } from '../shared/one-time-secret';
@@ -44,7 +45,10 @@ export function EndpointsList({ appId }: { appId: string }) {
         ) : endpoints.isError ? (
           <ErrorState error={endpoints.error} retry={() => void endpoints.refetch()} />
         ) : endpoints.data.data.length === 0 ? (
-          <Empty title="No endpoints yet">Add the URL that should receive this app&apos;s webhooks.</Empty>
+          <>
+            <Empty title="No endpoints yet">Add the URL that should receive this app&apos;s webhooks.</Empty>
+            <GettingStarted appId={appId} />
+          </>
         ) : (
           <Table data-testid="endpoints-table">
             <thead>

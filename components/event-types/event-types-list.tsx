@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { createEventType, eventTypeKeys, eventTypesQuery, updateEventType } from '@/lib/queries/event-types';
 import type { EventType } from '@/lib/queries/types';
+import { GettingStarted } from '../apps/getting-started';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
@@ -46,7 +47,10 @@ export function EventTypesList({ appId }: { appId: string }) {
         ) : eventTypes.isError ? (
           <ErrorState error={eventTypes.error} retry={() => void eventTypes.refetch()} />
         ) : rows.length === 0 ? (
-          <Empty title="No event types">Name the events this app sends, such as invoice.paid.</Empty>
+          <>
+            <Empty title="No event types">Name the events this app sends, such as invoice.paid.</Empty>
+            <GettingStarted appId={appId} />
+          </>
         ) : (
           <Table>
             <thead>

@@ -4,21 +4,59 @@ import Link from 'next/link';
 import { useMemo } from 'react';
 import { eventTypesQuery } from '@/lib/queries/event-types';
 import { messagesQuery, type MessageFilter } from '@/lib/queries/messages';
+import type { MessageOutcome } from '@/lib/queries/types';
 import { isTimeRange } from '@/lib/queries/time-range';
 import { AppSelect } from '../filters/app-select';
+import { FilterPanel } from '../filters/filter-panel';
 import { LiveStatus } from '../filters/live-status';
+import { SavedFilters } from '../filters/saved-filters';
+import { TextFilter } from '../filters/text-filter';
 import { TimeRangePicker } from '../filters/time-range-picker';
 import { useDefaultApp } from '../filters/use-default-app';
 import { useUrlFilters } from '../filters/use-url-filters';
 import { formatTime } from '../format';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
-import { Select } from '../ui/field';
+import { Badge, type Tone } from '../ui/badge';
+import { Field, Select } from '../ui/field';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { Table, Td, Th, Tr } from '../ui/table';
 
-const FILTER_NAMES = ['appId', 'eventType', 'range'] as const;
+const FILTER_NAMES = [
+  'appId',
+  'eventType',
+  'range',
+  'id',
+  'idempotencyKey',
+  'statusCode',
+  'errorClass',
+  'minAttempts',
+  'payloadPath',
+  'payloadValue',
+] as const;
+
+/** A message's deliveries in a phrase: "all delivered", "2 failing", "1 dead", "3 in progress". */
+function Outcome({ outcome }: { outcome: MessageOutcome }) {
+  const parts: { text: string; tone: Tone }[] = [];
+  if (outcome.dead) parts.push({ text: `${outcome.dead} dead`, tone: 'fail' });
+  if (outcome.retrying) parts.push({ text: `${outcome.retrying} failing`, tone: 'retry' });
+  const inProgress = outcome.waiting + outcome.delivering;
+  if (inProgress) parts.push({ text: `${inProgress} in progress`, tone: 'flight' });
+  if (outcome.cancelled) parts.push({ text: `${outcome.cancelled} cancelled`, tone: 'neutral' });
+  if (outcome.deliveries === 0) return <span className="text-xs text-zinc-500">no endpoint subscribed</span>;
+  if (outcome.succeeded === outcome.deliveries)
+    return <Badge tone="ok">{outcome.deliveries === 1 ? 'delivered' : `all ${outcome.deliveries} delivered`}</Badge>;
+  return (
+    <span className="flex flex-wrap gap-1">
+      {parts.map((part) => (
+        <Badge key={part.text} tone={part.tone}>
+          {part.text}
+        </Badge>
+      ))}
+    </span>
+  );
+}
 
 function preview(payload: unknown): string {
   const text = JSON.stringify(payload) ?? '';
@@ -33,6 +71,13 @@ export function MessagesList() {
       appId: params.appId ?? '',
       eventType: params.eventType,
       range: isTimeRange(params.range) ? params.range : undefined,
+      id: params.id,
+      idempotencyKey: params.idempotencyKey,
+      statusCode: params.statusCode,
+      errorClass: params.errorClass,
+      minAttempts: params.minAttempts,
+      payloadPath: params.payloadPath,
+      payloadValue: params.payloadValue,
     }),
     [params],
   );
@@ -68,6 +113,74 @@ export function MessagesList() {
           </>
         }
       />
+      <FilterPanel
+        active={FILTER_NAMES.filter((name) => !['appId', 'eventType', 'range'].includes(name) && params[name]).length}
+      >
+        <Card className="mb-3 p-3">
+          <div className="grid grid-cols-1 gap-x-3 gap-y-2 sm:grid-cols-2 lg:grid-cols-4">
+            <Field label="Message id / webhook-id">
+              <TextFilter
+                label="Message id"
+                placeholder="msg_…"
+                value={params.id}
+                onCommit={(id) => setParams({ id })}
+              />
+            </Field>
+            <Field label="Idempotency key">
+              <TextFilter
+                label="Idempotency key"
+                value={params.idempotencyKey}
+                onCommit={(idempotencyKey) => setParams({ idempotencyKey })}
+              />
+            </Field>
+            <Field label="A delivery's status code">
+              <TextFilter
+                label="Status code"
+                placeholder="e.g. 503"
+                inputMode="numeric"
+                value={params.statusCode}
+                onCommit={(statusCode) => setParams({ statusCode })}
+              />
+            </Field>
+            <Field label="A delivery's error class">
+              <TextFilter
+                label="Error class"
+                placeholder="e.g. timeout"
+                value={params.errorClass}
+                onCommit={(errorClass) => setParams({ errorClass })}
+              />
+            </Field>
+            <Field label="A delivery's min. attempts">
+              <TextFilter
+                label="Min. attempts"
+                inputMode="numeric"
+                placeholder="e.g. 3"
+                value={params.minAttempts}
+                onCommit={(minAttempts) => setParams({ minAttempts })}
+              />
+            </Field>
+            <Field label="Payload field" hint="Dot path; searches one day at most (choose 15 min, 1 h or 24 h)">
+              <TextFilter
+                label="Payload field"
+                placeholder="e.g. customer.id"
+                value={params.payloadPath}
+                onCommit={(payloadPath) => setParams({ payloadPath })}
+              />
+            </Field>
+            <Field label="Payload value">
+              <TextFilter
+                label="Payload value"
+                placeholder='e.g. cus_42 or 42 or "42"'
+                value={params.payloadValue}
+                onCommit={(payloadValue) => setParams({ payloadValue })}
+              />
+            </Field>
+          </div>
+          <div className="mt-3">
+            <SavedFilters page="messages" pathname="/messages" />
+          </div>
+        </Card>
+      </FilterPanel>
       <Card>
         {apps.isSuccess && apps.data.data.length === 0 ? (
           <Empty title="No apps yet">Create an app first.</Empty>
@@ -76,31 +189,41 @@ export function MessagesList() {
         ) : messages.isError && rows.length === 0 ? (
           <ErrorState error={messages.error} retry={() => void messages.refetch()} />
         ) : rows.length === 0 ? (
-          <Empty title="No messages match" />
+          <Empty title="No messages match">
+            {params.payloadPath && !params.range
+              ? 'A payload search needs a time range of a day at most: choose 15 min, 1 h or 24 h.'
+              : null}
+          </Empty>
         ) : (
           <>
             <Table>
               <thead>
                 <tr>
                   <Th>Message</Th>
-                  <Th>Event type</Th>
-                  <Th>Payload</Th>
+                  <Th className="max-sm:hidden">Event type</Th>
+                  <Th>Deliveries</Th>
+                  <Th className="max-md:hidden">Payload</Th>
                   <Th>Created</Th>
                 </tr>
               </thead>
               <tbody>
                 {rows.map((message) => (
-                  <Tr key={message.id}>
+                  <Tr key={message.id} data-testid="message-row">
                     <Td>
                       <Link
-                        className="font-mono text-xs hover:underline"
+                        className="break-all font-mono text-xs hover:underline"
                         href={`/apps/${encodeURIComponent(message.appId)}/messages/${encodeURIComponent(message.id)}`}
                       >
                         {message.id}
                       </Link>
                     </Td>
-                    <Td className="font-mono text-xs">{message.eventType}</Td>
-                    <Td className="max-w-md truncate font-mono text-xs text-zinc-600">{preview(message.payload)}</Td>
+                    <Td className="font-mono text-xs max-sm:hidden">{message.eventType}</Td>
+                    <Td data-testid="message-outcome">
+                      <Outcome outcome={message.outcome} />
+                    </Td>
+                    <Td className="max-w-md truncate font-mono text-xs text-zinc-600 max-md:hidden">
+                      {preview(message.payload)}
+                    </Td>
                     <Td className="whitespace-nowrap text-xs text-zinc-500">{formatTime(message.createdAt)}</Td>
                   </Tr>
                 ))}

@@ -1,9 +1,12 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { DELIVERY_STATE_INFO } from '@/lib/deliveries/delivery-states';
 import { statsQuery } from '@/lib/queries/stats';
 import { isTimeRange, type TimeRange } from '@/lib/queries/time-range';
 import type { Stats } from '@/lib/queries/types';
+import { BreakdownChart } from '../charts/breakdown-chart';
 import { LatencyChart } from '../charts/latency-chart';
 import { QueueDepthChart } from '../charts/queue-depth-chart';
 import { ThroughputChart } from '../charts/throughput-chart';
@@ -48,17 +51,47 @@ export function OverviewDashboard() {
   );
 }
 
+function statusColor(code: string, index: number): string {
+  const shades = (colors: string[]) => colors[index % colors.length]!;
+  if (code.startsWith('2')) return shades(['#16a34a', '#4ade80']);
+  if (code.startsWith('4')) return shades(['#d97706', '#f59e0b', '#b45309']);
+  if (code.startsWith('5')) return shades(['#dc2626', '#f87171', '#991b1b']);
+  return shades(['#71717a', '#a1a1aa']);
+}
+
 function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; range: TimeRange }) {
   const { queue, totals } = stats;
+  // The explorer is per app: with "all apps" the breakdowns cannot name the app a row came from.
   const explorer = (extra: Record<string, string>) =>
     appId ? `/deliveries?${new URLSearchParams({ appId, range, ...extra }).toString()}` : null;
+  const queueCard = (state: 'waiting' | 'retrying' | 'delivering' | 'dead', tone?: 'flight' | 'retry' | 'fail') => {
+    const href = explorer({ state });
+    const value = formatCount(queue[state]);
+    return (
+      <Stat
+        label={DELIVERY_STATE_INFO[state].label}
+        value={
+          href ? (
+            <Link href={href} className="hover:underline">
+              {value}
+            </Link>
+          ) : (
+            value
+          )
+        }
+        hint={DELIVERY_STATE_INFO[state].description}
+        tone={state === 'dead' && !queue.dead ? undefined : tone}
+        testId={`queue-${state}`}
+      />
+    );
+  };
   return (
     <div className="space-y-4">
-      <section aria-label="Queue depth" className="grid grid-cols-2 gap-2 sm:grid-cols-4">
-        <Stat label="Pending" value={formatCount(queue.pending)} testId="queue-pending" />
-        <Stat label="Delivering" value={formatCount(queue.delivering)} tone="flight" testId="queue-delivering" />
-        <Stat label="Retry scheduled" value={formatCount(queue.scheduled)} tone="retry" testId="queue-scheduled" />
-        <Stat label="Dead" value={formatCount(queue.dead)} tone={queue.dead ? 'fail' : undefined} testId="queue-dead" />
+      <section aria-label="Queue now" className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+        {queueCard('waiting')}
+        {queueCard('retrying', 'retry')}
+        {queueCard('delivering', 'flight')}
+        {queueCard('dead', 'fail')}
       </section>
       <section aria-label="Totals" className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-6">
         <Stat label="Deliveries / s" value={formatRate(totals.deliveriesPerSecond)} testId="deliveries-per-second" />
@@ -80,19 +113,25 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
       </section>
       <div className="grid gap-4 xl:grid-cols-2">
         <Card>
-          <CardHeader title="Throughput" subtitle={`Attempts per ${stats.bucketSeconds / 60} min, succeeded and failed`} />
+          <CardHeader
+            title="Throughput"
+            subtitle={`Attempts per ${stats.bucketSeconds / 60} min, succeeded and failed`}
+          />
           <CardBody className="px-2 py-3">
             <ThroughputChart series={stats.series} bucketSeconds={stats.bucketSeconds} />
           </CardBody>
         </Card>
         <Card>
-          <CardHeader title="Latency" subtitle="Percentiles per bucket" />
+          <CardHeader title="Latency" subtitle="Percentiles per bucket, log scale" />
           <CardBody className="px-2 py-3">
             <LatencyChart series={stats.series} bucketSeconds={stats.bucketSeconds} />
           </CardBody>
         </Card>
         <Card className="xl:col-span-2">
-          <CardHeader title="Queue depth" subtitle="Sampled once a minute by the workers" />
+          <CardHeader
+            title="Queue depth"
+            subtitle="Sampled once a minute by the workers; the last point is now, the same count as the cards"
+          />
           <CardBody className="px-2 py-3">
             <QueueDepthChart series={stats.series} bucketSeconds={stats.bucketSeconds} />
           </CardBody>
@@ -100,59 +139,68 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <Card>
-          <CardHeader title="Errors by class" />
+          <CardHeader title="Errors by class" subtitle="Failed attempts per bucket, and each class's share" />
+          <CardBody className="px-2 py-3">
+            <BreakdownChart
+              series={stats.series}
+              bucketSeconds={stats.bucketSeconds}
+              field="errorClasses"
+              keys={stats.errorClasses.map((row) => row.errorClass)}
+              testId="errors-chart"
+            />
+          </CardBody>
           {stats.errorClasses.length === 0 ? (
             <Empty title="No failed attempts in this range" />
           ) : (
-            <Table data-testid="error-classes">
-              <thead>
-                <tr>
-                  <Th>Error class</Th>
-                  <Th className="text-right">Attempts</Th>
-                </tr>
-              </thead>
-              <tbody>
-                {stats.errorClasses.map((row) => {
-                  const href = explorer({ errorClass: row.errorClass });
-                  return (
-                    <Tr key={row.errorClass}>
-                      <Td>{href ? <Link href={href}><ErrorClass value={row.errorClass} /></Link> : <ErrorClass value={row.errorClass} />}</Td>
-                      <Td className="tabular text-right">{formatCount(row.count)}</Td>
-                    </Tr>
-                  );
-                })}
-              </tbody>
-            </Table>
+            <ShareTable
+              testId="error-classes"
+              heading="Error class"
+              rows={stats.errorClasses.map((row) => ({
+                key: row.errorClass,
+                label: <ErrorClass value={row.errorClass} />,
+                count: row.count,
+                share: row.share,
+                href: explorer({ errorClass: row.errorClass }),
+              }))}
+            />
           )}
         </Card>
         <Card>
-          <CardHeader title="Responses by status code" />
+          <CardHeader title="Responses by status code" subtitle="Attempts that got a response, per bucket and share" />
+          <CardBody className="px-2 py-3">
+            <BreakdownChart
+              series={stats.series}
+              bucketSeconds={stats.bucketSeconds}
+              field="statusCodes"
+              keys={stats.statusCodes.map((row) => String(row.statusCode))}
+              testId="status-codes-chart"
+              colorOf={statusColor}
+            />
+          </CardBody>
           {stats.statusCodes.length === 0 ? (
             <Empty title="No responses in this range" />
           ) : (
-            <Table data-testid="status-codes">
-              <thead>
-                <tr>
-                  <Th>Status</Th>
-                  <Th className="text-right">Attempts</Th>
-                </tr>
-              </thead>
-              <tbody>
-                {stats.statusCodes.map((row) => (
-                  <Tr key={row.statusCode}>
-                    <Td>
-                      <StatusCode code={row.statusCode} />
-                    </Td>
-                    <Td className="tabular text-right">{formatCount(row.count)}</Td>
-                  </Tr>
-                ))}
-              </tbody>
-            </Table>
+            <ShareTable
+              testId="status-codes"
+              heading="Status"
+              rows={stats.statusCodes.map((row) => ({
+                key: String(row.statusCode),
+                label: <StatusCode code={row.statusCode} />,
+                count: row.count,
+                share: row.share,
+                href: explorer({ statusCode: String(row.statusCode) }),
+              }))}
+            />
           )}
         </Card>
       </div>
+      {!appId && (stats.errorClasses.length > 0 || stats.statusCodes.length > 0) ? (
+        <p className="text-xs text-zinc-500">
+          Choose an app above to open a class or status in the deliveries explorer.
+        </p>
+      ) : null}
       <Card>
-        <CardHeader title="Worst endpoints" subtitle="Most failed attempts in this range" />
+        <CardHeader title="Worst endpoints" subtitle="Highest share of failed attempts in this range" />
         {stats.worstEndpoints.length === 0 ? (
           <Empty title="No endpoint failed in this range" />
         ) : (
@@ -190,5 +238,55 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
         )}
       </Card>
     </div>
+  );
+}
+
+/** Each row's count and share of the total, with a bar for the share and a link to the explorer
+ * filtered to it. */
+function ShareTable({
+  testId,
+  heading,
+  rows,
+}: {
+  testId: string;
+  heading: string;
+  rows: { key: string; label: ReactNode; count: number; share: number; href: string | null }[];
+}) {
+  return (
+    <Table data-testid={testId}>
+      <thead>
+        <tr>
+          <Th>{heading}</Th>
+          <Th className="text-right">Attempts</Th>
+          <Th className="w-1/3">Share</Th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <Tr key={row.key}>
+            <Td>
+              {row.href ? (
+                <Link href={row.href} className="hover:underline">
+                  {row.label}
+                </Link>
+              ) : (
+                row.label
+              )}
+            </Td>
+            <Td className="tabular text-right">{formatCount(row.count)}</Td>
+            <Td>
+              <div className="flex items-center gap-2">
+                <div className="h-1.5 flex-1 rounded bg-zinc-100">
+                  <div className="h-1.5 rounded bg-zinc-400" style={{ width: `${(row.share * 100).toFixed(1)}%` }} />
+                </div>
+                <span className="tabular w-12 text-right text-xs" data-testid="share">
+                  {formatPercent(row.share)}
+                </span>
+              </div>
+            </Td>
+          </Tr>
+        ))}
+      </tbody>
+    </Table>
   );
 }

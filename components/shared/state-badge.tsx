@@ -1,18 +1,23 @@
-import type { CircuitState, DeliveryState } from '@/lib/queries/types';
+import { DELIVERY_STATE_INFO, type DeliveryState } from '@/lib/deliveries/delivery-states';
+import type { CircuitState } from '@/lib/queries/types';
 import { Badge, type Tone } from '../ui/badge';
 
-const DELIVERY_TONES: Record<DeliveryState, Tone> = {
-  pending: 'retry',
+export const DELIVERY_TONES: Record<DeliveryState, Tone> = {
+  waiting: 'neutral',
+  retrying: 'retry',
   delivering: 'flight',
   succeeded: 'ok',
   dead: 'fail',
   cancelled: 'neutral',
 };
 
-export function DeliveryStateBadge({ state, attemptCount }: { state: DeliveryState; attemptCount?: number }) {
-  // A pending delivery that has already been tried is waiting for a retry, which an operator reads differently.
-  const label = state === 'pending' && attemptCount ? 'retrying' : state;
-  return <Badge tone={state === 'pending' && !attemptCount ? 'neutral' : DELIVERY_TONES[state]}>{label}</Badge>;
+/** A delivery's state by its one name (lib/deliveries/delivery-states.ts); the title says what it means. */
+export function DeliveryStateBadge({ state }: { state: DeliveryState }) {
+  return (
+    <Badge tone={DELIVERY_TONES[state]} title={DELIVERY_STATE_INFO[state].description}>
+      {state}
+    </Badge>
+  );
 }
 
 const CIRCUIT_TONES: Record<CircuitState, Tone> = { closed: 'ok', open: 'fail', half_open: 'retry' };

@@ -6,6 +6,8 @@ export interface ApiSettings {
   sessionTtlHours: number;
   allowLoopback: boolean;
   allowPrivate: boolean;
+  /** Delay before each attempt; its length is the most attempts a delivery gets. */
+  retryScheduleMs: number[];
 }
 
 let cached: ApiSettings | undefined;
@@ -20,6 +22,7 @@ export function getApiSettings(): ApiSettings {
     sessionTtlHours: config.HOOKLINE_SESSION_TTL_HOURS,
     allowLoopback: config.HOOKLINE_ALLOW_LOOPBACK,
     allowPrivate: config.HOOKLINE_ALLOW_PRIVATE_NETWORKS,
+    retryScheduleMs: config.HOOKLINE_RETRY_SCHEDULE,
   };
   return cached;
 }

@@ -1,5 +1,6 @@
 import { getPrisma } from '../db';
 import { conflict, notFound } from '../errors';
+import { deliveryStateOf } from './delivery-states';
 import { deliveryInclude, deliveryView } from './delivery-view';
 
 /**
@@ -14,6 +15,10 @@ export async function cancelDelivery({ appId, deliveryId }: { appId: string; del
   });
   const row = await prisma.delivery.findFirst({ where: { id: deliveryId, appId }, include: deliveryInclude });
   if (!row) throw notFound('Delivery', deliveryId);
-  if (count === 0) throw conflict('delivery_finished', `The delivery is already ${row.state}; only pending or delivering ones can be cancelled`);
+  if (count === 0)
+    throw conflict(
+      'delivery_finished',
+      `The delivery is already ${deliveryStateOf(row)}; only waiting, retrying or delivering ones can be cancelled`,
+    );
   return deliveryView(row);
 }

@@ -1,4 +1,5 @@
 import type { Attempt, Delivery } from '../generated/prisma/client';
+import { deliveryStateOf } from './delivery-states';
 
 // What a delivery view needs besides the row: the endpoint's URL and the last attempt's duration.
 export const deliveryInclude = {
@@ -18,7 +19,7 @@ export function deliveryView(row: DeliveryRow) {
     endpointId: row.endpointId,
     endpointUrl: row.endpoint.url,
     eventType: row.eventType,
-    state: row.state as 'pending' | 'delivering' | 'succeeded' | 'dead' | 'cancelled',
+    state: deliveryStateOf(row),
     attemptCount: row.attemptCount,
     // A finished delivery has no next attempt, whatever the column still holds.
     nextAttemptAt: FINISHED.has(row.state) ? null : row.nextAttemptAt,

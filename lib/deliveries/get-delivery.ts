@@ -1,18 +1,54 @@
+import { getApiSettings } from '../api/api-settings';
 import { getPrisma } from '../db';
 import { notFound } from '../errors';
 import { messageView } from '../messages/message-view';
 import { attemptView, deliveryInclude, deliveryView } from './delivery-view';
+import { explainWait } from './explain-wait';
+import { rebuildRequestBody } from './rebuild-request-body';
 
 export async function getDelivery({ appId, deliveryId }: { appId: string; deliveryId: string }) {
   const prisma = getPrisma();
   const row = await prisma.delivery.findFirst({
     where: { id: deliveryId, appId },
-    include: { ...deliveryInclude, message: true },
+    include: {
+      ...deliveryInclude,
+      endpoint: {
+        select: {
+          url: true,
+          implicit: true,
+          enabled: true,
+          disabledReason: true,
+          circuitState: true,
+          circuitOpenUntil: true,
+        },
+      },
+      message: true,
+    },
   });
   if (!row) throw notFound('Delivery', deliveryId);
+  const [payload] = await prisma.$queryRaw<{ text: string }[]>`
+    SELECT payload::text AS text FROM hookline.messages WHERE id = ${row.messageId} AND app_id = ${appId}`;
   const attempts = await prisma.attempt.findMany({
     where: { deliveryId, appId },
     orderBy: [{ attemptNumber: 'asc' }, { startedAt: 'asc' }],
   });
-  return { ...deliveryView(row), attempts: attempts.map(attemptView), message: messageView(row.message) };
+  const view = deliveryView(row);
+  const wait = explainWait({
+    state: view.state,
+    attemptCount: row.attemptCount,
+    nextAttemptAt: view.nextAttemptAt,
+    endpoint: row.endpoint,
+    maxAttempts: getApiSettings().retryScheduleMs.length,
+  });
+  const request = {
+    method: 'POST' as const,
+    url: row.endpoint.url,
+    body: rebuildRequestBody({
+      eventType: row.message.eventType,
+      createdAt: row.message.createdAt,
+      payloadText: payload?.text ?? 'null',
+      implicit: row.endpoint.implicit,
+    }),
+  };
+  return { ...view, wait, request, attempts: attempts.map(attemptView), message: messageView(row.message) };
 }

@@ -11,7 +11,13 @@ import type { Prisma } from '../generated/prisma/client';
 export async function replayDeliveries({ appId, where }: ReplayScope) {
   const { count } = await getPrisma().delivery.updateMany({
     where: replayable({ appId, where }),
-    data: { state: 'pending', nextAttemptAt: new Date(), leaseOwner: null, leaseExpiresAt: null, updatedAt: new Date() },
+    data: {
+      state: 'pending',
+      nextAttemptAt: new Date(),
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      updatedAt: new Date(),
+    },
   });
   return count;
 }

@@ -5,12 +5,14 @@ import { countReplayable, replayDeliveries } from './replay-deliveries';
 export type DeliverySelection = { deliveryIds: string[] } | { filter: DeliveryFilter; dryRun?: boolean };
 
 /** Replays the listed deliveries (ids of other apps are ignored) or every delivery matching a filter;
- * a dry run only counts what a replay would change. */
+ * a dry run only counts what a replay would change. A filter without a state acts on the failed ones
+ * (retrying or dead), the same set as an endpoint's recover: replaying "everything from yesterday"
+ * must not re-send what was delivered. Any other set is asked for by naming its state. */
 export async function replayDeliverySelection({ appId, selection }: { appId: string; selection: DeliverySelection }) {
   if ('deliveryIds' in selection) {
     return { replayed: await replayDeliveries({ appId, where: { id: { in: selection.deliveryIds } } }) };
   }
-  const where = deliveryWhere(appId, selection.filter);
+  const where = deliveryWhere(appId, { ...selection.filter, state: selection.filter.state ?? 'failed' });
   if (selection.dryRun) {
     return { matched: await countReplayable({ appId, where }) };
   }

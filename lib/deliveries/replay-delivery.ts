@@ -7,7 +7,10 @@ export async function replayDelivery({ appId, deliveryId }: { appId: string; del
   if (!row) throw notFound('Delivery', deliveryId);
   const replayed = await replayDeliveries({ appId, where: { id: deliveryId } });
   if (replayed === 0) {
-    throw conflict('delivery_in_flight', 'The delivery is being sent right now; replay it once this attempt is recorded');
+    throw conflict(
+      'delivery_in_flight',
+      'The delivery is being sent right now; replay it once this attempt is recorded',
+    );
   }
   return { replayed };
 }

@@ -1,9 +1,10 @@
+import { deliveryStatesWhere, FAILED_STATES } from '../deliveries/delivery-states';
 import type { Prisma } from '../generated/prisma/client';
 import { countReplayable, replayDeliveries } from '../deliveries/replay-deliveries';
 import { findEndpoint } from './find-endpoint';
 
-/** Replays every failed delivery of the endpoint created since `since`: dead ones, and pending ones
- * that have failed at least once (they become due now instead of waiting for their next retry).
+/** Replays every failed delivery (FAILED_STATES: retrying or dead, the set replay-by-filter uses) of
+ * the endpoint created since `since`; retrying ones become due now instead of waiting.
  * A dry run only counts them, so a confirmation can say how many before anything changes. */
 export async function recoverEndpoint({
   appId,
@@ -20,7 +21,7 @@ export async function recoverEndpoint({
   const where: Prisma.DeliveryWhereInput = {
     endpointId,
     createdAt: { gte: since },
-    OR: [{ state: 'dead' }, { state: 'pending', attemptCount: { gt: 0 } }],
+    AND: [deliveryStatesWhere(FAILED_STATES)],
   };
   if (dryRun) return { matched: await countReplayable({ appId, where }) };
   return { replayed: await replayDeliveries({ appId, where }) };

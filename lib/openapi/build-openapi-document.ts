@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AnyOperation } from '../api/operation';
 import { errorBody } from '../schemas/common';
 import { operations } from './operations';
+import { nameListResponse, namedSchemas } from './schema-registry';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Malformed JSON or invalid query parameters',
@@ -19,8 +20,33 @@ const STATUS_TEXT: Record<number, string> = {
 
 type JsonSchema = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+const COMPONENT = '#/components/schemas/';
+const noNames = z.registry<{ id: string }>();
+
+/**
+ * The JSON Schema of a request or response. In responses, a schema named in schema-registry.ts becomes
+ * a $ref to #/components/schemas/<Name> and its body is added to `components` (zod writes it under
+ * $defs with #/$defs/ refs; those are moved and rewritten). Descriptions live in zod's global registry
+ * and are copied over, since a named conversion reads metadata from the names registry.
+ */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components?: Record<string, JsonSchema>): JsonSchema {
+  const converted = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    metadata: io === 'output' && components ? namedSchemas : noNames,
+    override: (ctx) => {
+      const description = z.globalRegistry.get(ctx.zodSchema as unknown as z.ZodType)?.description;
+      if (description && ctx.jsonSchema.description === undefined) ctx.jsonSchema.description = description;
+    },
+  }) as JsonSchema;
+  const {
+    $schema: _dialect,
+    $defs,
+    ...rest
+  } = JSON.parse(JSON.stringify(converted).replaceAll('"#/$defs/', `"${COMPONENT}`)) as JsonSchema & {
+    $defs?: Record<string, JsonSchema>;
+  };
+  for (const [name, body] of Object.entries($defs ?? {})) components![name] ??= body;
   return rest;
 }
 
@@ -29,7 +55,7 @@ function objectShape(schema: z.ZodType | undefined): Record<string, z.ZodType> {
   return (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
 }
 
-function operationObject(operation: AnyOperation) {
+function operationObject(operation: AnyOperation, components: Record<string, JsonSchema>) {
   const parameters = [
     ...Object.entries(objectShape(operation.params)).map(([name, schema]) => ({
       name,
@@ -49,8 +75,12 @@ function operationObject(operation: AnyOperation) {
       schema: jsonSchema(header.schema, 'input'),
     })),
   ];
+  if (operation.response) nameListResponse(operation.response);
   const success = operation.response
-    ? { description: 'OK', content: { 'application/json': { schema: jsonSchema(operation.response, 'output') } } }
+    ? {
+        description: 'OK',
+        content: { 'application/json': { schema: jsonSchema(operation.response, 'output', components) } },
+      }
     : { description: 'No content' };
   const errors = Object.fromEntries(
     operation.errors.map((status) => [status, { $ref: `#/components/responses/Error${status}` }]),
@@ -62,7 +92,12 @@ function operationObject(operation: AnyOperation) {
     tags: [operation.tag],
     ...(parameters.length ? { parameters } : {}),
     ...(operation.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(operation.body, 'input') } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: jsonSchema(operation.body, 'input') } },
+          },
+        }
       : {}),
     responses: { [operation.status]: success, ...errors, 500: { $ref: '#/components/responses/Error500' } },
     ...(operation.access === 'public' ? { security: [] } : {}),
@@ -71,8 +106,11 @@ function operationObject(operation: AnyOperation) {
 
 export function buildOpenApiDocument() {
   const paths: Record<string, Record<string, unknown>> = {};
+  const schemas: Record<string, JsonSchema> = {};
+  // Named Error: every error response refers to it.
+  jsonSchema(errorBody, 'output', schemas);
   for (const operation of Object.values(operations) as AnyOperation[]) {
-    (paths[operation.path] ??= {})[operation.method.toLowerCase()] = operationObject(operation);
+    (paths[operation.path] ??= {})[operation.method.toLowerCase()] = operationObject(operation, schemas);
   }
   const errorResponse = (description: string) => ({
     description,
@@ -95,9 +133,11 @@ export function buildOpenApiDocument() {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key, hl_...' },
         session: { type: 'apiKey', in: 'cookie', name: 'hookline_session' },
       },
-      schemas: { Error: jsonSchema(errorBody, 'output') },
+      schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
       responses: {
-        ...Object.fromEntries(Object.entries(STATUS_TEXT).map(([status, text]) => [`Error${status}`, errorResponse(text)])),
+        ...Object.fromEntries(
+          Object.entries(STATUS_TEXT).map(([status, text]) => [`Error${status}`, errorResponse(text)]),
+        ),
         Error500: errorResponse('Internal error; the message carries an error id found in the server log'),
       },
     },

@@ -4,12 +4,13 @@
 import { z } from 'zod';
 import { defineOperation } from '../api/operation';
 import { apiKey, createApiKeyBody, createdApiKey } from '../schemas/api-keys';
-import { app, createAppBody, updateAppBody } from '../schemas/apps';
+import { app, createAppBody, listAppsQuery, updateAppBody } from '../schemas/apps';
 import { page, pageQuery, pathId, replayResult } from '../schemas/common';
 import {
   delivery,
   deliveryDetail,
   listDeliveriesQuery,
+  messageDetail,
   replayDeliveriesBody,
   replayDeliveriesResult,
 } from '../schemas/deliveries';
@@ -26,7 +27,13 @@ import {
   updateEndpointBody,
 } from '../schemas/endpoints';
 import { createEventTypeBody, eventType, listEventTypesQuery, updateEventTypeBody } from '../schemas/event-types';
-import { createMessageBody, idempotencyKeyHeader, listMessagesQuery, message } from '../schemas/messages';
+import {
+  createMessageBody,
+  idempotencyKeyHeader,
+  listMessagesQuery,
+  message,
+  messageWithOutcome,
+} from '../schemas/messages';
 import { stats, statsQuery } from '../schemas/stats';
 
 const appParams = z.object({ appId: pathId });
@@ -49,7 +56,7 @@ export const operations = {
     tag: 'Apps',
     summary: 'List apps (an app-limited key sees only its own)',
     access: 'principal',
-    query: pageQuery,
+    query: listAppsQuery,
     status: 200,
     response: page(app),
     errors: read,
@@ -333,12 +340,12 @@ export const operations = {
     method: 'GET',
     path: '/apps/{appId}/messages',
     tag: 'Messages',
-    summary: 'List messages, newest first',
+    summary: 'List messages, newest first, each with its deliveries counted by state',
     access: 'principal',
     params: appParams,
     query: listMessagesQuery,
     status: 200,
-    response: page(message),
+    response: page(messageWithOutcome),
     errors: [...read, 404],
   }),
   getMessage: defineOperation({
@@ -350,7 +357,7 @@ export const operations = {
     access: 'principal',
     params: messageParams,
     status: 200,
-    response: message.extend({ deliveries: z.array(delivery) }),
+    response: messageDetail,
     errors: readOne,
   }),
   replayMessage: defineOperation({

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
+import { LIVE_REFRESH_MS } from './refresh';
 import type { App, Page } from './types';
 
 export const appKeys = {
@@ -14,6 +15,15 @@ export function appsQuery() {
     queryKey: appKeys.list(),
     queryFn: ({ signal }) => apiFetch<Page<App>>('/api/v1/apps', { signal, query: { limit: 250 } }),
     staleTime: 30_000,
+  });
+}
+
+/** The apps list's view: each app with its endpoints, 24 h success rate and queue, refreshed live. */
+export function appsWithSummaryQuery() {
+  return queryOptions({
+    queryKey: [...appKeys.list(), 'summary'] as const,
+    queryFn: ({ signal }) => apiFetch<Page<App>>('/api/v1/apps', { signal, query: { limit: 250, summary: 'true' } }),
+    refetchInterval: LIVE_REFRESH_MS,
   });
 }
 

@@ -2,16 +2,20 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiFetch, type QueryValue } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
 import { rangeToWindow, type TimeRange } from './time-range';
-import type { DeliveryDetail, Delivery, DeliveryState, Page } from './types';
+import type { DeliveryStateFilter } from '../deliveries/delivery-states';
+import type { DeliveryDetail, Delivery, Page } from './types';
 
 /** The explorer's filter, exactly as it appears in the page URL. */
 export interface DeliveryFilter {
   appId: string;
   endpointId?: string;
   eventType?: string;
-  state?: DeliveryState;
+  state?: DeliveryStateFilter;
   errorClass?: string;
   statusCode?: string;
+  minAttempts?: string;
+  messageId?: string;
+  idempotencyKey?: string;
   range?: TimeRange;
   id?: string;
 }
@@ -32,6 +36,9 @@ export function deliveryFilterToQuery(filter: DeliveryFilter): Record<string, Qu
     state: filter.state,
     errorClass: filter.errorClass,
     statusCode: filter.statusCode,
+    minAttempts: filter.minAttempts,
+    messageId: filter.messageId,
+    idempotencyKey: filter.idempotencyKey,
     id: filter.id,
     from: window?.from,
     to: window?.to,
@@ -58,8 +65,7 @@ export function deliveriesQuery(filter: DeliveryFilter, pageSize = 50) {
 export function deliveryQuery(appId: string, deliveryId: string) {
   return queryOptions({
     queryKey: deliveryKeys.detail(appId, deliveryId),
-    queryFn: ({ signal }) =>
-      apiFetch<DeliveryDetail>(`${base(appId)}/${encodeURIComponent(deliveryId)}`, { signal }),
+    queryFn: ({ signal }) => apiFetch<DeliveryDetail>(`${base(appId)}/${encodeURIComponent(deliveryId)}`, { signal }),
     refetchInterval: LIVE_REFRESH_MS,
   });
 }
@@ -76,17 +82,14 @@ export const cancelDelivery = (appId: string, deliveryId: string) =>
 export const replayDeliveries = (appId: string, deliveryIds: string[]) =>
   apiFetch<{ replayed: number }>(`${base(appId)}/replay`, { method: 'POST', body: { deliveryIds } });
 
-/**
- * The API replays every delivery matching a filter, whatever its state. "Replay failed" must not
- * re-send what already succeeded, so without an explicit state it narrows to `dead` (failed for good;
- * a pending delivery that failed is already scheduled for a retry). An explicit state is the operator's choice.
- */
-export function failedReplayFilter(filter: DeliveryFilter): DeliveryFilter {
-  return filter.state ? filter : { ...filter, state: 'dead' };
+/** The set a replay by filter acts on: the filter's state, or without one `failed` (retrying or
+ * dead), which is what the API does too and what an endpoint's recover replays. */
+export function replayFilter(filter: DeliveryFilter): DeliveryFilter & { state: DeliveryStateFilter } {
+  return { ...filter, state: filter.state ?? 'failed' };
 }
 
 function filterBody(filter: DeliveryFilter) {
-  const query = deliveryFilterToQuery(failedReplayFilter(filter));
+  const query = deliveryFilterToQuery(replayFilter(filter));
   return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== ''));
 }
 

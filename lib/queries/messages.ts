@@ -2,12 +2,19 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
 import { rangeToWindow, type TimeRange } from './time-range';
-import type { Message, MessageDetail, Page } from './types';
+import type { Message, MessageDetail, MessageWithOutcome, Page } from './types';
 
 export interface MessageFilter {
   appId: string;
   eventType?: string;
   range?: TimeRange;
+  id?: string;
+  idempotencyKey?: string;
+  statusCode?: string;
+  errorClass?: string;
+  minAttempts?: string;
+  payloadPath?: string;
+  payloadValue?: string;
 }
 
 export const messageKeys = {
@@ -23,10 +30,17 @@ export function messagesQuery(filter: MessageFilter) {
   return infiniteQueryOptions({
     queryKey: messageKeys.list(filter),
     queryFn: ({ signal, pageParam }) =>
-      apiFetch<Page<Message>>(base(filter.appId), {
+      apiFetch<Page<MessageWithOutcome>>(base(filter.appId), {
         signal,
         query: {
           eventType: filter.eventType,
+          id: filter.id,
+          idempotencyKey: filter.idempotencyKey,
+          statusCode: filter.statusCode,
+          errorClass: filter.errorClass,
+          minAttempts: filter.minAttempts,
+          payloadPath: filter.payloadPath,
+          payloadValue: filter.payloadValue,
           ...(filter.range ? rangeToWindow(filter.range) : {}),
           limit: 50,
           cursor: pageParam,
@@ -51,4 +65,7 @@ export const sendMessage = (appId: string, body: { eventType: string; payload: u
   apiFetch<Message>(base(appId), { method: 'POST', body });
 
 export const replayMessage = (appId: string, messageId: string) =>
-  apiFetch<{ replayed: number }>(`${base(appId)}/${encodeURIComponent(messageId)}/replay`, { method: 'POST', body: {} });
+  apiFetch<{ replayed: number }>(`${base(appId)}/${encodeURIComponent(messageId)}/replay`, {
+    method: 'POST',
+    body: {},
+  });

@@ -10,6 +10,13 @@ export interface App {
   name: string;
   createdAt: string;
   updatedAt: string;
+  summary?: {
+    endpoints: number;
+    attempts24h: number;
+    successRate24h: number | null;
+    queued: number | null;
+    queuedSampledAt: string | null;
+  };
 }
 
 export interface EventType {
@@ -69,8 +76,22 @@ export interface Message {
   createdAt: string;
 }
 
-export const DELIVERY_STATES = ['pending', 'delivering', 'succeeded', 'dead', 'cancelled'] as const;
-export type DeliveryState = (typeof DELIVERY_STATES)[number];
+export interface MessageOutcome {
+  deliveries: number;
+  waiting: number;
+  retrying: number;
+  delivering: number;
+  succeeded: number;
+  dead: number;
+  cancelled: number;
+}
+
+export interface MessageWithOutcome extends Message {
+  outcome: MessageOutcome;
+}
+
+export { DELIVERY_STATES, type DeliveryState, type DeliveryStateFilter } from '../deliveries/delivery-states';
+import type { DeliveryState } from '../deliveries/delivery-states';
 
 export interface Delivery {
   id: string;
@@ -106,7 +127,17 @@ export interface Attempt {
   responseTruncated: boolean;
 }
 
+export interface DeliveryWait {
+  reason: 'endpoint_disabled' | 'circuit_open' | 'retry_scheduled' | 'due';
+  until: string | null;
+  nextAttempt: number;
+  maxAttempts: number;
+  message: string;
+}
+
 export interface DeliveryDetail extends Delivery {
+  wait: DeliveryWait | null;
+  request: { method: 'POST'; url: string; body: string };
   attempts: Attempt[];
   message: Message;
 }
@@ -122,18 +153,20 @@ export interface StatsPoint {
   p50: number | null;
   p95: number | null;
   p99: number | null;
-  /** Null where no worker sampled the queue during the bucket. */
-  pending: number | null;
-  scheduled: number | null;
+  /** Null where no worker sampled the queue during the bucket; the last point is counted live. */
+  waiting: number | null;
+  retrying: number | null;
   delivering: number | null;
   dead: number | null;
+  errorClasses: Record<string, number>;
+  statusCodes: Record<string, number>;
 }
 
 export interface Stats {
   from: string;
   to: string;
   bucketSeconds: number;
-  queue: { pending: number; scheduled: number; delivering: number; dead: number };
+  queue: { waiting: number; retrying: number; delivering: number; dead: number };
   totals: {
     attempts: number;
     succeeded: number;
@@ -143,8 +176,8 @@ export interface Stats {
     latencyMs: { p50: number | null; p95: number | null; p99: number | null };
   };
   series: StatsPoint[];
-  errorClasses: { errorClass: string; count: number }[];
-  statusCodes: { statusCode: number; count: number }[];
+  errorClasses: { errorClass: string; count: number; share: number }[];
+  statusCodes: { statusCode: number; count: number; share: number }[];
   worstEndpoints: {
     endpointId: string;
     appId: string;

@@ -1,7 +1,29 @@
 import { z } from 'zod';
-import { timestamp } from './common';
+import { pageQuery, timestamp } from './common';
 
-export const app = z.object({ id: z.string(), name: z.string(), createdAt: timestamp, updatedAt: timestamp });
+export const appSummary = z.object({
+  endpoints: z.number().int(),
+  attempts24h: z.number().int().describe('Attempts in the 24 hours ending with the current hour'),
+  successRate24h: z.number().nullable().describe('Succeeded share of attempts24h, 0..1; null without attempts'),
+  queued: z.number().int().nullable().describe('Waiting, retrying and delivering at the latest queue sample'),
+  queuedSampledAt: timestamp.nullable().describe('When the workers took that sample (once a minute)'),
+});
+
+export const app = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  summary: appSummary.optional().describe('Only when listed with summary=true'),
+});
+
+export const listAppsQuery = pageQuery.extend({
+  summary: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((value) => value === 'true')
+    .describe("Add each app's endpoint count, 24 h success rate and queued deliveries"),
+});
 
 export const createAppBody = z.strictObject({ name: z.string().trim().min(1).max(200) });
 export const updateAppBody = z.strictObject({ name: z.string().trim().min(1).max(200) });

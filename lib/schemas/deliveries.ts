@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { cursorQuery, eventTypeName, isoDate, limitQuery, timestamp } from './common';
-import { message } from './messages';
-
-export const deliveryStates = ['pending', 'delivering', 'succeeded', 'dead', 'cancelled'] as const;
+import { DELIVERY_STATE_FILTERS, DELIVERY_STATES } from '../deliveries/delivery-states';
+import { idempotencyKeyHeader, message } from './messages';
 
 export const delivery = z.object({
   id: z.string(),
@@ -11,7 +10,11 @@ export const delivery = z.object({
   endpointId: z.string(),
   endpointUrl: z.string(),
   eventType: z.string(),
-  state: z.enum(deliveryStates),
+  state: z
+    .enum(DELIVERY_STATES)
+    .describe(
+      'waiting: not tried yet; retrying: failed at least once, next attempt scheduled; delivering; succeeded; dead: retries exhausted; cancelled',
+    ),
   attemptCount: z.number().int(),
   nextAttemptAt: timestamp.nullable(),
   lastAttemptAt: timestamp.nullable(),
@@ -38,16 +41,48 @@ export const attempt = z.object({
   responseTruncated: z.boolean(),
 });
 
-export const deliveryDetail = delivery.extend({ attempts: z.array(attempt), message });
+export const messageDetail = message.extend({ deliveries: z.array(delivery) });
+
+export const deliveryWait = z
+  .object({
+    reason: z.enum(['endpoint_disabled', 'circuit_open', 'retry_scheduled', 'due']),
+    until: timestamp.nullable(),
+    nextAttempt: z.number().int(),
+    maxAttempts: z.number().int(),
+    message: z.string(),
+  })
+  .describe('Why a waiting or retrying delivery has not been sent yet');
+
+export const deliveryRequest = z
+  .object({
+    method: z.literal('POST'),
+    url: z.string().describe("The endpoint's URL now (attempts do not record it)"),
+    body: z.string().describe('The exact bytes every attempt sends; the signatures cover them'),
+  })
+  .describe("What each attempt sends; the attempt's requestHeaders carry its timestamp and signatures");
+
+export const deliveryDetail = delivery.extend({
+  wait: deliveryWait.nullable(),
+  request: deliveryRequest,
+  attempts: z.array(attempt),
+  message,
+});
 
 // The filter keys shared by the list query and the replay-by-filter body. Query strings carry only
 // strings, so numbers are coerced.
 export const deliveryFilter = z.strictObject({
   endpointId: z.string().min(1).max(200).optional(),
   eventType: eventTypeName.optional(),
-  state: z.enum(deliveryStates).optional(),
-  errorClass: z.string().min(1).max(100).optional(),
-  statusCode: z.coerce.number().int().min(100).max(599).optional(),
+  state: z
+    .enum(DELIVERY_STATE_FILTERS)
+    .optional()
+    .describe('A state, or `failed` (retrying or dead), or `pending` (waiting or retrying, the name before the split)'),
+  errorClass: z.string().min(1).max(100).optional().describe("The latest attempt's error class"),
+  statusCode: z.coerce.number().int().min(100).max(599).optional().describe("The latest attempt's status code"),
+  attemptCount: z.coerce.number().int().min(0).max(1000).optional().describe('Exactly this many attempts made'),
+  minAttempts: z.coerce.number().int().min(0).max(1000).optional().describe('At least this many attempts made'),
+  messageId: z.string().min(1).max(200).optional().describe('The message id, which is also the webhook-id header'),
+  idempotencyKey: idempotencyKeyHeader.optional().describe("The message's idempotency key"),
   from: isoDate.optional().describe('Created at or after'),
   to: isoDate.optional().describe('Created before'),
   id: z.string().min(1).max(200).optional().describe('One delivery id'),

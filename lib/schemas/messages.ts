@@ -23,10 +23,62 @@ export const idempotencyKeyHeader = z
   .max(256)
   .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
 
+export const messageOutcome = z
+  .object({
+    deliveries: z.number().int(),
+    waiting: z.number().int(),
+    retrying: z.number().int(),
+    delivering: z.number().int(),
+    succeeded: z.number().int(),
+    dead: z.number().int(),
+    cancelled: z.number().int(),
+  })
+  .describe("The message's deliveries counted by state");
+
+export const messageWithOutcome = message.extend({ outcome: messageOutcome });
+
+// A payload search reads every message of the app in the time window (newest first, through the
+// (app_id, created_at) index) until a page is full: a window of at most a day keeps a search that
+// matches nothing to one day of one app's messages.
+export const MAX_PAYLOAD_SEARCH_HOURS = 24;
+
 export const listMessagesQuery = z.object({
   eventType: eventTypeName.optional(),
+  id: z.string().min(1).max(200).optional().describe('One message id (the webhook-id header receivers saw)'),
+  idempotencyKey: idempotencyKeyHeader.optional().describe('The idempotency key it was sent with'),
+  statusCode: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(599)
+    .optional()
+    .describe('Messages with a delivery whose latest attempt answered this status'),
+  errorClass: z.string().min(1).max(100).optional().describe('Messages with a delivery whose latest attempt failed so'),
+  minAttempts: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1000)
+    .optional()
+    .describe('Messages with a delivery tried this often'),
+  payloadPath: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, 'must be dot-separated keys, e.g. customer.id')
+    .optional()
+    .describe(
+      `A payload field to match, dot-separated (needs from and to at most ${MAX_PAYLOAD_SEARCH_HOURS} h apart)`,
+    ),
+  payloadValue: z
+    .string()
+    .max(500)
+    .optional()
+    .describe('The value payloadPath must equal: JSON (42, true, "x") or else a plain string'),
   from: isoDate.optional().describe('Created at or after'),
   to: isoDate.optional().describe('Created before'),
   limit: limitQuery,
   cursor: cursorQuery,
 });
+
+export type ListMessagesQuery = z.infer<typeof listMessagesQuery>;

@@ -22,12 +22,14 @@ export const stats = z.object({
   from: timestamp,
   to: timestamp,
   bucketSeconds: z.number().int(),
-  queue: z.object({
-    pending: z.number().int(),
-    scheduled: z.number().int(),
-    delivering: z.number().int(),
-    dead: z.number().int(),
-  }),
+  queue: z
+    .object({
+      waiting: z.number().int().describe('Pending, never tried'),
+      retrying: z.number().int().describe('Pending, failed at least once'),
+      delivering: z.number().int(),
+      dead: z.number().int(),
+    })
+    .describe('Counted now; the states are those of a delivery'),
   totals: z.object({
     attempts: z.number().int(),
     succeeded: z.number().int(),
@@ -44,14 +46,32 @@ export const stats = z.object({
       p50: z.number().nullable(),
       p95: z.number().nullable(),
       p99: z.number().nullable(),
-      pending: z.number().int().nullable(),
-      scheduled: z.number().int().nullable(),
+      waiting: z
+        .number()
+        .int()
+        .nullable()
+        .describe('Queue sample; null where none was taken. The last point is counted now'),
+      retrying: z.number().int().nullable(),
       delivering: z.number().int().nullable(),
       dead: z.number().int().nullable(),
+      errorClasses: z.record(z.string(), z.number().int()).describe('Failed attempts per error class'),
+      statusCodes: z.record(z.string(), z.number().int()).describe('Attempts per response status code'),
     }),
   ),
-  errorClasses: z.array(z.object({ errorClass: z.string(), count: z.number().int() })),
-  statusCodes: z.array(z.object({ statusCode: z.number().int(), count: z.number().int() })),
+  errorClasses: z.array(
+    z.object({
+      errorClass: z.string(),
+      count: z.number().int(),
+      share: z.number().describe('Of failed attempts, 0..1'),
+    }),
+  ),
+  statusCodes: z.array(
+    z.object({
+      statusCode: z.number().int(),
+      count: z.number().int(),
+      share: z.number().describe('Of responses, 0..1'),
+    }),
+  ),
   worstEndpoints: z.array(
     z.object({
       endpointId: z.string(),

@@ -17,8 +17,20 @@ export interface StatsInput {
   bucketSeconds?: number;
 }
 
-type QueueState = 'pending' | 'scheduled' | 'delivering' | 'dead';
-const QUEUE_STATES: QueueState[] = ['pending', 'scheduled', 'delivering', 'dead'];
+// The queue in the delivery vocabulary (lib/deliveries/delivery-states.ts): waiting (pending, never
+// tried), retrying (pending, failed at least once), delivering, dead.
+type QueueState = 'waiting' | 'retrying' | 'delivering' | 'dead';
+const QUEUE_STATES: QueueState[] = ['waiting', 'retrying', 'delivering', 'dead'];
+// The worker's minute samples (worker/sql/sample-queue-depth.sql) name them pending / scheduled /
+// delivering / dead. Its 'scheduled' is a retry whose time has not come; a retry already due (claimed
+// within milliseconds unless the workers lag) is counted in 'pending'. Only the latest point, which is
+// counted live below, uses the exact split.
+const SAMPLE_STATE: Record<string, QueueState> = {
+  pending: 'waiting',
+  scheduled: 'retrying',
+  delivering: 'delivering',
+  dead: 'dead',
+};
 // hookline.latency_bucket_bounds_ms() has 14 bounds: 15 buckets, the last one "slower than 30 s".
 const HISTOGRAM_BUCKETS = 15;
 
@@ -106,14 +118,15 @@ export async function getStats(input: StatsInput) {
       SELECT ${bucketOf(Prisma.sql`s.minute`)} AS t, s.outcome, sum(s.attempts)::float8 AS attempts,
              ARRAY[${histogramSums}]::float8[] AS histogram
         FROM ${rollups} GROUP BY 1, 2`,
-    prisma.$queryRaw<{ error_class: string; count: number }[]>`
-      SELECT s.error_class, sum(s.attempts)::float8 AS count FROM ${rollups}
+    // Per bucket, for the error charts; the totals and shares are summed from these rows.
+    prisma.$queryRaw<{ t: number; error_class: string; count: number }[]>`
+      SELECT ${bucketOf(Prisma.sql`s.minute`)} AS t, s.error_class, sum(s.attempts)::float8 AS count FROM ${rollups}
        WHERE s.outcome = 'failed' AND s.error_class <> ''
-       GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 50`,
-    prisma.$queryRaw<{ status_code: number; count: number }[]>`
-      SELECT s.status_code, sum(s.attempts)::float8 AS count FROM ${rollups}
+       GROUP BY 1, 2`,
+    prisma.$queryRaw<{ t: number; status_code: number; count: number }[]>`
+      SELECT ${bucketOf(Prisma.sql`s.minute`)} AS t, s.status_code, sum(s.attempts)::float8 AS count FROM ${rollups}
        WHERE s.status_code <> 0
-       GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 50`,
+       GROUP BY 1, 2`,
     // Summed per endpoint first and joined to the 10 it keeps: joining every rollup row to its
     // endpoint before grouping sorted 86 k rows on disk (140 ms over 7 days; now 40 ms).
     prisma.$queryRaw<
@@ -142,8 +155,8 @@ export async function getStats(input: StatsInput) {
     // until retention; unfinished ones are the live queue.
     prisma.$queryRaw<Record<QueueState, number>[]>`
       SELECT unfinished.*, dead.dead FROM (
-        SELECT count(*) FILTER (WHERE d.state = 'pending' AND d.next_attempt_at <= now())::float8 AS pending,
-               count(*) FILTER (WHERE d.state = 'pending' AND d.next_attempt_at > now())::float8 AS scheduled,
+        SELECT count(*) FILTER (WHERE d.state = 'pending' AND d.attempt_count = 0)::float8 AS waiting,
+               count(*) FILTER (WHERE d.state = 'pending' AND d.attempt_count > 0)::float8 AS retrying,
                count(*) FILTER (WHERE d.state = 'delivering')::float8 AS delivering
           FROM hookline.deliveries d
          WHERE d.state IN ('pending', 'delivering') ${scopeDeliveries}
@@ -158,7 +171,7 @@ export async function getStats(input: StatsInput) {
     // There is no per-endpoint history, so an endpoint's series has no queue points rather than its app's.
     input.endpointId
       ? Promise.resolve([])
-      : prisma.$queryRaw<{ t: number; state: QueueState | null; count: number | null }[]>`
+      : prisma.$queryRaw<{ t: number; state: string | null; count: number | null }[]>`
       SELECT extract(epoch FROM b.start)::float8 AS t, q.state, sum(q.count)::float8 AS count
         FROM (
           SELECT start, (SELECT max(sampled_at) FROM hookline.queue_depth_samples
@@ -183,6 +196,8 @@ export async function getStats(input: StatsInput) {
     failed: 0,
     histogram: new Array<number>(bucketCount).fill(0),
     queue: {} as Partial<Record<QueueState, number>>,
+    errorClasses: {} as Record<string, number>,
+    statusCodes: {} as Record<string, number>,
   });
   for (let t = firstBucket; t < to.getTime() / 1000; t += bucketSeconds) points.set(t, emptyPoint());
   const pointAt = (t: number) => points.get(t) ?? points.set(t, emptyPoint()).get(t)!;
@@ -203,11 +218,33 @@ export async function getStats(input: StatsInput) {
     });
   }
   for (const row of sampleRows) {
-    const queue = pointAt(row.t).queue;
+    const sampled = pointAt(row.t).queue;
     // A sample was taken in this bucket: states without a row had nothing queued.
-    for (const state of QUEUE_STATES) queue[state] ??= 0;
-    if (row.state) queue[row.state] = row.count ?? 0;
+    for (const state of QUEUE_STATES) sampled[state] ??= 0;
+    const state = row.state ? SAMPLE_STATE[row.state] : undefined;
+    if (state) sampled[state] = row.count ?? 0;
   }
+  const queue = queueRows[0] ?? { waiting: 0, retrying: 0, delivering: 0, dead: 0 };
+  // When the range ends now, its latest point is the live count the cards show, so the chart ends
+  // where the cards are. An endpoint has no sampled history, so its chart stays empty.
+  const lastBucket = Math.max(...points.keys());
+  const endsNow = Date.now() - to.getTime() < bucketSeconds * 1000;
+  if (!input.endpointId && endsNow && Number.isFinite(lastBucket)) {
+    const latest = pointAt(lastBucket).queue;
+    for (const state of QUEUE_STATES) latest[state] = queue[state];
+  }
+  const errorTotals = new Map<string, number>();
+  for (const row of errorRows) {
+    pointAt(row.t).errorClasses[row.error_class] = row.count;
+    errorTotals.set(row.error_class, (errorTotals.get(row.error_class) ?? 0) + row.count);
+  }
+  const statusTotals = new Map<number, number>();
+  for (const row of statusRows) {
+    pointAt(row.t).statusCodes[String(row.status_code)] = row.count;
+    statusTotals.set(row.status_code, (statusTotals.get(row.status_code) ?? 0) + row.count);
+  }
+  const failedWithClass = [...errorTotals.values()].reduce((sum, count) => sum + count, 0);
+  const responses = [...statusTotals.values()].reduce((sum, count) => sum + count, 0);
 
   const series = [...points.entries()]
     .sort(([a], [b]) => a - b)
@@ -219,6 +256,8 @@ export async function getStats(input: StatsInput) {
       p95: latencyPercentile(point.histogram, bounds, 0.95),
       p99: latencyPercentile(point.histogram, bounds, 0.99),
       ...Object.fromEntries(QUEUE_STATES.map((state) => [state, point.queue[state] ?? null])),
+      errorClasses: point.errorClasses,
+      statusCodes: point.statusCodes,
     })) as {
     time: Date;
     succeeded: number;
@@ -226,21 +265,22 @@ export async function getStats(input: StatsInput) {
     p50: number | null;
     p95: number | null;
     p99: number | null;
-    pending: number | null;
-    scheduled: number | null;
+    waiting: number | null;
+    retrying: number | null;
     delivering: number | null;
     dead: number | null;
+    errorClasses: Record<string, number>;
+    statusCodes: Record<string, number>;
   }[];
 
   const succeeded = series.reduce((sum, point) => sum + point.succeeded, 0);
   const failed = series.reduce((sum, point) => sum + point.failed, 0);
   const attempts = succeeded + failed;
-  const queue = queueRows[0] ?? { pending: 0, scheduled: 0, delivering: 0, dead: 0 };
   return {
     from,
     to,
     bucketSeconds,
-    queue: { pending: queue.pending, scheduled: queue.scheduled, delivering: queue.delivering, dead: queue.dead },
+    queue: { waiting: queue.waiting, retrying: queue.retrying, delivering: queue.delivering, dead: queue.dead },
     totals: {
       attempts,
       succeeded,
@@ -254,8 +294,12 @@ export async function getStats(input: StatsInput) {
       },
     },
     series,
-    errorClasses: errorRows.map((row) => ({ errorClass: row.error_class, count: row.count })),
-    statusCodes: statusRows.map((row) => ({ statusCode: row.status_code, count: row.count })),
+    errorClasses: [...errorTotals]
+      .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+      .map(([errorClass, count]) => ({ errorClass, count, share: count / failedWithClass })),
+    statusCodes: [...statusTotals]
+      .sort(([a, x], [b, y]) => y - x || a - b)
+      .map(([statusCode, count]) => ({ statusCode, count, share: count / responses })),
     worstEndpoints: worstRows.map((row) => ({
       endpointId: row.endpoint_id,
       appId: row.app_id,

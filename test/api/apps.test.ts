@@ -82,6 +82,52 @@ describe('GET /apps and /apps/{appId}', () => {
   });
 });
 
+describe('GET /apps?summary=true', () => {
+  it('adds endpoints, the 24 h success rate from the hourly rollups and the queue from the latest sample', async () => {
+    const busy = await createApp(ctx.db.pool, 'summary busy');
+    const idle = await createApp(ctx.db.pool, 'summary idle');
+    await createEndpoint(ctx.db.pool, busy, 'https://example.com/summary/1');
+    await createEndpoint(ctx.db.pool, busy, 'https://example.com/summary/2');
+    const zeros = `'{${new Array(15).fill(0).join(',')}}'::bigint[]`;
+    // 30 succeeded and 10 failed within the last 24 hours; 1000 failed two days ago, outside it.
+    await ctx.db.pool.query(
+      `INSERT INTO hookline.stats_app_hourly (hour, app_id, outcome, error_class, status_code, attempts, latency_buckets)
+       VALUES (date_trunc('hour', now()), $1, 'succeeded', '', 200, 20, ${zeros}),
+              (date_trunc('hour', now()) - interval '23 hours', $1, 'succeeded', '', 200, 10, ${zeros}),
+              (date_trunc('hour', now()) - interval '5 hours', $1, 'failed', 'timeout', 0, 10, ${zeros}),
+              (date_trunc('hour', now()) - interval '48 hours', $1, 'failed', 'timeout', 0, 1000, ${zeros})`,
+      [busy],
+    );
+    // Two samples: the latest counts (3 waiting + 2 retrying + 1 delivering queued; dead is not queued).
+    await ctx.db.pool.query(
+      `INSERT INTO hookline.queue_depth_samples (sampled_at, app_id, state, count)
+       VALUES (date_trunc('minute', now()) - interval '1 minute', $1, 'pending', 99),
+              (date_trunc('minute', now()), $1, 'pending', 3), (date_trunc('minute', now()), $1, 'scheduled', 2),
+              (date_trunc('minute', now()), $1, 'delivering', 1), (date_trunc('minute', now()), $1, 'dead', 7)`,
+      [busy],
+    );
+    const response = await call('GET', '/v1/apps', { key: ctx.adminKey, query: { summary: 'true' } });
+    expect(response.status, response.text).toBe(200);
+    const byId = new Map(response.body.data.map((app: { id: string }) => [app.id, app]));
+    const sampledAt = expect.any(String);
+    expect(byId.get(busy)).toMatchObject({
+      summary: { endpoints: 2, attempts24h: 40, successRate24h: 0.75, queued: 6, queuedSampledAt: sampledAt },
+    });
+    expect(byId.get(idle)).toMatchObject({
+      summary: { endpoints: 0, attempts24h: 0, successRate24h: null, queued: 0, queuedSampledAt: sampledAt },
+    });
+    // Without summary=true the list stays as it was.
+    const plain = await call('GET', '/v1/apps', { key: ctx.adminKey });
+    expect(plain.body.data.every((app: object) => !('summary' in app))).toBe(true);
+    expectError(
+      await call('GET', '/v1/apps', { key: ctx.adminKey, query: { summary: 'yes' } }),
+      400,
+      'invalid_query',
+      'summary',
+    );
+  });
+});
+
 describe('PATCH /apps/{appId}', () => {
   it('renames the app and moves updatedAt', async () => {
     const appId = await createApp(ctx.db.pool, 'old name');

@@ -14,7 +14,12 @@ beforeAll(async () => {
 
 interface Fixture extends DeliveryFixture {
   id: string;
+  messageId: string;
 }
+
+/** The API's name for a fixture's stored state (lib/deliveries/delivery-states.ts). */
+const publicState = (f: DeliveryFixture) =>
+  f.state === 'pending' || f.state === undefined ? ((f.attemptCount ?? 0) > 0 ? 'retrying' : 'waiting') : f.state;
 
 /** An app with two endpoints and deliveries in every state, error class and age. */
 async function createDeliveryWorld(name: string) {
@@ -65,12 +70,19 @@ async function createDeliveryWorld(name: string) {
     { appId, endpointId: first, state: 'cancelled', createdSecondsAgo: 100 },
   ];
   const fixtures: Fixture[] = [];
-  for (const spec of specs) fixtures.push({ ...spec, id: (await insertDelivery(ctx.db.pool, spec)).deliveryId });
+  for (const spec of specs) {
+    const { deliveryId, messageId } = await insertDelivery(ctx.db.pool, spec);
+    fixtures.push({ ...spec, id: deliveryId, messageId });
+  }
+  // The retrying one's message was sent with an idempotency key.
+  await ctx.db.pool.query(`UPDATE hookline.messages SET idempotency_key = 'order-42' WHERE id = $1`, [
+    fixtures[3]!.messageId,
+  ]);
   return { appId, first, second, fixtures };
 }
 
 describe('GET /apps/{appId}/deliveries', () => {
-  it('filters by endpoint, event type, state, error class, status code, time and id, newest first', async () => {
+  it('filters by endpoint, event type, state, error class, status code, attempts, message, idempotency key, time and id, newest first', async () => {
     const world = await createDeliveryWorld('filters');
     const { fixtures } = world;
     const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
@@ -79,7 +91,19 @@ describe('GET /apps/{appId}/deliveries', () => {
       [{ endpointId: world.second }, (f) => f.endpointId === world.second],
       [{ eventType: 'user.created' }, (f) => f.eventType === 'user.created'],
       [{ state: 'dead' }, (f) => f.state === 'dead'],
+      // One vocabulary: waiting (never tried) and retrying (failed, pending again) split the stored
+      // `pending`, which the API still accepts as the name of both; `failed` is retrying or dead.
+      [{ state: 'waiting' }, (f) => publicState(f) === 'waiting'],
+      [{ state: 'retrying' }, (f) => publicState(f) === 'retrying'],
+      [{ state: 'failed' }, (f) => publicState(f) === 'retrying' || f.state === 'dead'],
+      [{ state: 'pending' }, (f) => f.state === 'pending'],
       [{ state: 'pending', endpointId: world.first }, (f) => f.state === 'pending' && f.endpointId === world.first],
+      [{ attemptCount: '8' }, (f) => f.attemptCount === 8],
+      [{ minAttempts: '2' }, (f) => (f.attemptCount ?? 0) >= 2],
+      [{ minAttempts: '1', state: 'failed' }, (f) => ['retrying', 'dead'].includes(publicState(f))],
+      [{ messageId: fixtures[2]!.messageId }, (f) => f.id === fixtures[2]!.id],
+      [{ idempotencyKey: 'order-42' }, (f) => f.id === fixtures[3]!.id],
+      [{ idempotencyKey: 'order-43' }, () => false],
       [{ errorClass: 'http_5xx' }, (f) => f.lastErrorClass === 'http_5xx'],
       [{ statusCode: '500' }, (f) => f.lastStatusCode === 500],
       [{ from: ago(2500) }, (f) => f.createdSecondsAgo! <= 2500],
@@ -90,6 +114,9 @@ describe('GET /apps/{appId}/deliveries', () => {
     for (const [query, matches] of cases) {
       const response = await call('GET', `/v1/apps/${world.appId}/deliveries`, { key: ctx.adminKey, query });
       expect(response.status, response.text).toBe(200);
+      for (const delivery of response.body.data as { id: string; state: string }[]) {
+        expect(delivery.state).toBe(publicState(fixtures.find((f) => f.id === delivery.id)!));
+      }
       const expected = fixtures
         .filter(matches)
         .sort((a, b) => a.createdSecondsAgo! - b.createdSecondsAgo!)
@@ -135,6 +162,9 @@ describe('GET /apps/{appId}/deliveries', () => {
     [{ state: 'lost' }, 'state'],
     [{ statusCode: '99' }, 'statusCode'],
     [{ statusCode: 'abc' }, 'statusCode'],
+    [{ attemptCount: '-1' }, 'attemptCount'],
+    [{ minAttempts: 'many' }, 'minAttempts'],
+    [{ idempotencyKey: 'has space' }, 'idempotencyKey'],
     [{ from: 'yesterday' }, 'from'],
     [{ eventType: '-bad' }, 'eventType'],
   ])('answers 400 for %o, naming the parameter', async (query, field) => {
@@ -279,6 +309,42 @@ describe('POST /apps/{appId}/deliveries/replay', () => {
     expect(
       (await ctx.db.pool.query('SELECT state FROM hookline.deliveries WHERE id = $1', [world.fixtures[2]!.id])).rows,
     ).toEqual([{ state: 'dead' }]);
+  });
+
+  it('without a state replays the failed ones (retrying or dead), the same set an endpoint recover replays', async () => {
+    const world = await createDeliveryWorld('failed-set');
+    const failed = world.fixtures.filter((f) => ['retrying', 'dead'].includes(publicState(f))).map((f) => f.id);
+    const untouched = await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1 AND NOT id = ANY($2)', [
+      world.appId,
+      failed,
+    ]);
+    const dryRun = await call('POST', `/v1/apps/${world.appId}/deliveries/replay`, {
+      key: ctx.adminKey,
+      body: { filter: {}, dryRun: true },
+    });
+    expect(dryRun.body).toEqual({ matched: failed.length });
+    // recover over every endpoint since before the oldest delivery counts the same rows.
+    const since = new Date(Date.now() - 10_000_000).toISOString();
+    let recoverable = 0;
+    for (const endpointId of [world.first, world.second]) {
+      const recover = await call('POST', `/v1/apps/${world.appId}/endpoints/${endpointId}/recover`, {
+        key: ctx.adminKey,
+        body: { since, dryRun: true },
+      });
+      expect(recover.status, recover.text).toBe(200);
+      recoverable += recover.body.matched;
+    }
+    expect(recoverable).toBe(failed.length);
+
+    const replay = await call('POST', `/v1/apps/${world.appId}/deliveries/replay`, {
+      key: ctx.adminKey,
+      body: { filter: {} },
+    });
+    expect(replay.body).toEqual({ replayed: failed.length });
+    // Succeeded, waiting, delivering and cancelled ones were not touched.
+    expect(
+      await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1 AND NOT id = ANY($2)', [world.appId, failed]),
+    ).toEqual(untouched);
   });
 
   it.each([

@@ -135,6 +135,113 @@ describe('GET /apps/{appId}/messages', () => {
     expect(await ids({ eventType: 'b.type', from: hoursAgo(1.5) })).toEqual([]);
   });
 
+  it("finds a message by id, idempotency key, its deliveries' outcome and a payload field, with each outcome counted", async () => {
+    const app = await createApp(ctx.db.pool, 'finding');
+    await createEventType(ctx.db.pool, app, 'invoice.paid');
+    const one = (await createEndpoint(ctx.db.pool, app, 'https://example.com/find/1')).id;
+    const two = (await createEndpoint(ctx.db.pool, app, 'https://example.com/find/2')).id;
+    // m1: delivered to both; m2: one dead after 8 attempts (503), one retrying (timeout, 2 attempts);
+    // m3: one waiting; m4: no delivery at all.
+    const m1 = (
+      await insertDelivery(ctx.db.pool, {
+        appId: app,
+        endpointId: one,
+        state: 'succeeded',
+        attemptCount: 1,
+        lastStatusCode: 200,
+        createdSecondsAgo: 400,
+      })
+    ).messageId;
+    await ctx.db.pool.query(
+      `INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count, last_status_code)
+       VALUES ($1, $2, $3, 'invoice.paid', 'succeeded', 1, 200)`,
+      [app, m1, two],
+    );
+    const m2 = (
+      await insertDelivery(ctx.db.pool, {
+        appId: app,
+        endpointId: one,
+        state: 'dead',
+        attemptCount: 8,
+        lastStatusCode: 503,
+        lastErrorClass: 'http_5xx',
+        createdSecondsAgo: 300,
+      })
+    ).messageId;
+    await ctx.db.pool.query(
+      `INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count, last_error_class)
+       VALUES ($1, $2, $3, 'invoice.paid', 'pending', 2, 'timeout')`,
+      [app, m2, two],
+    );
+    const m3 = (
+      await insertDelivery(ctx.db.pool, { appId: app, endpointId: one, state: 'pending', createdSecondsAgo: 200 })
+    ).messageId;
+    const m4 = (
+      await ctx.db.pool.query<{ id: string }>(
+        `INSERT INTO hookline.messages (app_id, event_type, payload, idempotency_key, created_at)
+         VALUES ($1, 'invoice.paid', '{"customer": {"id": "cus_42", "tier": 3}}', 'order-7', now() - interval '100 seconds') RETURNING id`,
+        [app],
+      )
+    ).rows[0]!.id;
+    const list = async (query: Record<string, string>) => {
+      const response = await call('GET', `/v1/apps/${app}/messages`, { key: ctx.adminKey, query });
+      expect(response.status, response.text).toBe(200);
+      return response.body.data as { id: string; outcome: Record<string, number> }[];
+    };
+    const ids = async (query: Record<string, string>) => (await list(query)).map((message) => message.id);
+
+    const zero = { deliveries: 0, waiting: 0, retrying: 0, delivering: 0, succeeded: 0, dead: 0, cancelled: 0 };
+    expect(Object.fromEntries((await list({})).map((message) => [message.id, message.outcome]))).toEqual({
+      [m1]: { ...zero, deliveries: 2, succeeded: 2 },
+      [m2]: { ...zero, deliveries: 2, dead: 1, retrying: 1 },
+      [m3]: { ...zero, deliveries: 1, waiting: 1 },
+      [m4]: zero,
+    });
+    expect(await ids({ id: m2 })).toEqual([m2]);
+    expect(await ids({ idempotencyKey: 'order-7' })).toEqual([m4]);
+    expect(await ids({ idempotencyKey: 'order-8' })).toEqual([]);
+    expect(await ids({ statusCode: '503' })).toEqual([m2]);
+    expect(await ids({ statusCode: '200' })).toEqual([m1]);
+    expect(await ids({ errorClass: 'timeout' })).toEqual([m2]);
+    expect(await ids({ minAttempts: '1' })).toEqual([m2, m1]);
+    expect(await ids({ minAttempts: '3' })).toEqual([m2]);
+    // Combined with the existing filters: nothing in m2's window but m2.
+    const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
+    expect(await ids({ errorClass: 'timeout', from: ago(250) })).toEqual([]);
+
+    // Payload search: a dot path equal to a JSON value or a plain string, inside a window of a day at most.
+    const window = { from: ago(3600), to: ago(-60) };
+    expect(await ids({ ...window, payloadPath: 'customer.id', payloadValue: 'cus_42' })).toEqual([m4]);
+    expect(await ids({ ...window, payloadPath: 'customer.id', payloadValue: '"cus_42"' })).toEqual([m4]);
+    expect(await ids({ ...window, payloadPath: 'customer.tier', payloadValue: '3' })).toEqual([m4]);
+    expect(await ids({ ...window, payloadPath: 'customer.tier', payloadValue: '"3"' })).toEqual([]);
+    expect(await ids({ ...window, payloadPath: 'n', payloadValue: '1' })).toEqual([m3, m2, m1]);
+    expectError(
+      await call('GET', `/v1/apps/${app}/messages`, {
+        key: ctx.adminKey,
+        query: { payloadPath: 'customer.id', payloadValue: 'cus_42' },
+      }),
+      400,
+      'invalid_query',
+      'from',
+    );
+    expectError(
+      await call('GET', `/v1/apps/${app}/messages`, {
+        key: ctx.adminKey,
+        query: { from: ago(3 * 86_400), to: ago(0), payloadPath: 'customer.id', payloadValue: 'cus_42' },
+      }),
+      400,
+      'invalid_query',
+      'from',
+    );
+    expectError(
+      await call('GET', `/v1/apps/${app}/messages`, { key: ctx.adminKey, query: { ...window, payloadValue: 'x' } }),
+      400,
+      'invalid_query',
+      'payloadPath',
+    );
+  });
+
   it.each([
     ['a malformed date', { from: 'last tuesday' }, 'from'],
     ['an impossible date', { to: '2026-02-30T00:00:00Z' }, 'to'],
@@ -144,6 +251,9 @@ describe('GET /apps/{appId}/messages', () => {
     ['limit 251', { limit: '251' }, 'limit'],
     ['a limit that is not a number', { limit: 'ten' }, 'limit'],
     ['a cursor that is not ours', { cursor: 'garbage' }, 'cursor'],
+    ['a payload path with spaces', { payloadPath: 'a b', payloadValue: '1' }, 'payloadPath'],
+    ['a status code out of range', { statusCode: '99' }, 'statusCode'],
+    ['an idempotency key with a space', { idempotencyKey: 'a b' }, 'idempotencyKey'],
   ])('answers 400 for %s, naming the parameter', async (_label, query, field) => {
     expectError(
       await call('GET', messages(), { key: ctx.adminKey, query }),
@@ -166,7 +276,7 @@ describe('GET /apps/{appId}/messages/{messageId}', () => {
     );
     expect(response.body.deliveries[0]).toMatchObject({
       messageId: sent.body.id,
-      state: 'pending',
+      state: 'waiting',
       attemptCount: 0,
       endpointUrl: expect.stringMatching(/^https:\/\/example.com\//),
     });

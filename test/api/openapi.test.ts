@@ -1,4 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- these tests walk an untyped JSON document */
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, listRouteFiles, setUpApiTest } from './support/api';
 
@@ -19,6 +20,46 @@ function openApiPath(dir: string): string {
 }
 
 describe('GET /api/v1/openapi.json', () => {
+  it('is valid against the OpenAPI 3.1 schema, every $ref resolving', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document));
+    expect(result.errors ?? [], JSON.stringify(result.errors, null, 2)).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    // resolveRefs throws on a $ref that points nowhere.
+    expect(() => validator.resolveRefs()).not.toThrow();
+  });
+
+  it('names the response schemas as components and refers to them', () => {
+    const schemas = document.components.schemas;
+    for (const name of ['App', 'Endpoint', 'Message', 'Delivery', 'DeliveryDetail', 'Attempt', 'Stats', 'ApiKey']) {
+      expect(schemas[name], name).toBeDefined();
+    }
+    const ok = (path: string, method: string) =>
+      document.paths[path][method].responses['200'].content['application/json'].schema;
+    expect(ok('/apps/{appId}/deliveries/{deliveryId}', 'get')).toEqual({ $ref: '#/components/schemas/DeliveryDetail' });
+    expect(ok('/apps/{appId}/deliveries', 'get')).toEqual({ $ref: '#/components/schemas/DeliveryPage' });
+    expect(ok('/stats', 'get')).toEqual({ $ref: '#/components/schemas/Stats' });
+    expect(schemas.DeliveryPage.properties.data.items).toEqual({ $ref: '#/components/schemas/Delivery' });
+    expect(schemas.DeliveryDetail.properties.attempts.items).toEqual({ $ref: '#/components/schemas/Attempt' });
+    // Descriptions survive the naming.
+    expect(schemas.Delivery.properties.state.description).toMatch(/^waiting: not tried yet/);
+    // Every $ref anywhere points at a component that exists.
+    const refs = JSON.stringify(document).match(/"#\/components\/schemas\/[A-Za-z]+"/g) ?? [];
+    for (const ref of new Set(refs)) expect(schemas[ref.slice(22, -1)], ref).toBeDefined();
+    // Every operation answering a JSON object names its shape: no anonymous object types for clients.
+    const anonymous: string[] = [];
+    for (const [path, methods] of Object.entries<any>(document.paths)) {
+      for (const [method, operation] of Object.entries<any>(methods)) {
+        const schema = Object.entries<any>(operation.responses).find(([status]) => status.startsWith('2'))?.[1]
+          ?.content?.['application/json']?.schema;
+        if (schema && !schema.$ref && schema.type === 'object' && schema.properties)
+          anonymous.push(`${method} ${path}`);
+      }
+    }
+    expect(anonymous).toEqual([]);
+  });
+
   it('is an OpenAPI 3.1 document served without credentials', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.servers).toEqual([{ url: '/api/v1' }]);
@@ -42,7 +83,11 @@ describe('GET /api/v1/openapi.json', () => {
   });
 
   it('has a route file exporting every documented operation', async () => {
-    const routeFiles = new Map(listRouteFiles().filter((r) => r.dir.startsWith('/v1')).map((r) => [openApiPath(r.dir), r.file]));
+    const routeFiles = new Map(
+      listRouteFiles()
+        .filter((r) => r.dir.startsWith('/v1'))
+        .map((r) => [openApiPath(r.dir), r.file]),
+    );
     const missing: string[] = [];
     for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, unknown>>)) {
       const file = routeFiles.get(path);
@@ -83,6 +128,15 @@ describe('GET /api/v1/openapi.json', () => {
     expect(createMessage.responses['202']).toBeDefined();
     const listDeliveries = document.paths['/apps/{appId}/deliveries'].get;
     const state = listDeliveries.parameters.find((p: any) => p.name === 'state');
-    expect(state.schema.enum).toEqual(['pending', 'delivering', 'succeeded', 'dead', 'cancelled']);
+    expect(state.schema.enum).toEqual([
+      'waiting',
+      'retrying',
+      'delivering',
+      'succeeded',
+      'dead',
+      'cancelled',
+      'failed',
+      'pending',
+    ]);
   });
 });

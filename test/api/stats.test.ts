@@ -108,13 +108,14 @@ describe('GET /stats', () => {
       // the open-ended last bucket, reported as its lower bound.
       latencyMs: { p50: 5 + 5 * (7.5 / 8), p95: 30_000, p99: 30_000 },
     });
+    // Shares of the failed attempts with a class, and of the attempts that got a response.
     expect(body.errorClasses).toEqual([
-      { errorClass: 'timeout', count: 5 },
-      { errorClass: 'http_5xx', count: 2 },
+      { errorClass: 'timeout', count: 5, share: 5 / 7 },
+      { errorClass: 'http_5xx', count: 2, share: 2 / 7 },
     ]);
     expect(body.statusCodes).toEqual([
-      { statusCode: 200, count: 8 },
-      { statusCode: 500, count: 2 },
+      { statusCode: 200, count: 8, share: 0.8 },
+      { statusCode: 500, count: 2, share: 0.2 },
     ]);
     expect(body.worstEndpoints).toEqual([
       {
@@ -127,7 +128,8 @@ describe('GET /stats', () => {
         lastErrorClass: 'timeout',
       },
     ]);
-    expect(body.queue).toEqual({ pending: 1, scheduled: 1, delivering: 1, dead: 2 });
+    // In the delivery vocabulary: never tried is waiting, tried and pending again is retrying.
+    expect(body.queue).toEqual({ waiting: 1, retrying: 1, delivering: 1, dead: 2 });
   });
 
   it('cuts the range into buckets of bucketSeconds whose sums are the totals', async () => {
@@ -149,15 +151,36 @@ describe('GET /stats', () => {
     expect(withAttempts.length).toBeGreaterThanOrEqual(1);
     expect(withAttempts.length).toBeLessThanOrEqual(2);
     // Queue samples: the last sample of a bucket counts, and in it a state without a row had nothing
-    // queued; buckets without a sample stay null.
-    const sampled = body.series.filter((point: { pending: number | null }) => point.pending !== null);
-    expect(
-      sampled.map((point: { pending: number; dead: number | null; delivering: number | null }) => [
-        point.pending,
-        point.dead,
-        point.delivering,
-      ]),
-    ).toEqual([[6, 2, 0]]);
+    // queued (the sample's 'pending' is waiting); buckets without a sample stay null. The latest point
+    // is the live queue, the same numbers as `queue`.
+    type QueuePoint = {
+      waiting: number | null;
+      retrying: number | null;
+      delivering: number | null;
+      dead: number | null;
+    };
+    const sampled = body.series.filter((point: QueuePoint) => point.waiting !== null);
+    expect(sampled.map((point: QueuePoint) => [point.waiting, point.retrying, point.delivering, point.dead])).toEqual([
+      [6, 0, 0, 2],
+      [1, 1, 1, 2],
+    ]);
+    expect(body.series.at(-1)).toMatchObject(body.queue);
+    // The error and status breakdowns per bucket add up to the totals.
+    const perBucket = (field: 'errorClasses' | 'statusCodes') =>
+      body.series.reduce((totals: Record<string, number>, point: Record<string, Record<string, number>>) => {
+        for (const [key, count] of Object.entries(point[field]!)) totals[key] = (totals[key] ?? 0) + count;
+        return totals;
+      }, {});
+    expect(perBucket('errorClasses')).toEqual({ timeout: 5, http_5xx: 2 });
+    expect(perBucket('statusCodes')).toEqual({ 200: 8, 500: 2 });
+  });
+
+  it('leaves the latest point to the samples when the range ends in the past', async () => {
+    const to = new Date(Date.now() - 15 * 60_000);
+    const from = new Date(to.getTime() - 3_600_000);
+    const { body } = await stats({ appId: appA, from: from.toISOString(), to: to.toISOString(), bucketSeconds: 300 });
+    expect(body.series.filter((point: { waiting: number | null }) => point.waiting !== null)).toHaveLength(1);
+    expect(body.series.at(-1).waiting).toBeNull();
   });
 
   it('chooses a bucket size from the range when none is given', async () => {
@@ -177,11 +200,11 @@ describe('GET /stats', () => {
   it('without appId covers every app, with endpointId only that endpoint', async () => {
     const everything = await stats({});
     expect(everything.body.totals).toMatchObject({ attempts: 18, succeeded: 11, failed: 7 });
-    expect(everything.body.queue).toEqual({ pending: 2, scheduled: 1, delivering: 1, dead: 2 });
+    expect(everything.body.queue).toEqual({ waiting: 2, retrying: 1, delivering: 1, dead: 2 });
     expect(everything.body.statusCodes).toEqual([
-      { statusCode: 200, count: 8 },
-      { statusCode: 204, count: 3 },
-      { statusCode: 500, count: 2 },
+      { statusCode: 200, count: 8, share: 8 / 13 },
+      { statusCode: 204, count: 3, share: 3 / 13 },
+      { statusCode: 500, count: 2, share: 2 / 13 },
     ]);
 
     const endpoint = await stats({ endpointId: otherEndpointA });
@@ -191,9 +214,9 @@ describe('GET /stats', () => {
       successRate: null,
       latencyMs: { p50: null, p95: null, p99: null },
     });
-    expect(endpoint.body.queue).toEqual({ pending: 0, scheduled: 0, delivering: 0, dead: 1 });
+    expect(endpoint.body.queue).toEqual({ waiting: 0, retrying: 0, delivering: 0, dead: 1 });
     // Queue samples are per app; an endpoint's series does not borrow its app's.
-    expect(endpoint.body.series.every((point: { pending: number | null }) => point.pending === null)).toBe(true);
+    expect(endpoint.body.series.every((point: { waiting: number | null }) => point.waiting === null)).toBe(true);
   });
 
   it('holds an app-limited key to its own app', async () => {
@@ -201,7 +224,7 @@ describe('GET /stats', () => {
     const own = await stats({}, keyOfB);
     expect(own.status).toBe(200);
     expect(own.body.totals).toMatchObject({ attempts: 3, succeeded: 3, failed: 0, successRate: 1 });
-    expect(own.body.queue).toEqual({ pending: 1, scheduled: 0, delivering: 0, dead: 0 });
+    expect(own.body.queue).toEqual({ waiting: 1, retrying: 0, delivering: 0, dead: 0 });
     expectError(await stats({ appId: appA }, keyOfB), 404, 'not_found');
     expectError(await stats({ endpointId: endpointA }, keyOfB), 404, 'not_found');
   });

@@ -118,6 +118,7 @@ export async function call(method: string, path: string, options: CallOptions = 
   const request = new Request(url, { method, headers, body: body as BodyInit | undefined });
   // Next.js itself answers 404 when no route file matches (an empty segment, for instance).
   if (!match) return { status: 404, headers: new Headers(), body: null, text: '' };
+  // Matched on the path as given: a URL would normalise away segments such as "..".
   const module = await loadModule(match.route.file);
   const handler = module[method] as Handler | undefined;
   if (!handler) return { status: 405, headers: new Headers(), body: null, text: '' };
@@ -130,6 +131,18 @@ export async function call(method: string, path: string, options: CallOptions = 
     parsed = text;
   }
   return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** Answers a web-standard Request with the route module Next.js would run: a `fetch` for clients
+ * (such as the typed client in examples/) that should reach the API in-process. */
+export async function handle(request: Request): Promise<Response> {
+  const pathname = new URL(request.url).pathname.replace(/^\/api/, '');
+  const match = matchRoute(pathname);
+  if (!match) return new Response(null, { status: 404 });
+  const module = await loadModule(match.route.file);
+  const handler = module[request.method] as Handler | undefined;
+  if (!handler) return new Response(null, { status: 405 });
+  return handler(request, { params: Promise.resolve(match.params) });
 }
 
 export interface ApiTestContext {

@@ -1,9 +1,7 @@
-import type { Metadata } from 'next';
-import { AppSettings } from '@/components/apps/app-settings';
+import { redirect } from 'next/navigation';
 
-export const metadata: Metadata = { title: 'App settings' };
-
-export default async function AppSettingsPage({ params }: { params: Promise<{ appId: string }> }) {
+/** Opening an app lands on its endpoints, where the work is; its settings (rename, delete) have a tab. */
+export default async function AppPage({ params }: { params: Promise<{ appId: string }> }) {
   const { appId } = await params;
-  return <AppSettings appId={appId} />;
+  redirect(`/apps/${encodeURIComponent(appId)}/endpoints`);
 }

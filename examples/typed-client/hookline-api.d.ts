@@ -1,0 +1,2192 @@
+// Generated from /api/v1/openapi.json by `npm run generate:api-types`; do not edit.
+export interface paths {
+    "/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List apps (an app-limited key sees only its own) */
+        get: operations["listApps"];
+        put?: never;
+        /** Create an app */
+        post: operations["createApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an app */
+        get: operations["getApp"];
+        put?: never;
+        post?: never;
+        /** Delete an app and everything it owns */
+        delete: operations["deleteApp"];
+        options?: never;
+        head?: never;
+        /** Rename an app */
+        patch: operations["updateApp"];
+        trace?: never;
+    };
+    "/apps/{appId}/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List event types */
+        get: operations["listEventTypes"];
+        put?: never;
+        /** Create an event type */
+        post: operations["createEventType"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/event-types/{eventTypeName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an event type by name */
+        get: operations["getEventType"];
+        put?: never;
+        post?: never;
+        /** Delete an event type (recorded messages keep its name) */
+        delete: operations["deleteEventType"];
+        options?: never;
+        head?: never;
+        /** Change the description, schema or archived flag of an event type */
+        patch: operations["updateEventType"];
+        trace?: never;
+    };
+    "/apps/{appId}/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List endpoints with their health */
+        get: operations["listEndpoints"];
+        put?: never;
+        /** Create an endpoint; the response holds its signing secret */
+        post: operations["createEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an endpoint with its health */
+        get: operations["getEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete an endpoint with its deliveries */
+        delete: operations["deleteEndpoint"];
+        options?: never;
+        head?: never;
+        /** Change an endpoint */
+        patch: operations["updateEndpoint"];
+        trace?: never;
+    };
+    "/apps/{appId}/endpoints/{endpointId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable an endpoint (closes its circuit) */
+        post: operations["enableEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/endpoints/{endpointId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Disable an endpoint: new messages are no longer fanned out to it */
+        post: operations["disableEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/endpoints/{endpointId}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signing secrets in use (two during a rotation) */
+        get: operations["getEndpointSecrets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a new signing secret; the old one keeps signing for the grace period */
+        post: operations["rotateEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/endpoints/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test event to this endpoint only */
+        post: operations["sendTestMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/endpoints/{endpointId}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replay every failed delivery of the endpoint created since a time (dryRun counts them) */
+        post: operations["recoverEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List messages, newest first, each with its deliveries counted by state */
+        get: operations["listMessages"];
+        put?: never;
+        /**
+         * Send a message to every subscribed endpoint (the REST way in, through hookline.send)
+         * @description With an Idempotency-Key, repeating the request returns the first message and records nothing new; the same key with another event type or payload answers 409.
+         */
+        post: operations["createMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/messages/{messageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a message with its deliveries */
+        get: operations["getMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/messages/{messageId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a message again to all its endpoints */
+        post: operations["replayMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List deliveries, newest first */
+        get: operations["listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a delivery with its attempts and message */
+        get: operations["getDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again (back to pending, due now) */
+        post: operations["replayDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/deliveries/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replay a selection of deliveries, or every delivery matching a filter (dryRun counts them) */
+        post: operations["replayDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/deliveries/{deliveryId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a pending or in-flight delivery */
+        post: operations["cancelDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Queue depth, throughput, success rate, latency percentiles and error breakdowns */
+        get: operations["getStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List API keys (never the keys themselves) */
+        get: operations["listApiKeys"];
+        put?: never;
+        /** Create an API key; the key is in this response only */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key (effective immediately) */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This OpenAPI 3.1 document */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        ApiKey: {
+            id: string;
+            name: string;
+            appId: string | null;
+            /** @description The first characters of the key, to recognise it */
+            prefix: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+        };
+        ApiKeyPage: {
+            data: components["schemas"]["ApiKey"][];
+            nextCursor: string | null;
+        };
+        App: {
+            id: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            updatedAt: string;
+            /** @description Only when listed with summary=true */
+            summary?: components["schemas"]["AppSummary"];
+        };
+        AppPage: {
+            data: components["schemas"]["App"][];
+            nextCursor: string | null;
+        };
+        AppSummary: {
+            endpoints: number;
+            /** @description Attempts in the 24 hours ending with the current hour */
+            attempts24h: number;
+            /** @description Succeeded share of attempts24h, 0..1; null without attempts */
+            successRate24h: number | null;
+            /** @description Waiting, retrying and delivering at the latest queue sample */
+            queued: number | null;
+            /** @description When the workers took that sample (once a minute) */
+            queuedSampledAt: string | null;
+        };
+        Attempt: {
+            id: string;
+            deliveryId: string;
+            attemptNumber: number;
+            workerId: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            startedAt: string;
+            durationMs: number;
+            statusCode: number | null;
+            errorClass: string | null;
+            errorMessage: string | null;
+            requestHeaders: {
+                [key: string]: unknown;
+            };
+            responseHeaders: {
+                [key: string]: unknown;
+            } | null;
+            responseBody: string | null;
+            responseTruncated: boolean;
+        };
+        CreatedApiKey: {
+            apiKey: components["schemas"]["ApiKey"];
+            /** @description The key; shown only in this response */
+            key: string;
+        };
+        Delivery: {
+            id: string;
+            appId: string;
+            messageId: string;
+            endpointId: string;
+            endpointUrl: string;
+            eventType: string;
+            /**
+             * @description waiting: not tried yet; retrying: failed at least once, next attempt scheduled; delivering; succeeded; dead: retries exhausted; cancelled
+             * @enum {string}
+             */
+            state: "waiting" | "retrying" | "delivering" | "succeeded" | "dead" | "cancelled";
+            attemptCount: number;
+            nextAttemptAt: string | null;
+            lastAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastErrorClass: string | null;
+            lastDurationMs: number | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            updatedAt: string;
+        };
+        DeliveryDetail: {
+            id: string;
+            appId: string;
+            messageId: string;
+            endpointId: string;
+            endpointUrl: string;
+            eventType: string;
+            /**
+             * @description waiting: not tried yet; retrying: failed at least once, next attempt scheduled; delivering; succeeded; dead: retries exhausted; cancelled
+             * @enum {string}
+             */
+            state: "waiting" | "retrying" | "delivering" | "succeeded" | "dead" | "cancelled";
+            attemptCount: number;
+            nextAttemptAt: string | null;
+            lastAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastErrorClass: string | null;
+            lastDurationMs: number | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            updatedAt: string;
+            wait: components["schemas"]["DeliveryWait"] | null;
+            request: components["schemas"]["DeliveryRequest"];
+            attempts: components["schemas"]["Attempt"][];
+            message: components["schemas"]["Message"];
+        };
+        DeliveryPage: {
+            data: components["schemas"]["Delivery"][];
+            nextCursor: string | null;
+        };
+        /** @description What each attempt sends; the attempt's requestHeaders carry its timestamp and signatures */
+        DeliveryRequest: {
+            /** @constant */
+            method: "POST";
+            /** @description The endpoint's URL now (attempts do not record it) */
+            url: string;
+            /** @description The exact bytes every attempt sends; the signatures cover them */
+            body: string;
+        };
+        /** @description Why a waiting or retrying delivery has not been sent yet */
+        DeliveryWait: {
+            /** @enum {string} */
+            reason: "endpoint_disabled" | "circuit_open" | "retry_scheduled" | "due";
+            until: string | null;
+            nextAttempt: number;
+            maxAttempts: number;
+            message: string;
+        };
+        Endpoint: {
+            id: string;
+            appId: string;
+            url: string;
+            description: string;
+            eventTypes: string[];
+            enabled: boolean;
+            disabledReason: string | null;
+            disabledAt: string | null;
+            maxConcurrency: number;
+            rateLimitPerSecond: number | null;
+            headers: {
+                [key: string]: string;
+            };
+            implicit: boolean;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            updatedAt: string;
+            health: components["schemas"]["EndpointHealth"];
+        };
+        EndpointHealth: {
+            /** @enum {string} */
+            circuitState: "closed" | "open" | "half_open";
+            consecutiveFailures: number;
+            lastSuccessAt: string | null;
+            lastFailureAt: string | null;
+            lastErrorClass: string | null;
+            /** @description Share of attempts in the last 24 h that succeeded, 0..1 */
+            successRate24h: number | null;
+            attempts24h: number;
+            /** @description Deliveries not finished yet (pending or delivering) */
+            pending: number;
+        };
+        EndpointPage: {
+            data: components["schemas"]["Endpoint"][];
+            nextCursor: string | null;
+        };
+        EndpointSecrets: {
+            secrets: {
+                secret: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                createdAt: string;
+                expiresAt: string | null;
+            }[];
+        };
+        EndpointWithSecret: {
+            id: string;
+            appId: string;
+            url: string;
+            description: string;
+            eventTypes: string[];
+            enabled: boolean;
+            disabledReason: string | null;
+            disabledAt: string | null;
+            maxConcurrency: number;
+            rateLimitPerSecond: number | null;
+            headers: {
+                [key: string]: string;
+            };
+            implicit: boolean;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            updatedAt: string;
+            health: components["schemas"]["EndpointHealth"];
+            secret: string;
+        };
+        Error: {
+            error: {
+                /** @description snake_case, stable */
+                code: string;
+                message: string;
+                details?: unknown;
+            };
+        };
+        EventType: {
+            id: string;
+            appId: string;
+            name: string;
+            description: string;
+            schema: {
+                [key: string]: unknown;
+            } | null;
+            archived: boolean;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            updatedAt: string;
+        };
+        EventTypePage: {
+            data: components["schemas"]["EventType"][];
+            nextCursor: string | null;
+        };
+        Message: {
+            id: string;
+            appId: string;
+            eventType: string;
+            payload: unknown;
+            idempotencyKey: string | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+        };
+        MessageDetail: {
+            id: string;
+            appId: string;
+            eventType: string;
+            payload: unknown;
+            idempotencyKey: string | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            deliveries: components["schemas"]["Delivery"][];
+        };
+        /** @description The message's deliveries counted by state */
+        MessageOutcome: {
+            deliveries: number;
+            waiting: number;
+            retrying: number;
+            delivering: number;
+            succeeded: number;
+            dead: number;
+            cancelled: number;
+        };
+        MessageWithOutcome: {
+            id: string;
+            appId: string;
+            eventType: string;
+            payload: unknown;
+            idempotencyKey: string | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            outcome: components["schemas"]["MessageOutcome"];
+        };
+        MessageWithOutcomePage: {
+            data: components["schemas"]["MessageWithOutcome"][];
+            nextCursor: string | null;
+        };
+        ReplayResult: {
+            replayed: number;
+        };
+        ReplaySelectionResult: {
+            replayed: number;
+        } | {
+            matched: number;
+        };
+        RotatedSecret: {
+            secret: string;
+        };
+        Stats: {
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            to: string;
+            bucketSeconds: number;
+            /** @description Counted now; the states are those of a delivery */
+            queue: {
+                /** @description Pending, never tried */
+                waiting: number;
+                /** @description Pending, failed at least once */
+                retrying: number;
+                delivering: number;
+                dead: number;
+            };
+            totals: {
+                attempts: number;
+                succeeded: number;
+                failed: number;
+                successRate: number | null;
+                deliveriesPerSecond: number;
+                latencyMs: {
+                    p50: number | null;
+                    p95: number | null;
+                    p99: number | null;
+                };
+            };
+            series: {
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                time: string;
+                succeeded: number;
+                failed: number;
+                p50: number | null;
+                p95: number | null;
+                p99: number | null;
+                /** @description Queue sample; null where none was taken. The last point is counted now */
+                waiting: number | null;
+                retrying: number | null;
+                delivering: number | null;
+                dead: number | null;
+                /** @description Failed attempts per error class */
+                errorClasses: {
+                    [key: string]: number;
+                };
+                /** @description Attempts per response status code */
+                statusCodes: {
+                    [key: string]: number;
+                };
+            }[];
+            errorClasses: {
+                errorClass: string;
+                count: number;
+                /** @description Of failed attempts, 0..1 */
+                share: number;
+            }[];
+            statusCodes: {
+                statusCode: number;
+                count: number;
+                /** @description Of responses, 0..1 */
+                share: number;
+            }[];
+            worstEndpoints: {
+                endpointId: string;
+                appId: string;
+                url: string;
+                attempts: number;
+                failed: number;
+                successRate: number | null;
+                lastErrorClass: string | null;
+            }[];
+        };
+    };
+    responses: {
+        /** @description Malformed JSON or invalid query parameters */
+        Error400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Missing, unknown or revoked credentials */
+        Error401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not allowed for these credentials (app-limited key, or CSRF check of a session) */
+        Error403: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such resource in the apps these credentials can see */
+        Error404: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Conflict with the current state */
+        Error409: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Body larger than HOOKLINE_MAX_PAYLOAD_BYTES */
+        Error413: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Body is not application/json */
+        Error415: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Valid JSON with invalid values; details lists { path, message } */
+        Error422: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Rate limited; see Retry-After */
+        Error429: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Internal error; the message carries an error id found in the server log */
+        Error500: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listApps: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 250 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first page */
+                cursor?: string;
+                /** @description Add each app's endpoint count, 24 h success rate and queued deliveries */
+                summary?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppPage"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    createApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["App"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["App"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    deleteApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    updateApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["App"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listEventTypes: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 250 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first page */
+                cursor?: string;
+                /** @description Archived event types are listed too (default true) */
+                includeArchived?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventTypePage"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    createEventType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string;
+                    schema?: {
+                        [key: string]: unknown;
+                    } | null;
+                    archived?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventType"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getEventType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                eventTypeName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventType"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    deleteEventType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                eventTypeName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    updateEventType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                eventTypeName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    schema?: {
+                        [key: string]: unknown;
+                    } | null;
+                    archived?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventType"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 250 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointPage"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    createEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description http or https URL of the receiver */
+                    url: string;
+                    description?: string;
+                    /** @description Event types to receive; empty or omitted = all */
+                    eventTypes?: string[];
+                    maxConcurrency?: number;
+                    rateLimitPerSecond?: number | null;
+                    /** @description Extra request headers, at most 50; webhook-*, Host, Content-Type, Content-Length, Transfer-Encoding and the connection headers are reserved */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    /** @description Signing secret; generated when omitted */
+                    secret?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    deleteEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    updateEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description http or https URL of the receiver */
+                    url?: string;
+                    description?: string;
+                    eventTypes?: string[];
+                    maxConcurrency?: number;
+                    rateLimitPerSecond?: number | null;
+                    /** @description Extra request headers, at most 50; webhook-*, Host, Content-Type, Content-Length, Transfer-Encoding and the connection headers are reserved */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    enableEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    disableEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getEndpointSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointSecrets"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    rotateEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description How long the old secret keeps signing (default 86400, at most 7 days) */
+                    gracePeriodSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedSecret"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    sendTestMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Defaults to "hookline.test" */
+                    eventType?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    recoverEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    since: string;
+                    /** @description Only count what would be replayed; changes nothing */
+                    dryRun?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplaySelectionResult"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listMessages: {
+        parameters: {
+            query?: {
+                eventType?: string;
+                /** @description One message id (the webhook-id header receivers saw) */
+                id?: string;
+                /** @description The idempotency key it was sent with */
+                idempotencyKey?: string;
+                /** @description Messages with a delivery whose latest attempt answered this status */
+                statusCode?: number;
+                /** @description Messages with a delivery whose latest attempt failed so */
+                errorClass?: string;
+                /** @description Messages with a delivery tried this often */
+                minAttempts?: number;
+                /** @description A payload field to match, dot-separated (needs from and to at most 24 h apart) */
+                payloadPath?: string;
+                /** @description The value payloadPath must equal: JSON (42, true, "x") or else a plain string */
+                payloadValue?: string;
+                /** @description Created at or after */
+                from?: string;
+                /** @description Created before */
+                to?: string;
+                /** @description Page size, 1 to 250 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageWithOutcomePage"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    createMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retries safe: one message per key and app */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    eventType: string;
+                    /** @description Any JSON object; delivered as the request body (at most HOOKLINE_MAX_PAYLOAD_BYTES) */
+                    payload: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageDetail"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    replayMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayResult"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listDeliveries: {
+        parameters: {
+            query?: {
+                endpointId?: string;
+                eventType?: string;
+                /** @description A state, or `failed` (retrying or dead), or `pending` (waiting or retrying, the name before the split) */
+                state?: "waiting" | "retrying" | "delivering" | "succeeded" | "dead" | "cancelled" | "failed" | "pending";
+                /** @description The latest attempt's error class */
+                errorClass?: string;
+                /** @description The latest attempt's status code */
+                statusCode?: number;
+                /** @description Exactly this many attempts made */
+                attemptCount?: number;
+                /** @description At least this many attempts made */
+                minAttempts?: number;
+                /** @description The message id, which is also the webhook-id header */
+                messageId?: string;
+                /** @description The message's idempotency key */
+                idempotencyKey?: string;
+                /** @description Created at or after */
+                from?: string;
+                /** @description Created before */
+                to?: string;
+                /** @description One delivery id */
+                id?: string;
+                /** @description Page size, 1 to 250 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryPage"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryDetail"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    replayDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayResult"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    replayDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    deliveryIds: string[];
+                } | {
+                    filter: {
+                        endpointId?: string;
+                        eventType?: string;
+                        /**
+                         * @description A state, or `failed` (retrying or dead), or `pending` (waiting or retrying, the name before the split)
+                         * @enum {string}
+                         */
+                        state?: "waiting" | "retrying" | "delivering" | "succeeded" | "dead" | "cancelled" | "failed" | "pending";
+                        /** @description The latest attempt's error class */
+                        errorClass?: string;
+                        /** @description The latest attempt's status code */
+                        statusCode?: number;
+                        /** @description Exactly this many attempts made */
+                        attemptCount?: number;
+                        /** @description At least this many attempts made */
+                        minAttempts?: number;
+                        /** @description The message id, which is also the webhook-id header */
+                        messageId?: string;
+                        /** @description The message's idempotency key */
+                        idempotencyKey?: string;
+                        /**
+                         * Format: date-time
+                         * @description Created at or after
+                         */
+                        from?: string;
+                        /**
+                         * Format: date-time
+                         * @description Created before
+                         */
+                        to?: string;
+                        /** @description One delivery id */
+                        id?: string;
+                    };
+                    dryRun?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplaySelectionResult"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    cancelDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getStats: {
+        parameters: {
+            query?: {
+                appId?: string;
+                endpointId?: string;
+                /** @description Default: one hour before `to` */
+                from?: string;
+                /** @description Default: now */
+                to?: string;
+                /** @description Width of one series point; a multiple of 60 (default chosen from the range) */
+                bucketSeconds?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stats"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 250 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyPage"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Limit the key to this app; omit for deployment-wide */
+                    appId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            500: components["responses"]["Error500"];
+        };
+    };
+}

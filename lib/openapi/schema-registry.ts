@@ -1,0 +1,65 @@
+// The response schemas the OpenAPI document names as components. A generated client gets a named
+// type for each (Delivery, Attempt, Stats, ...) instead of an anonymous inline object per operation.
+// Only output schemas are named: a request body's schema differs from the response's (defaults,
+// coercions), and naming one shape for both would describe one of them wrongly.
+import { z } from 'zod';
+import { apiKey, createdApiKey } from '../schemas/api-keys';
+import { app, appSummary } from '../schemas/apps';
+import { errorBody, replayResult } from '../schemas/common';
+import {
+  attempt,
+  delivery,
+  deliveryDetail,
+  deliveryRequest,
+  deliveryWait,
+  messageDetail,
+  replayDeliveriesResult,
+} from '../schemas/deliveries';
+import {
+  endpoint,
+  endpointHealth,
+  endpointSecrets,
+  endpointWithSecret,
+  rotateSecretResult,
+} from '../schemas/endpoints';
+import { eventType } from '../schemas/event-types';
+import { message, messageOutcome, messageWithOutcome } from '../schemas/messages';
+import { stats } from '../schemas/stats';
+
+export const namedSchemas = z.registry<{ id: string }>();
+
+const NAMES: [z.ZodType, string][] = [
+  [errorBody, 'Error'],
+  [app, 'App'],
+  [appSummary, 'AppSummary'],
+  [eventType, 'EventType'],
+  [endpoint, 'Endpoint'],
+  [endpointHealth, 'EndpointHealth'],
+  [endpointWithSecret, 'EndpointWithSecret'],
+  [endpointSecrets, 'EndpointSecrets'],
+  [rotateSecretResult, 'RotatedSecret'],
+  [message, 'Message'],
+  [messageOutcome, 'MessageOutcome'],
+  [messageWithOutcome, 'MessageWithOutcome'],
+  [messageDetail, 'MessageDetail'],
+  [delivery, 'Delivery'],
+  [deliveryDetail, 'DeliveryDetail'],
+  [deliveryWait, 'DeliveryWait'],
+  [deliveryRequest, 'DeliveryRequest'],
+  [attempt, 'Attempt'],
+  [replayResult, 'ReplayResult'],
+  [replayDeliveriesResult, 'ReplaySelectionResult'],
+  [stats, 'Stats'],
+  [apiKey, 'ApiKey'],
+  [createdApiKey, 'CreatedApiKey'],
+];
+for (const [schema, id] of NAMES) namedSchemas.add(schema, { id });
+
+/** A list response (`{data: [X], nextCursor}`) whose item is named X is named XPage. */
+export function nameListResponse(schema: z.ZodType): void {
+  if (namedSchemas.has(schema)) return;
+  const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape;
+  const data = shape?.data as unknown as { element?: z.ZodType } | undefined;
+  const item = data?.element ? namedSchemas.get(data.element)?.id : undefined;
+  if (item && shape?.nextCursor) namedSchemas.add(schema, { id: `${item}Page` });
+}
