@@ -22,9 +22,8 @@ export interface StatsInput {
 type QueueState = 'waiting' | 'retrying' | 'delivering' | 'dead';
 const QUEUE_STATES: QueueState[] = ['waiting', 'retrying', 'delivering', 'dead'];
 // The worker's minute samples (worker/sql/sample-queue-depth.sql) name them pending / scheduled /
-// delivering / dead. Its 'scheduled' is a retry whose time has not come; a retry already due (claimed
-// within milliseconds unless the workers lag) is counted in 'pending'. Only the latest point, which is
-// counted live below, uses the exact split.
+// delivering / dead, split as here: 'scheduled' is any pending delivery tried at least once. Samples
+// taken before migration 20261123170000_write_path_v2 counted a retry already due as 'pending'.
 const SAMPLE_STATE: Record<string, QueueState> = {
   pending: 'waiting',
   scheduled: 'retrying',

@@ -3,13 +3,15 @@
 -- the first one win and the others harmless, and the caller's advisory lock keeps them from even
 -- counting at the same time. Unfinished rows are counted from the claim index, dead ones from
 -- deliveries_dead_idx, so the cost follows the queue, not the history.
--- 'scheduled' is a retry waiting for its time: pending, due in the future, tried at least once.
+-- 'scheduled' is a retry: pending and tried at least once, due or not (the dashboard's "retrying",
+-- lib/deliveries/delivery-states.ts, which the live count uses too, so old points and the latest agree).
+-- 'pending' is never tried yet ("waiting").
 INSERT INTO hookline.queue_depth_samples (sampled_at, app_id, state, count)
 SELECT date_trunc('minute', now()), app_id, state, count(*)
   FROM (
     SELECT app_id,
            CASE WHEN state = 'delivering' THEN 'delivering'
-                WHEN attempt_count > 0 AND next_attempt_at > now() THEN 'scheduled'
+                WHEN attempt_count > 0 THEN 'scheduled'
                 ELSE 'pending' END AS state
       FROM hookline.deliveries
      WHERE state IN ('pending', 'delivering')
