@@ -22,8 +22,10 @@ import {
 } from './embedded-postgres-reach';
 
 export interface EmbeddedPostgresHandle {
-  /** Connection string of the `postgres` maintenance database. */
+  /** Connection string of the `postgres` maintenance database (with the password). */
   connectionString: string;
+  /** The superuser's password, generated per cluster, kept in this file (mode 0600). */
+  passwordFile: string;
   port: number;
   /** Where the cluster is: `dataDir` as asked, or the folder it was moved to (see linkedFrom). */
   dataDir: string;
@@ -50,8 +52,11 @@ export interface EmbeddedPostgresOptions {
 }
 
 const USER = 'postgres';
-// The server listens on 127.0.0.1 only; the password keeps other local users out.
-const PASSWORD = 'hookline';
+// The server listens on 127.0.0.1 only; the password keeps other local users out, so it is generated
+// per cluster (a superuser can run programs as the server's user) and kept in the data folder.
+const PASSWORD_FILE = 'hookline-password';
+// Clusters initialised before passwords were generated used this one; the next start replaces it.
+const OLD_FIXED_PASSWORD = 'hookline';
 
 async function loadBinaries(): Promise<Binaries> {
   const name = `@embedded-postgres/${platform()}-${arch()}`;
@@ -104,12 +109,14 @@ function run(file: string, args: string[], runAs: RunAs): Promise<RunResult> {
   });
 }
 
-async function initialise(binaries: Binaries, dataDir: string, runAs: RunAs): Promise<void> {
+async function initialise(binaries: Binaries, dataDir: string, runAs: RunAs, password: string): Promise<void> {
   await mkdir(dataDir, { recursive: true });
   // The postgres user must own the folder (reachableDataDir made sure it can reach it).
   if (runAs.uid !== undefined) await chown(dataDir, runAs.uid, runAs.gid!);
   const passwordFile = join(tmpdir(), `hookline-pg-password-${randomBytes(6).toString('hex')}`);
-  await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o644 });
+  // Readable by the user initdb runs as and nobody else, for the moment initdb needs it.
+  await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+  if (runAs.uid !== undefined) await chown(passwordFile, runAs.uid, runAs.gid!);
   try {
     const result = await run(
       binaries.initdb,
@@ -136,7 +143,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const runtimeDir = options.runtimeDir ?? DEFAULT_RUNTIME_DIR;
   const binaries = await reachableBinaries(await loadBinaries(), runAs, runtimeDir);
   const { dataDir, linkedFrom, blockedBy } = await reachableDataDir(options.dataDir, runAs, runtimeDir);
-  if (!existsSync(join(dataDir, 'PG_VERSION'))) await initialise(binaries, dataDir, runAs);
+  const passwordFile = join(dataDir, PASSWORD_FILE);
+  let password = await readFile(passwordFile, 'utf8').then(
+    (text) => text.trim(),
+    () => null,
+  );
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+    password = randomBytes(18).toString('base64url');
+    await initialise(binaries, dataDir, runAs, password);
+    await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+  }
 
   // A server already running on this data folder belongs either to another live Hookline, which a
   // second start must leave alone, or to one that was killed (SIGKILL, a closed terminal): that
@@ -177,8 +193,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     const tail = log.trim().split('\n').slice(-10).join('\n');
     throw new Error(`The embedded PostgreSQL in ${dataDir} did not start:\n${started.failure}\n${tail}`);
   }
+  if (password === null) password = await replaceFixedPassword(options.port, passwordFile);
   return {
-    connectionString: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`,
+    connectionString: connectionString(password, options.port),
+    passwordFile,
     port: options.port,
     dataDir,
     linkedFrom,
@@ -190,6 +208,23 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       await rm(ownerFile, { force: true });
     },
   };
+}
+
+function connectionString(password: string, port: number): string {
+  return `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+}
+
+async function replaceFixedPassword(port: number, passwordFile: string): Promise<string> {
+  const password = randomBytes(18).toString('base64url');
+  const client = new pg.Client({ connectionString: connectionString(OLD_FIXED_PASSWORD, port) });
+  await client.connect();
+  try {
+    await client.query(`ALTER ROLE ${USER} PASSWORD ${pg.escapeLiteral(password)}`);
+  } finally {
+    await client.end();
+  }
+  await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+  return password;
 }
 
 // Which process owns a running embedded server; written before it starts, removed after it stops.
