@@ -18,6 +18,7 @@ import { workerOptionsFromConfig } from '../worker/config';
 import { DeliveryWorker } from '../worker/delivery-worker';
 import { answerWhileStarting } from './lib/answer-while-starting';
 import { ensureDashboardBuild } from './lib/build-dashboard';
+import { answerMalformedApiPath, hasMalformedPath, isApiPath, NOT_FOUND_PATH } from './lib/malformed-path';
 import { connectDatabase, redactPassword, StartupError, type Database } from './lib/connect-database';
 import { ensureCredentials, type Credentials } from './lib/credentials';
 import { startDemo, type Demo } from './demo/run-demo';
@@ -79,7 +80,13 @@ async function main(): Promise<void> {
   await running.worker.start();
 
   if (demoMode) running.demo = await startDemo(databaseUrl);
-  handle = (request, response) => dashboardHandler(request, response);
+  handle = async (request, response) => {
+    if (hasMalformedPath(request.url)) {
+      if (isApiPath(request.url)) return answerMalformedApiPath(request, response);
+      request.url = NOT_FOUND_PATH;
+    }
+    await dashboardHandler(request, response);
+  };
   printBanner(config, running.database, credentials, running.demo);
 }
 

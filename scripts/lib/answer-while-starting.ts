@@ -3,6 +3,7 @@
 // Requests in that window get a clear 503 with Retry-After instead of hanging until ready (or, seen
 // before this, for good).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isApiPath } from './malformed-path';
 
 // A first start builds the dashboard in about a minute; later starts take a few seconds.
 const RETRY_AFTER_SECONDS = 5;
@@ -11,8 +12,7 @@ const MESSAGE = 'Hookline is starting; try again in a few seconds.';
 export function answerWhileStarting(request: IncomingMessage, response: ServerResponse): void {
   // The body is not read: drop it instead of letting a large upload hold the connection.
   request.resume();
-  const path = (request.url ?? '/').split('?')[0] ?? '/';
-  const api = path === '/api' || path.startsWith('/api/');
+  const api = isApiPath(request.url);
   const body = api
     ? JSON.stringify({ error: { code: 'starting', message: MESSAGE } })
     : `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="${RETRY_AFTER_SECONDS}">` +

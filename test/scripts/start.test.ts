@@ -172,3 +172,25 @@ describe('its output', () => {
     await expect(guess.connect()).rejects.toThrow(/password authentication failed/);
   });
 });
+
+describe('a path with malformed percent-encoding', () => {
+  it('is a 400 in the API error shape under /api', async () => {
+    for (const path of ['/api/v1/apps/%ff%fe', '/api/v1/apps/%', '/api/v1/apps/app_x/endpoints/%zz']) {
+      const answer = await ask(path);
+      expect(answer.status, path).toBe(400);
+      expect(answer.contentType).toMatch(/^application\/json/);
+      expect(JSON.parse(answer.body)).toEqual({
+        error: { code: 'invalid_path', message: expect.stringContaining('percent-encoding') },
+      });
+    }
+  });
+
+  it("is the dashboard's ordinary not-found page elsewhere", async () => {
+    for (const path of ['/apps/%ff%fe', '/%ff%fe?range=24h']) {
+      const answer = await ask(path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.contentType).toMatch(/^text\/html/);
+      expect(answer.body).toContain('Nothing lives at this address.');
+    }
+  });
+});
