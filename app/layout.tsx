@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from 'next';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { QueryProvider } from '@/components/providers/query-provider';
 import './globals.css';
@@ -10,7 +11,10 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page renders per request: its scripts carry that request's CSP nonce (proxy.ts). A page
+  // prerendered at build time would carry none, and the browser would refuse to run its scripts.
+  await connection();
   return (
     <html lang="en">
       <body>

@@ -81,6 +81,12 @@ async function main(): Promise<void> {
 
   if (demoMode) running.demo = await startDemo(databaseUrl);
   handle = async (request, response) => {
+    // Any client can send these; only a proxy Hookline is told to trust (HOOKLINE_TRUST_PROXY) may
+    // say the browser used https (the session cookie's Secure flag) or which host it asked for.
+    if (!config.HOOKLINE_TRUST_PROXY) {
+      for (const name of ['x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'forwarded'])
+        delete request.headers[name];
+    }
     if (hasMalformedPath(request.url)) {
       if (isApiPath(request.url)) return answerMalformedApiPath(request, response);
       request.url = NOT_FOUND_PATH;

@@ -6,6 +6,7 @@ export interface ApiSettings {
   sessionTtlHours: number;
   allowLoopback: boolean;
   allowPrivate: boolean;
+  trustProxy: boolean;
 }
 
 let cached: ApiSettings | undefined;
@@ -20,6 +21,7 @@ export function getApiSettings(): ApiSettings {
     sessionTtlHours: config.HOOKLINE_SESSION_TTL_HOURS,
     allowLoopback: config.HOOKLINE_ALLOW_LOOPBACK,
     allowPrivate: config.HOOKLINE_ALLOW_PRIVATE_NETWORKS,
+    trustProxy: config.HOOKLINE_TRUST_PROXY,
   };
   return cached;
 }

@@ -7,7 +7,16 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-const SOURCES = ['app', 'components', 'lib', 'public', 'next.config.ts', 'postcss.config.mjs', 'package-lock.json'];
+const SOURCES = [
+  'app',
+  'components',
+  'lib',
+  'public',
+  'proxy.ts',
+  'next.config.ts',
+  'postcss.config.mjs',
+  'package-lock.json',
+];
 const SKIPPED = new Set(['node_modules', '.next', 'generated']);
 
 function newestMtime(path: string): number {

@@ -194,3 +194,55 @@ describe('a path with malformed percent-encoding', () => {
     }
   });
 });
+
+describe('security headers on real responses', () => {
+  const page = async (path: string) => {
+    const response = await fetch(`${baseUrl}${path}`, { signal: AbortSignal.timeout(10_000) });
+    return { response, html: await response.text() };
+  };
+
+  it('a page carries a CSP with a fresh nonce that every script it renders holds, and forbids framing', async () => {
+    const first = await page('/sign-in');
+    expect(first.response.status).toBe(200);
+    const policy = first.response.headers.get('content-security-policy') ?? '';
+    const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(policy)?.[1];
+    expect(nonce, policy).toBeDefined();
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toMatch(/script-src [^;]*'strict-dynamic'/);
+    expect(policy).not.toMatch(/script-src [^;]*'unsafe-inline'/);
+    const scripts = [...first.html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) expect(script).toContain(`nonce="${nonce}"`);
+
+    const second = await page('/sign-in');
+    expect(second.response.headers.get('content-security-policy')).not.toContain(nonce);
+  });
+
+  it('every response says nosniff and a Referrer-Policy, the API and static files included', async () => {
+    const { html } = await page('/sign-in');
+    const asset = /<script\b[^>]*src="(\/_next\/static\/[^"]+)"/.exec(html)?.[1];
+    expect(asset).toBeDefined();
+    for (const path of ['/sign-in', '/api/v1/apps', asset!]) {
+      const response = await fetch(`${baseUrl}${path}`);
+      await response.arrayBuffer();
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(response.headers.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin');
+      expect(response.headers.get('x-frame-options'), path).toBe('DENY');
+    }
+  });
+
+  it('a client claiming X-Forwarded-Proto: https gets no Secure cookie unless HOOKLINE_TRUST_PROXY says so', async () => {
+    const { adminPassword } = JSON.parse(await readFile(join(dataDir, 'credentials.json'), 'utf8')) as {
+      adminPassword: string;
+    };
+    const response = await fetch(`${baseUrl}/api/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https' },
+      body: JSON.stringify({ email: 'admin@hookline.local', password: adminPassword }),
+    });
+    expect(response.status).toBe(204);
+    const cookie = response.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^hookline_session=/);
+    expect(cookie).not.toContain('Secure');
+  });
+});
