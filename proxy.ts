@@ -19,8 +19,9 @@ export function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     {
+      // The API and the static files of public/ run no inline script.
       source:
-        '/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|apple-icon.png|logo.svg|manifest.webmanifest).*)',
+        '/((?!api/|_next/static|_next/image|favicon.ico|favicon.svg|logo.svg|apple-touch-icon.png|icon-192.png|icon-512.png|manifest.webmanifest|robots.txt).*)',
       // Prefetches fetch RSC data, not a page with scripts.
       missing: [
         { type: 'header', key: 'next-router-prefetch' },

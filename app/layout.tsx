@@ -7,6 +7,16 @@ import './globals.css';
 export const metadata: Metadata = {
   title: { default: 'Hookline', template: '%s · Hookline' },
   description: 'Reliable outbound webhooks from PostgreSQL.',
+  // public/: favicon.svg for current browsers, favicon.ico for those that ask for it regardless.
+  icons: {
+    icon: [
+      { url: '/favicon.svg', type: 'image/svg+xml' },
+      { url: '/favicon.ico', sizes: '32x32' },
+    ],
+    apple: '/apple-touch-icon.png',
+  },
+  manifest: '/manifest.webmanifest',
+  robots: { index: false, follow: false },
 };
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1 };

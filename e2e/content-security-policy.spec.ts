@@ -27,6 +27,10 @@ test('the dashboard works under its Content-Security-Policy, with no violation r
   // Hydrated: the live query filled the numbers in, and Recharts drew its SVG.
   await expect(page.getByTestId('attempts-total')).not.toHaveText('—');
   await expect(page.getByTestId('latency-chart').locator('svg.recharts-surface').first()).toBeVisible();
+  // The shell's logo (public/logo.svg) loaded: img-src allows the dashboard's own files.
+  const logo = page.getByTestId('logo').locator('visible=true').first();
+  await expect(logo).toBeVisible();
+  expect(await logo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
   // Client-side navigation loads further chunks under 'strict-dynamic'.
   await page.getByRole('link', { name: 'Endpoints' }).first().click();
   await page.waitForURL(/\/endpoints/);

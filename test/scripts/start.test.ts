@@ -246,3 +246,30 @@ describe('security headers on real responses', () => {
     expect(cookie).not.toContain('Secure');
   });
 });
+
+describe('public/', () => {
+  it('serves the icons, the logo and the manifest that every page links to', async () => {
+    const html = await (await fetch(`${baseUrl}/sign-in`)).text();
+    expect(html).toMatch(/<link rel="icon" href="\/favicon.svg" type="image\/svg\+xml"/);
+    expect(html).toContain('<link rel="manifest" href="/manifest.webmanifest"');
+    expect(html).toContain('<link rel="apple-touch-icon" href="/apple-touch-icon.png"');
+    const types: Record<string, RegExp> = {
+      '/favicon.ico': /^image\/(x-icon|vnd\.microsoft\.icon)/,
+      '/favicon.svg': /^image\/svg\+xml/,
+      '/logo.svg': /^image\/svg\+xml/,
+      '/apple-touch-icon.png': /^image\/png/,
+      '/icon-192.png': /^image\/png/,
+      '/icon-512.png': /^image\/png/,
+      '/manifest.webmanifest': /^application\/manifest\+json/,
+      '/robots.txt': /^text\/plain/,
+    };
+    for (const [path, type] of Object.entries(types)) {
+      const response = await fetch(`${baseUrl}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toMatch(type);
+      expect((await response.arrayBuffer()).byteLength, path).toBeGreaterThan(50);
+    }
+    const manifest = (await (await fetch(`${baseUrl}/manifest.webmanifest`)).json()) as { icons: { src: string }[] };
+    for (const icon of manifest.icons) expect((await fetch(`${baseUrl}${icon.src}`)).status, icon.src).toBe(200);
+  });
+});
