@@ -3,7 +3,7 @@
 // throwaway servers of killed test runs and benchmarks are cleaned up by the next run.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, cp, lstat, mkdir, mkdtemp, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, cp, lstat, mkdir, mkdtemp, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
@@ -68,6 +68,42 @@ describe('the embedded PostgreSQL data folder', () => {
     server = await startEmbeddedPostgres({ dataDir, port: await freePort() });
     expect(await serverAnswers(previous.connectionString)).toBe(false);
     expect(await serverAnswers(server.connectionString)).toBe(true);
+  });
+});
+
+describe('the superuser password', () => {
+  it('is generated per cluster and kept beside it (0600); a cluster with the old fixed one gets a new one', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'hookline-password-'));
+    const dataDir = join(folder, 'pg');
+    try {
+      let handle = await startEmbeddedPostgres({ dataDir, port: await freePort() });
+      const password = (await readFile(handle.passwordFile, 'utf8')).trim();
+      expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+      expect((await stat(handle.passwordFile)).mode & 0o777).toBe(0o600);
+      expect(handle.connectionString).toContain(`:${password}@`);
+
+      // What a cluster initialised before passwords were generated looks like.
+      const client = new pg.Client({ connectionString: handle.connectionString });
+      await client.connect();
+      await client.query(`ALTER ROLE postgres PASSWORD 'hookline'`);
+      await client.end();
+      await rm(handle.passwordFile);
+      await handle.stop();
+
+      handle = await startEmbeddedPostgres({ dataDir, port: await freePort() });
+      try {
+        const replaced = (await readFile(handle.passwordFile, 'utf8')).trim();
+        expect(replaced).not.toBe('hookline');
+        expect(await serverAnswers(handle.connectionString)).toBe(true);
+        expect(
+          await serverAnswers(handle.connectionString.replace(`:${encodeURIComponent(replaced)}@`, ':hookline@')),
+        ).toBe(false);
+      } finally {
+        await handle.stop();
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
 
