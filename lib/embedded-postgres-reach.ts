@@ -13,7 +13,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, cp, lstat, mkdir, readFile, realpath, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, lstat, mkdir, readFile, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, parse, resolve } from 'node:path';
 
 export interface RunAs {
@@ -119,7 +119,9 @@ export async function reachableDataDir(requested: string, runAs: RunAs, runtimeD
   if (runAs.uid === undefined) return { dataDir, linkedFrom: null, blockedBy: null };
   const link = await lstat(dataDir).catch(() => null);
   if (link?.isSymbolicLink()) {
-    const target = await realpath(dataDir);
+    // The link's target may be gone (its cluster removed by hand): initialise a new one there.
+    const target = resolve(dirname(dataDir), await readlink(dataDir));
+    await mkdir(dirname(target), { recursive: true, mode: 0o755 });
     return { dataDir: target, linkedFrom: dataDir, blockedBy: await firstBlockedFolder(dirname(dataDir), runAs) };
   }
 

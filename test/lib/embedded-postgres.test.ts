@@ -187,6 +187,15 @@ describe.runIf(process.getuid?.() === 0)('as root, in a private (0700) folder', 
     } finally {
       await again.stop();
     }
+    // A cluster removed by hand behind its link is initialised afresh in the same place.
+    await rm(handle.dataDir, { recursive: true });
+    const fresh = await startEmbeddedPostgres({ dataDir: checkoutData, port: await freePort(), runtimeDir });
+    try {
+      expect(fresh.dataDir).toBe(handle.dataDir);
+      expect(await serverAnswers(fresh.connectionString)).toBe(true);
+    } finally {
+      await fresh.stop();
+    }
   });
 
   it('runs binaries installed in a private folder from a root-owned copy', async () => {
