@@ -24,7 +24,10 @@ export interface NextRouteArgs {
   params: Promise<Record<string, string | string[] | undefined>>;
 }
 
-export function route<Op extends AnyOperation>(operation: Op, handler: (context: RouteContext<Op>) => Promise<unknown>) {
+export function route<Op extends AnyOperation>(
+  operation: Op,
+  handler: (context: RouteContext<Op>) => Promise<unknown>,
+) {
   return async (request: Request, args?: NextRouteArgs): Promise<Response> => {
     try {
       const rawParams = (await args?.params) ?? {};
@@ -71,7 +74,10 @@ async function authorize(operation: AnyOperation, request: Request, params: unkn
     throw new ApiError(404, 'not_found', `App ${JSON.stringify(appId)} does not exist`);
   }
   if (operation.access === 'deployment' && principal.appId !== null) {
-    throw forbidden('key_not_allowed', 'This API key is limited to one app; use a deployment-wide key or the dashboard');
+    throw forbidden(
+      'key_not_allowed',
+      'This API key is limited to one app; use a deployment-wide key or the dashboard',
+    );
   }
   return principal;
 }
