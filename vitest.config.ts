@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 
-// Tests that run the whole server (Next.js + worker) and build the dashboard first when its build is
-// missing or stale: about a minute of both cores on a clean clone. They run after every other file,
-// so that build never competes with the timing-sensitive worker tests (leases, kills, freezes).
-const SERVER_TESTS = ['test/scripts/log-secrets.test.ts', 'test/scripts/compiled-start.test.ts'];
+// The tests that run `npm start` itself (test/scripts/) build the dashboard when its sources changed:
+// a minute of both cores, which starved the timing-sensitive worker tests running beside it (restarted
+// workers in test/worker/crash-recovery.test.ts did not come up within its 60 s). They run as a
+// second group, after every other file has finished.
+const START_TESTS = 'test/scripts/**/*.test.ts';
 
 export default defineConfig({
   resolve: { alias: { '@': fileURLToPath(new URL('.', import.meta.url)) } },
@@ -17,13 +18,12 @@ export default defineConfig({
     // 2-core machines: more forks only add contention with Postgres and the receivers.
     pool: 'forks',
     maxWorkers: 2,
-    // extends: each project takes the settings above (and runs the global setup for itself).
     projects: [
       {
         extends: true,
-        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: SERVER_TESTS, sequence: { groupOrder: 0 } },
+        test: { name: 'hookline', include: ['test/**/*.test.ts'], exclude: [START_TESTS], sequence: { groupOrder: 0 } },
       },
-      { extends: true, test: { name: 'server', include: SERVER_TESTS, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'start', include: [START_TESTS], sequence: { groupOrder: 1 } } },
     ],
   },
 });

@@ -8,17 +8,34 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { arch, platform, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import pg from 'pg';
+import {
+  DEFAULT_RUNTIME_DIR,
+  reachableBinaries,
+  reachableDataDir,
+  type Binaries,
+  type RunAs,
+} from './embedded-postgres-reach';
 
 export interface EmbeddedPostgresHandle {
-  /** Connection string of the `postgres` maintenance database. */
+  /** Connection string of the `postgres` maintenance database (with the password). */
   connectionString: string;
+  /** The superuser's password, generated per cluster, kept in this file (mode 0600). */
+  passwordFile: string;
   port: number;
+  /** Where the cluster is: `dataDir` as asked, or the folder it was moved to (see linkedFrom). */
   dataDir: string;
+  /**
+   * As root, when the postgres user cannot reach the requested data folder (a checkout in /root), the
+   * cluster lives under the runtime folder and this is the requested path, now a link to it.
+   */
+  linkedFrom: string | null;
+  /** The folder that kept the postgres user out, when the cluster was moved. */
+  blockedBy: string | null;
   stop(): Promise<void>;
 }
 
@@ -27,16 +44,19 @@ export interface EmbeddedPostgresOptions {
   port: number;
   /** Extra `-c name=value` settings for the server. */
   settings?: Record<string, string>;
+  /**
+   * As root only: where binaries and clusters the postgres user could not reach are put
+   * (lib/embedded-postgres-reach.ts). Default /var/lib/hookline.
+   */
+  runtimeDir?: string;
 }
 
 const USER = 'postgres';
-// The server listens on 127.0.0.1 only; the password keeps other local users out.
-const PASSWORD = 'hookline';
-
-interface Binaries {
-  initdb: string;
-  pg_ctl: string;
-}
+// The server listens on 127.0.0.1 only; the password keeps other local users out, so it is generated
+// per cluster (a superuser can run programs as the server's user) and kept in the data folder.
+const PASSWORD_FILE = 'hookline-password';
+// Clusters initialised before passwords were generated used this one; the next start replaces it.
+const OLD_FIXED_PASSWORD = 'hookline';
 
 async function loadBinaries(): Promise<Binaries> {
   const name = `@embedded-postgres/${platform()}-${arch()}`;
@@ -50,11 +70,6 @@ async function loadBinaries(): Promise<Binaries> {
       { cause: error },
     );
   }
-}
-
-interface RunAs {
-  uid?: number;
-  gid?: number;
 }
 
 // PostgreSQL refuses to run as root. As root (containers, CI) we run it as a `postgres` system user,
@@ -74,24 +89,34 @@ function postgresUser(): RunAs {
   }
 }
 
-function run(file: string, args: string[], runAs: RunAs): Promise<{ stdout: string; stderr: string; code: number }> {
+interface RunResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+  /** What went wrong, never empty on failure: the program's stderr, or why it could not run at all. */
+  failure: string;
+}
+
+function run(file: string, args: string[], runAs: RunAs): Promise<RunResult> {
   return new Promise((resolvePromise) => {
     execFile(file, args, { ...runAs, env: { ...process.env, LC_ALL: 'C' } }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolvePromise({ stdout, stderr, code });
+      // A program that cannot be started (EACCES, ENOENT) writes no stderr: its reason is the
+      // spawn error's message, which the caller must show rather than an empty line.
+      const failure = stderr.trim() || stdout.trim() || (error ? error.message : '');
+      resolvePromise({ stdout, stderr, code, failure });
     });
   });
 }
 
-async function initialise(binaries: Binaries, dataDir: string, runAs: RunAs): Promise<void> {
+async function initialise(binaries: Binaries, dataDir: string, runAs: RunAs, password: string): Promise<void> {
   await mkdir(dataDir, { recursive: true });
-  if (runAs.uid !== undefined) {
-    // The postgres user must be able to reach the folder, and own it.
-    await chmod(resolve(dataDir, '..'), 0o755);
-    await chown(dataDir, runAs.uid, runAs.gid!);
-  }
+  // The postgres user must own the folder (reachableDataDir made sure it can reach it).
+  if (runAs.uid !== undefined) await chown(dataDir, runAs.uid, runAs.gid!);
   const passwordFile = join(tmpdir(), `hookline-pg-password-${randomBytes(6).toString('hex')}`);
-  await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o644 });
+  // Readable by the user initdb runs as and nobody else, for the moment initdb needs it.
+  await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+  if (runAs.uid !== undefined) await chown(passwordFile, runAs.uid, runAs.gid!);
   try {
     const result = await run(
       binaries.initdb,
@@ -107,17 +132,27 @@ async function initialise(binaries: Binaries, dataDir: string, runAs: RunAs): Pr
       ],
       runAs,
     );
-    if (result.code !== 0) throw new Error(`initdb failed in ${dataDir}:\n${result.stderr.trim()}`);
+    if (result.code !== 0) throw new Error(`initdb failed in ${dataDir}:\n${result.failure}`);
   } finally {
     await rm(passwordFile, { force: true });
   }
 }
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
-  const dataDir = resolve(options.dataDir);
-  const binaries = await loadBinaries();
   const runAs = postgresUser();
-  if (!existsSync(join(dataDir, 'PG_VERSION'))) await initialise(binaries, dataDir, runAs);
+  const runtimeDir = options.runtimeDir ?? DEFAULT_RUNTIME_DIR;
+  const binaries = await reachableBinaries(await loadBinaries(), runAs, runtimeDir);
+  const { dataDir, linkedFrom, blockedBy } = await reachableDataDir(options.dataDir, runAs, runtimeDir);
+  const passwordFile = join(dataDir, PASSWORD_FILE);
+  let password = await readFile(passwordFile, 'utf8').then(
+    (text) => text.trim(),
+    () => null,
+  );
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+    password = randomBytes(18).toString('base64url');
+    await initialise(binaries, dataDir, runAs, password);
+    await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+  }
 
   // A server already running on this data folder belongs either to another live Hookline, which a
   // second start must leave alone, or to one that was killed (SIGKILL, a closed terminal): that
@@ -156,12 +191,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (started.code !== 0) {
     const log = await readFile(logFile, 'utf8').catch(() => '');
     const tail = log.trim().split('\n').slice(-10).join('\n');
-    throw new Error(`The embedded PostgreSQL in ${dataDir} did not start:\n${started.stderr.trim()}\n${tail}`);
+    throw new Error(`The embedded PostgreSQL in ${dataDir} did not start:\n${started.failure}\n${tail}`);
   }
+  if (password === null) password = await replaceFixedPassword(options.port, passwordFile);
   return {
-    connectionString: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`,
+    connectionString: connectionString(password, options.port),
+    passwordFile,
     port: options.port,
     dataDir,
+    linkedFrom,
+    blockedBy,
     async stop() {
       // Fast shutdown: clients are disconnected (Hookline has closed its own by then) and the server
       // checkpoints, so the next start needs no recovery.
@@ -169,6 +208,23 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       await rm(ownerFile, { force: true });
     },
   };
+}
+
+function connectionString(password: string, port: number): string {
+  return `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+}
+
+async function replaceFixedPassword(port: number, passwordFile: string): Promise<string> {
+  const password = randomBytes(18).toString('base64url');
+  const client = new pg.Client({ connectionString: connectionString(OLD_FIXED_PASSWORD, port) });
+  await client.connect();
+  try {
+    await client.query(`ALTER ROLE ${USER} PASSWORD ${pg.escapeLiteral(password)}`);
+  } finally {
+    await client.end();
+  }
+  await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+  return password;
 }
 
 // Which process owns a running embedded server; written before it starts, removed after it stops.
@@ -189,8 +245,9 @@ export async function removeOrphanedTempServers(prefix: string): Promise<string[
     const dataDir = join(folder, 'pg');
     const owner = await readOwner(join(dataDir, OWNER_FILE));
     if (owner === null || isProcessAlive(owner)) continue;
-    const binaries = await loadBinaries();
-    await run(binaries.pg_ctl, ['stop', '-D', dataDir, '-m', 'immediate', '-w', '-t', '30'], postgresUser());
+    const runAs = postgresUser();
+    const binaries = await reachableBinaries(await loadBinaries(), runAs, DEFAULT_RUNTIME_DIR);
+    await run(binaries.pg_ctl, ['stop', '-D', dataDir, '-m', 'immediate', '-w', '-t', '30'], runAs);
     await rm(folder, { recursive: true, force: true });
     removed.push(folder);
   }

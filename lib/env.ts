@@ -53,7 +53,10 @@ const postgresUrl = z
     try {
       url = new URL(raw);
     } catch {
-      ctx.addIssue({ code: 'custom', message: 'DATABASE_URL is not a URL (expected postgresql://user:password@host:5432/db)' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'DATABASE_URL is not a URL (expected postgresql://user:password@host:5432/db)',
+      });
       return z.NEVER;
     }
     if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
@@ -122,6 +125,9 @@ const configSchema = z.object({
   // Requests per second per API key or admin session (token bucket, burst = one second's worth); 0 = off.
   HOOKLINE_API_RATE_LIMIT: integer('HOOKLINE_API_RATE_LIMIT', 100, 0, 1_000_000),
   HOOKLINE_SESSION_TTL_HOURS: integer('HOOKLINE_SESSION_TTL_HOURS', 168, 1, 8760),
+  // Behind a reverse proxy that terminates TLS: believe its X-Forwarded-Proto and X-Forwarded-Host.
+  // Off, those headers are dropped on arrival, since any client could send them.
+  HOOKLINE_TRUST_PROXY: boolean('HOOKLINE_TRUST_PROXY', false),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -6,15 +6,19 @@
 // Stopping is ordered so nothing is lost: Ctrl-C stops claiming, lets in-flight deliveries finish
 // (or releases them without spending an attempt), flushes results, closes the web server, and stops
 // the embedded PostgreSQL last. A second Ctrl-C forces: in-flight deliveries are released at once.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
+// The part of a key the dashboard's key list shows: enough to recognise it, useless to an attacker.
+import { SHOWN_PREFIX_LENGTH } from '../lib/api-keys/create-api-key';
 import { getPrisma } from '../lib/db';
 import { ConfigError, loadConfig, type Config } from '../lib/env';
 import { createLogger } from '../lib/log';
 import { MigrationError } from '../lib/migrate';
 import { workerOptionsFromConfig } from '../worker/config';
 import { DeliveryWorker } from '../worker/delivery-worker';
+import { answerWhileStarting } from './lib/answer-while-starting';
 import { ensureDashboardBuild } from './lib/build-dashboard';
+import { answerMalformedApiPath, hasMalformedPath, isApiPath, NOT_FOUND_PATH } from './lib/malformed-path';
 import { connectDatabase, redactPassword, StartupError, type Database } from './lib/connect-database';
 import { ensureCredentials, type Credentials } from './lib/credentials';
 import { startDemo, type Demo } from './demo/run-demo';
@@ -47,15 +51,21 @@ async function main(): Promise<void> {
   }
   installSignalHandlers(running);
 
-  // Claim the web port before anything slow, so "port in use" is the first thing a user hears.
-  const server = createServer();
+  // Claim the web port before anything slow, so "port in use" is the first thing a user hears; until
+  // the dashboard is ready, every request is answered 503 "starting" (scripts/lib/answer-while-starting.ts).
+  let handle: ((request: IncomingMessage, response: ServerResponse) => Promise<void>) | null = null;
+  const server = createServer((request, response) => {
+    if (handle) void handle(request, response);
+    else answerWhileStarting(request, response);
+  });
   await listen(server, config);
   running.server = server;
 
   running.database = await connectDatabase(config, say);
   const databaseUrl = running.database.url;
   process.env.DATABASE_URL = databaseUrl;
-  if (running.database.appliedMigrations.length > 0) say(`Applied migrations: ${running.database.appliedMigrations.join(', ')}`);
+  if (running.database.appliedMigrations.length > 0)
+    say(`Applied migrations: ${running.database.appliedMigrations.join(', ')}`);
 
   const credentials = await ensureCredentials(config, getPrisma(databaseUrl));
 
@@ -64,13 +74,25 @@ async function main(): Promise<void> {
   const { default: next } = await import('next');
   const dashboard = next({ dev: false, dir: ROOT, hostname: config.HOST, port: config.PORT });
   await dashboard.prepare();
-  const handle = dashboard.getRequestHandler();
-  server.on('request', (request, response) => void handle(request, response));
+  const dashboardHandler = dashboard.getRequestHandler();
 
   running.worker = new DeliveryWorker({ ...workerOptionsFromConfig(config, databaseUrl), log });
   await running.worker.start();
 
   if (demoMode) running.demo = await startDemo(databaseUrl);
+  handle = async (request, response) => {
+    // Any client can send these; only a proxy Hookline is told to trust (HOOKLINE_TRUST_PROXY) may
+    // say the browser used https (the session cookie's Secure flag) or which host it asked for.
+    if (!config.HOOKLINE_TRUST_PROXY) {
+      for (const name of ['x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'forwarded'])
+        delete request.headers[name];
+    }
+    if (hasMalformedPath(request.url)) {
+      if (isApiPath(request.url)) return answerMalformedApiPath(request, response);
+      request.url = NOT_FOUND_PATH;
+    }
+    await dashboardHandler(request, response);
+  };
   printBanner(config, running.database, credentials, running.demo);
 }
 
@@ -78,7 +100,11 @@ function listen(server: Server, config: Config): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {
-        reject(new StartupError(`PORT ${config.PORT} on ${config.HOST} is already in use. Stop what listens there, or set PORT to a free port.`));
+        reject(
+          new StartupError(
+            `PORT ${config.PORT} on ${config.HOST} is already in use. Stop what listens there, or set PORT to a free port.`,
+          ),
+        );
       } else if (error.code === 'EACCES') {
         reject(new StartupError(`Not allowed to listen on ${config.HOST}:${config.PORT}; choose a PORT above 1024.`));
       } else reject(error);
@@ -87,23 +113,56 @@ function listen(server: Server, config: Config): Promise<void> {
   });
 }
 
+// The banner goes to stdout, which is also the log stream (JSON lines that get shipped and kept), so
+// it never holds a secret: it says where the admin password, the API key and the database password
+// are. Only an interactive terminal is shown newly generated secrets, once, on the start that made them.
 function printBanner(config: Config, database: Database, credentials: Credentials, demo: Demo | null): void {
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`;
+  const file = shellQuote(credentials.file);
   const lines = [
     '',
     `Hookline is running: ${url}`,
     '',
-    `  Dashboard sign-in   ${credentials.adminEmail} / ${credentials.adminPassword}` +
-      (credentials.adminPasswordSource === 'generated' ? `  (generated, kept in ${config.HOOKLINE_DATA_DIR}/credentials.json)` : ''),
-    `  API key             ${credentials.apiKey}${credentials.apiKeyCreated ? '  (new)' : ''}`,
-    `  Try it              curl -H "Authorization: Bearer ${credentials.apiKey}" ${url}/api/v1/apps`,
-    `  Database            ${database.embedded ? `embedded PostgreSQL, data in ${database.embedded.dataDir}` : redactPassword(database.url)}`,
-    `  Worker              concurrency ${config.HOOKLINE_WORKER_CONCURRENCY}, loopback targets ${config.HOOKLINE_ALLOW_LOOPBACK ? 'allowed' : 'refused'}`,
+    `  Credentials         ${credentials.file} (mode 0600)`,
+    `  Dashboard sign-in   ${credentials.adminEmail}, password ` +
+      (credentials.adminPasswordSource === 'generated' ? 'in the credentials file' : 'from HOOKLINE_ADMIN_PASSWORD'),
+    `  API key             ${credentials.apiKey.slice(0, SHOWN_PREFIX_LENGTH)}… in the credentials file${credentials.apiKeyCreated ? '  (new)' : ''}`,
+    `  Try it              export HOOKLINE_API_KEY="$(node -p 'require(process.argv[1]).apiKey' ${file})"`,
+    `                      curl -H "Authorization: Bearer $HOOKLINE_API_KEY" ${url}/api/v1/apps`,
   ];
+  if (database.embedded) {
+    const { passwordFile, dataDir } = database.embedded;
+    const connection = withoutPassword(database.url);
+    lines.push(
+      `  Database            ${connection}  (embedded PostgreSQL; password in ${passwordFile})`,
+      `                      PGPASSWORD="$(cat ${shellQuote(passwordFile)})" psql ${connection}`,
+      `  Data                ${dataDir}`,
+    );
+  } else {
+    lines.push(`  Database            ${redactPassword(database.url)}`);
+  }
+  lines.push(
+    `  Worker              concurrency ${config.HOOKLINE_WORKER_CONCURRENCY}, loopback targets ${config.HOOKLINE_ALLOW_LOOPBACK ? 'allowed' : 'refused'}`,
+  );
   if (demo) lines.push(`  Demo                receiver at ${demo.receiver.url}, events flowing into app ${demo.appId}`);
+  if (process.stdout.isTTY && (credentials.adminPasswordCreated || credentials.apiKeyCreated)) {
+    lines.push('', '  New this start, shown here once (they stay in the credentials file):');
+    if (credentials.adminPasswordCreated) lines.push(`    admin password    ${credentials.adminPassword}`);
+    if (credentials.apiKeyCreated) lines.push(`    API key           ${credentials.apiKey}`);
+  }
   lines.push('', 'Press Ctrl-C to stop.', '');
   say(lines.join('\n'));
+}
+
+function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  parsed.password = '';
+  return parsed.toString();
+}
+
+function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 function installSignalHandlers(running: Running): void {
@@ -143,7 +202,9 @@ async function shutdown(running: Running): Promise<void> {
     await closed;
   }
   if (running.database) {
-    await getPrisma(running.database.url).$disconnect().catch(() => {});
+    await getPrisma(running.database.url)
+      .$disconnect()
+      .catch(() => {});
     await running.database.embedded?.stop();
   }
 }

@@ -16,6 +16,11 @@ const NAV = [
   { href: '/api-keys', label: 'API keys' },
 ];
 
+// The mark from public/logo.svg; the name beside it is the link's text, so the image is decorative.
+function Logo() {
+  return <img src="/logo.svg" alt="" width={20} height={20} className="h-5 w-5" data-testid="logo" />;
+}
+
 function isActive(pathname: string, href: string): boolean {
   if (href === '/endpoints') return pathname === href || /^\/apps\/[^/]+\/endpoints/.test(pathname);
   if (href === '/apps') return pathname === href || /^\/apps\/[^/]+(\/event-types|\/?$)/.test(pathname);
@@ -44,17 +49,21 @@ export function AppShell({ email, children }: { email: string; children: ReactNo
   return (
     <div className="min-h-screen md:flex">
       <header className="sticky top-0 z-20 flex items-center justify-between border-b border-zinc-200 bg-white px-4 py-2 md:hidden">
-        <Link href="/overview" className="font-semibold tracking-tight">
+        <Link href="/overview" className="flex items-center gap-2 font-semibold tracking-tight">
+          <Logo />
           Hookline
         </Link>
         <Button size="sm" variant="ghost" aria-expanded={menuOpen} onClick={() => setMenuOpen((open) => !open)}>
           Menu
         </Button>
       </header>
-      <aside className={cn('border-r border-zinc-200 bg-white md:w-52 md:shrink-0', menuOpen ? 'block' : 'hidden md:block')}>
+      <aside
+        className={cn('border-r border-zinc-200 bg-white md:w-52 md:shrink-0', menuOpen ? 'block' : 'hidden md:block')}
+      >
         <div className="md:sticky md:top-0 md:flex md:h-screen md:flex-col">
           <div className="hidden px-4 py-4 md:block">
-            <Link href="/overview" className="text-base font-semibold tracking-tight">
+            <Link href="/overview" className="flex items-center gap-2 text-base font-semibold tracking-tight">
+              <Logo />
               Hookline
             </Link>
           </div>

@@ -5,7 +5,7 @@ import { apiKeyView, type ApiKey } from './api-key-view';
 
 const KEY_PREFIX = 'hl_';
 // "hl_" plus 8 characters: enough to tell keys apart in a list, far too few to guess the rest (43).
-const SHOWN_PREFIX_LENGTH = KEY_PREFIX.length + 8;
+export const SHOWN_PREFIX_LENGTH = KEY_PREFIX.length + 8;
 
 /** Creates a key; the key itself is returned only here, the database keeps its sha256. */
 export async function createApiKey(

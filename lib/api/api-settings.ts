@@ -8,6 +8,7 @@ export interface ApiSettings {
   allowPrivate: boolean;
   /** Delay before each attempt; its length is the most attempts a delivery gets. */
   retryScheduleMs: number[];
+  trustProxy: boolean;
 }
 
 let cached: ApiSettings | undefined;
@@ -23,6 +24,7 @@ export function getApiSettings(): ApiSettings {
     allowLoopback: config.HOOKLINE_ALLOW_LOOPBACK,
     allowPrivate: config.HOOKLINE_ALLOW_PRIVATE_NETWORKS,
     retryScheduleMs: config.HOOKLINE_RETRY_SCHEDULE,
+    trustProxy: config.HOOKLINE_TRUST_PROXY,
   };
   return cached;
 }

@@ -1,7 +1,7 @@
 // The route handler wrapper: every REST route is `route(operation, handler)`. It authenticates,
 // applies the rate limit and app scoping, validates path, query and body with the operation's zod
 // schemas, calls one domain function and sends its result; every failure goes through errorResponse.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { authenticateRequest } from '../auth/authenticate-request';
 import type { Principal } from '../auth/principal';
 import { ApiError, badRequest, forbidden, invalidFields } from '../errors';
@@ -24,14 +24,17 @@ export interface NextRouteArgs {
   params: Promise<Record<string, string | string[] | undefined>>;
 }
 
-export function route<Op extends AnyOperation>(operation: Op, handler: (context: RouteContext<Op>) => Promise<unknown>) {
+export function route<Op extends AnyOperation>(
+  operation: Op,
+  handler: (context: RouteContext<Op>) => Promise<unknown>,
+) {
   return async (request: Request, args?: NextRouteArgs): Promise<Response> => {
     try {
       const rawParams = (await args?.params) ?? {};
       const params = parseParams(operation, rawParams);
       const principal = operation.access === 'public' ? null : await authorize(operation, request, params);
       const query = parseQuery(operation, request);
-      const body = operation.body ? await parseBody(operation.body, request) : undefined;
+      const body = await parseBody(operation, request);
       const result = await handler({ request, principal, params, query, body } as RouteContext<Op>);
       if (result instanceof Response) return result;
       if (!operation.response) return new Response(null, { status: operation.status });
@@ -71,7 +74,10 @@ async function authorize(operation: AnyOperation, request: Request, params: unkn
     throw new ApiError(404, 'not_found', `App ${JSON.stringify(appId)} does not exist`);
   }
   if (operation.access === 'deployment' && principal.appId !== null) {
-    throw forbidden('key_not_allowed', 'This API key is limited to one app; use a deployment-wide key or the dashboard');
+    throw forbidden(
+      'key_not_allowed',
+      'This API key is limited to one app; use a deployment-wide key or the dashboard',
+    );
   }
   return principal;
 }
@@ -92,11 +98,19 @@ function parseQuery(operation: AnyOperation, request: Request): unknown {
   return parsed.data;
 }
 
-async function parseBody(schema: z.ZodType, request: Request): Promise<unknown> {
+// An operation that takes no body (enable, replay, cancel, DELETE, ...) reads one all the same: a 2 MB
+// or malformed body is the caller's mistake and gets the 413 or 400 any other route gives, not a 200
+// that hides it. An empty body or `{}` is fine; fields it would ignore are refused (422), as the
+// strict body schemas of the other operations refuse unknown fields.
+const NO_BODY = z.strictObject({});
+
+async function parseBody(operation: AnyOperation, request: Request): Promise<unknown> {
+  if (!operation.body && (operation.method === 'GET' || request.body === null)) return undefined;
+  const schema = operation.body ?? NO_BODY;
   const value = await readJsonBody(request, getApiSettings().maxPayloadBytes);
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw invalidFields(toProblems(parsed.error));
-  return parsed.data;
+  return operation.body ? parsed.data : undefined;
 }
 
 function toProblems(error: z.ZodError) {

@@ -1,3 +1,4 @@
+import { getApiSettings } from '../api/api-settings';
 import { ApiError, forbidden, unauthorized } from '../errors';
 import { authenticateApiKey } from './authenticate-api-key';
 import { getAdminSession } from './get-admin-session';
@@ -55,7 +56,16 @@ function ownOrigins(request: Request): string[] {
   return origins;
 }
 
+/**
+ * Whether the browser reached us over https, which makes the session cookie Secure: the request's own
+ * protocol, or, with HOOKLINE_TRUST_PROXY, what the proxy in front says in X-Forwarded-Proto.
+ * Untrusted, that header is the client's word and counts for nothing (scripts/start.ts also drops it
+ * on arrival, so Next.js does not build request URLs from it).
+ */
 export function isSecureRequest(request: Request): boolean {
-  const forwarded = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
-  return forwarded ? forwarded === 'https' : new URL(request.url).protocol === 'https:';
+  if (getApiSettings().trustProxy) {
+    const forwarded = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+    if (forwarded) return forwarded === 'https';
+  }
+  return new URL(request.url).protocol === 'https:';
 }

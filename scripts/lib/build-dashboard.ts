@@ -12,7 +12,16 @@ import { StartupError } from './connect-database';
 // True in dist/start.js (bundled by scripts/lib/build-server.ts), false when tsx runs this file.
 const COMPILED = !import.meta.url.endsWith('.ts');
 
-const SOURCES = ['app', 'components', 'lib', 'public', 'next.config.ts', 'postcss.config.mjs', 'package-lock.json'];
+const SOURCES = [
+  'app',
+  'components',
+  'lib',
+  'public',
+  'proxy.ts',
+  'next.config.ts',
+  'postcss.config.mjs',
+  'package-lock.json',
+];
 const SKIPPED = new Set(['node_modules', '.next', 'generated']);
 
 function newestMtime(path: string): number {

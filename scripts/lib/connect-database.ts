@@ -33,6 +33,12 @@ export async function connectDatabase(config: Config, log: (line: string) => voi
     log(`Starting the embedded PostgreSQL (data in ${dataDir}, port ${config.HOOKLINE_EMBEDDED_PG_PORT})…`);
     try {
       embedded = await startEmbeddedPostgres({ dataDir, port: config.HOOKLINE_EMBEDDED_PG_PORT });
+      if (embedded.linkedFrom) {
+        log(
+          `The embedded PostgreSQL runs as the system user postgres, which cannot enter ${embedded.blockedBy ?? 'a folder above the data folder'}: ` +
+            `its data lives in ${embedded.dataDir} (${embedded.linkedFrom} links there).`,
+        );
+      }
     } catch (error) {
       // Its messages name the problem and the setting that fixes it; a stack trace would bury that.
       throw new StartupError((error as Error).message, { cause: error });

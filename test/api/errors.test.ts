@@ -5,6 +5,9 @@ import { resetApiSettings } from '../../lib/api/api-settings';
 import { resetRateLimits } from '../../lib/api/rate-limit';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { appLimitedKey, call, setUpApiTest, type ApiTestContext, type CallOptions } from './support/api';
+import { operations } from '../../lib/openapi/operations';
+import { createApiKey } from '../../lib/api-keys/create-api-key';
+import { getPrisma } from '../../lib/db';
 import { expectError } from './support/expect-error';
 import { createAppWorld, snapshotRows, type AppWorld } from './support/world';
 
@@ -386,5 +389,67 @@ describe('inputs Postgres cannot take are the client’s mistake, never a 500', 
       ).status,
     ).toBe(202);
     expect(await createApp(ctx.db.pool, 'after')).toMatch(/^app_/);
+  });
+});
+
+// Operations that take no body used to skip reading it: a 2 MB or malformed body got a 200 (and did
+// whatever the operation does). They apply the rules of every other route; an empty body stays fine.
+describe('operations that take no body', () => {
+  const bodiless = Object.values(operations).filter((operation) => operation.method !== 'GET' && !operation.body);
+
+  it('are the ones this test expects', () => {
+    expect(bodiless.map((operation) => operation.operationId).sort()).toEqual([
+      'cancelDelivery',
+      'deleteApp',
+      'deleteEndpoint',
+      'deleteEventType',
+      'enableEndpoint',
+      'replayDelivery',
+      'replayMessage',
+      'revokeApiKey',
+    ]);
+  });
+
+  const pathOf = async (template: string) => {
+    const { apiKey } = await createApiKey({ name: 'bodiless', appId: null }, { prisma: getPrisma(ctx.db.url) });
+    const ids: Record<string, string> = {
+      appId: world.appId,
+      endpointId: world.endpointId,
+      eventTypeName: 'invoice.paid',
+      messageId: world.messageId,
+      deliveryId: world.deliveryId,
+      keyId: apiKey.id,
+    };
+    return `/v1${template.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!)}`;
+  };
+  const json = { 'content-type': 'application/json' };
+
+  it.each(bodiless.map((operation) => [operation.operationId, operation] as const))(
+    '%s: malformed JSON is 400, a 2 MB body 413, unknown fields 422, and nothing changes',
+    async (_id, operation) => {
+      const path = await pathOf(operation.path);
+      const before = await snapshotRows(ctx.db.pool);
+      const cases: [CallOptions, number, string][] = [
+        [{ rawBody: '{"reason":', headers: json }, 400, 'invalid_json'],
+        [{ rawBody: JSON.stringify({ s: 'x'.repeat(2 * MB) }), headers: json }, 413, 'payload_too_large'],
+        [{ rawBody: '{"force": true}', headers: json }, 422, 'validation_failed'],
+        [
+          { rawBody: 'force=true', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+          415,
+          'unsupported_media_type',
+        ],
+      ];
+      for (const [options, status, code] of cases) {
+        expectError(await call(operation.method, path, { key: ctx.adminKey, ...options }), status, code);
+      }
+      expect(await snapshotRows(ctx.db.pool)).toEqual(before);
+    },
+  );
+
+  it('accept an empty body, or {}', async () => {
+    const enable = `/v1/apps/${world.appId}/endpoints/${world.endpointId}/enable`;
+    expect((await call('POST', enable, { key: ctx.adminKey })).status).toBe(200);
+    expect((await call('POST', enable, { key: ctx.adminKey, rawBody: '', headers: json })).status).toBe(200);
+    expect((await call('POST', enable, { key: ctx.adminKey, rawBody: '{}', headers: json })).status).toBe(200);
   });
 });

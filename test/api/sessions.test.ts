@@ -2,7 +2,9 @@
 // deployment-wide key, with a same-origin check on every request that changes something (CSRF).
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureAdminUser } from '../../lib/auth/ensure-admin-user';
+import { resetApiSettings } from '../../lib/api/api-settings';
 import { resetRateLimits } from '../../lib/api/rate-limit';
+import { POST as signInRoute } from '../../app/api/auth/sign-in/route';
 import { countRows } from '../support/fixtures';
 import { call, ORIGIN, setUpApiTest, type ApiTestContext } from './support/api';
 import { expectError } from './support/expect-error';
@@ -165,5 +167,49 @@ describe('POST /api/auth/sign-out', () => {
     const response = await call('POST', '/auth/sign-out');
     expect(response.status).toBe(204);
     expect(response.headers.get('set-cookie')).toContain('Max-Age=0');
+  });
+});
+
+// The session cookie must not travel over plain http once the dashboard is served over https. Behind
+// a TLS-terminating proxy the request reaching Hookline is http; only a proxy Hookline is told to
+// trust (HOOKLINE_TRUST_PROXY) may say the browser used https, since any client can send the header.
+describe('the Secure flag of the session cookie', () => {
+  const signInCookie = async (url: string, headers: Record<string, string> = {}) => {
+    resetRateLimits();
+    const response = await signInRoute(
+      new Request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ email, password }),
+      }),
+    );
+    expect(response.status).toBe(204);
+    return response.headers.get('set-cookie') ?? '';
+  };
+  const withTrustProxy = async <T>(value: string, run: () => Promise<T>) => {
+    process.env.HOOKLINE_TRUST_PROXY = value;
+    resetApiSettings();
+    try {
+      return await run();
+    } finally {
+      delete process.env.HOOKLINE_TRUST_PROXY;
+      resetApiSettings();
+    }
+  };
+
+  it('is set when the request itself is https', async () => {
+    expect(await signInCookie('https://hooks.example.com/api/auth/sign-in')).toMatch(/; Secure$/);
+  });
+
+  it('is not set over http, nor for an X-Forwarded-Proto nobody said to trust', async () => {
+    expect(await signInCookie(`${ORIGIN}/api/auth/sign-in`)).not.toContain('Secure');
+    expect(await signInCookie(`${ORIGIN}/api/auth/sign-in`, { 'x-forwarded-proto': 'https' })).not.toContain('Secure');
+  });
+
+  it('follows X-Forwarded-Proto with HOOKLINE_TRUST_PROXY=true', async () => {
+    await withTrustProxy('true', async () => {
+      expect(await signInCookie(`${ORIGIN}/api/auth/sign-in`, { 'x-forwarded-proto': 'https' })).toMatch(/; Secure$/);
+      expect(await signInCookie(`${ORIGIN}/api/auth/sign-in`, { 'x-forwarded-proto': 'http' })).not.toContain('Secure');
+    });
   });
 });
