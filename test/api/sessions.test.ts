@@ -175,7 +175,7 @@ describe('POST /api/auth/sign-out', () => {
 // trust (HOOKLINE_TRUST_PROXY) may say the browser used https, since any client can send the header.
 describe('the Secure flag of the session cookie', () => {
   const signInCookie = async (url: string, headers: Record<string, string> = {}) => {
-    resetRateLimits();
+    await resetRateLimits();
     const response = await signInRoute(
       new Request(url, {
         method: 'POST',
