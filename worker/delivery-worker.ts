@@ -546,7 +546,7 @@ export class DeliveryWorker {
       // Recorded or released while the renewal ran: nothing to do. Still held: extend. Otherwise
       // taken over (this process was frozen past its lease): never send it; a result in flight is
       // fenced off when flushed.
-      const stillHeld = ids.filter((id) => this.leases.runsFor(id, -Infinity));
+      const stillHeld = ids.filter((id) => this.leases.holds(id));
       this.leases.extend(
         stillHeld.filter((id) => renewed.has(id)),
         sentAt,

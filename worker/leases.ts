@@ -29,6 +29,11 @@ export class LeaseBook {
     for (const id of ids) this.until.delete(id);
   }
 
+  /** Whether this worker still holds the delivery (not yet recorded, released or lost). */
+  holds(id: string): boolean {
+    return this.until.has(id);
+  }
+
   /** Whether the lease runs at least `marginMs` longer. Unknown ids are not ours. */
   runsFor(id: string, marginMs: number, now = Date.now()): boolean {
     const until = this.until.get(id);
