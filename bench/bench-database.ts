@@ -47,6 +47,8 @@ export interface BenchDatabaseServer {
   origin: string;
   /** Whether pg_stat_statements can be read and reset in the case databases (for --profile). */
   statementsAvailable: boolean;
+  /** Whether pg_walinspect can break a case's WAL down by record type (for --profile). */
+  walInspectAvailable: boolean;
   /** A fresh, migrated database named hookline_bench_<name>; dropped by `drop`. */
   create(name: string): Promise<string>;
   drop(name: string): Promise<void>;
@@ -98,6 +100,7 @@ export async function serveCaseDatabases(host: CaseDatabaseHost): Promise<BenchD
   await migrate(templateUrl);
   const [version] = await admin(templateUrl, ['SHOW server_version']);
   const statementsAvailable = await installStatements(templateUrl);
+  const walInspectAvailable = await installWalInspect(templateUrl);
   const databaseName = (name: string) => `${DATABASE_PREFIX}${name.replace(/^bench_/, '')}`;
   return {
     maintenanceUrl,
@@ -105,6 +108,7 @@ export async function serveCaseDatabases(host: CaseDatabaseHost): Promise<BenchD
     version: String(version ?? ''),
     origin: host.origin,
     statementsAvailable,
+    walInspectAvailable,
     async create(name) {
       const database = databaseName(name);
       await admin(maintenanceUrl, [
@@ -142,6 +146,23 @@ async function installStatements(templateUrl: string): Promise<boolean> {
   }
 }
 
+/**
+ * pg_walinspect (PostgreSQL 15+, superuser or pg_read_server_files) in the template: --profile then
+ * shows which records a case's WAL is made of (heap inserts, index inserts, full-page images ...).
+ */
+async function installWalInspect(templateUrl: string): Promise<boolean> {
+  try {
+    await admin(templateUrl, [
+      'CREATE EXTENSION IF NOT EXISTS pg_walinspect',
+      "SELECT has_function_privilege('pg_get_wal_stats(pg_lsn, pg_lsn, boolean)', 'EXECUTE')",
+    ]);
+    return true;
+  } catch {
+    await admin(templateUrl, ['DROP EXTENSION IF EXISTS pg_walinspect']).catch(() => {});
+    return false;
+  }
+}
+
 /** Runs statements one by one; returns the first column of each statement's last row. */
 export async function admin(url: string, statements: string[]): Promise<unknown[]> {
   const client = new pg.Client({ connectionString: url });
@@ -170,6 +191,40 @@ export interface StatementCost {
 /** Forgets the statement counts of every database, so the next read covers one case only. */
 export async function resetStatements(server: BenchDatabaseServer, client: pg.ClientBase): Promise<void> {
   if (server.statementsAvailable) await client.query('SELECT pg_stat_statements_reset()');
+}
+
+export interface WalRecordShare {
+  /** "Heap/INSERT", "Btree/INSERT_LEAF", ... as pg_walinspect names them. */
+  record: string;
+  count: number;
+  /** Record bytes plus full-page images, in total. */
+  bytes: number;
+  fullPageImageBytes: number;
+}
+
+/** The record types that made up the WAL from `since` to now, largest first (pg_walinspect). */
+export async function walRecordShares(
+  server: BenchDatabaseServer,
+  client: pg.ClientBase,
+  since: string,
+  limit = 12,
+): Promise<WalRecordShare[]> {
+  if (!server.walInspectAvailable) return [];
+  const { rows } = await client.query<{ record: string; count: string; bytes: string; fpi: string }>(
+    `SELECT "resource_manager/record_type" AS record, count::text, combined_size::text AS bytes,
+            fpi_size::text AS fpi
+       FROM pg_get_wal_stats($1::pg_lsn, pg_current_wal_lsn(), true)
+      WHERE count > 0
+      ORDER BY combined_size DESC
+      LIMIT $2`,
+    [since, limit],
+  );
+  return rows.map((row) => ({
+    record: row.record,
+    count: Number(row.count),
+    bytes: Number(row.bytes),
+    fullPageImageBytes: Number(row.fpi),
+  }));
 }
 
 /** The statements that cost Postgres the most execution time since the last reset. */

@@ -2,7 +2,13 @@
 // the workers and of every PostgreSQL process (/proc), WAL written, sockets on the receiver's port,
 // what backends waited on, and the statements Postgres spent its time in.
 import type pg from 'pg';
-import { resetStatements, topStatements, type StatementCost } from './bench-database';
+import {
+  resetStatements,
+  topStatements,
+  walRecordShares,
+  type StatementCost,
+  type WalRecordShare,
+} from './bench-database';
 import type { BenchContext } from './scenarios';
 import { watchSockets } from './socket-states';
 import { watchWaitEvents, type WaitEventShare } from './wait-events';
@@ -18,6 +24,8 @@ export interface Measured {
   peakTimeWait: number;
   waitEvents: WaitEventShare[];
   statements: StatementCost[];
+  /** --profile only: the case's WAL by record type (reading it back costs seconds per 100k events). */
+  walRecords: WalRecordShare[];
 }
 
 export interface CaseMeasurement {
@@ -73,6 +81,7 @@ export async function startMeasurement(
       const socketPeaks = await sockets.stop();
       const waitEvents = await waits.stop();
       const statements = await topStatements(context.server, client);
+      const walRecords = context.profileDir ? await walRecordShares(context.server, client, walBefore) : [];
       const workerCpu = usage.reduce(
         (sum, entry, index) => sum + entry.cpuSeconds - (workerBaseline[index]?.cpuSeconds ?? 0),
         0,
@@ -86,6 +95,7 @@ export async function startMeasurement(
         peakTimeWait: socketPeaks.peakTimeWait,
         waitEvents,
         statements,
+        walRecords,
       };
     },
   };

@@ -298,6 +298,20 @@ export function profileReport(cases: Summary<CaseResult>[]): string {
         ]),
       );
     }
+    if (result.walRecords.length > 0) {
+      parts.push('WAL by record type (pg_walinspect), per event:');
+      parts.push(
+        table([
+          ['record', 'per event', 'B/event', 'of which full-page images'],
+          ...result.walRecords.map((w) => [
+            w.record,
+            fmt(w.count / result.events, 2),
+            fmt(w.bytes / result.events),
+            fmt(w.fullPageImageBytes / result.events),
+          ]),
+        ]),
+      );
+    }
     if (result.waitEvents.length > 0) {
       parts.push('Active backends by wait event (pg_stat_activity, sampled every 50 ms):');
       parts.push(

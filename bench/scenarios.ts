@@ -11,7 +11,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { BenchDatabaseServer, StatementCost } from './bench-database';
+import type { BenchDatabaseServer, StatementCost, WalRecordShare } from './bench-database';
 import type { BenchReceiver, ReceiverCounts } from './bench-receiver';
 import { cpuMicrosPerDelivery, startMeasurement, walBytesSince, walPosition, type Measured } from './case-measurement';
 import { runPgbench } from './pgbench';
@@ -89,6 +89,7 @@ export interface CaseResult {
   walEnqueueBytesPerEvent?: number;
   benchProcessCpuSeconds: number;
   statements: StatementCost[];
+  walRecords: WalRecordShare[];
   /** What active Postgres backends waited on while the case ran (sampled). */
   waitEvents: WaitEventShare[];
   cpuProfile?: CpuProfileSummary;
@@ -307,6 +308,7 @@ function deliveryFields(
     walBytesPerEvent: Math.round(measured.walBytes / expected),
     benchProcessCpuSeconds: measured.benchProcessCpuSeconds,
     statements: measured.statements,
+    walRecords: measured.walRecords,
     waitEvents: measured.waitEvents,
   };
 }

@@ -83,6 +83,9 @@ const configSchema = z.object({
   HOOKLINE_DELIVERY_TIMEOUT_MS: integer('HOOKLINE_DELIVERY_TIMEOUT_MS', 15_000, 100, 300_000),
   HOOKLINE_RESPONSE_KEEP_BYTES: integer('HOOKLINE_RESPONSE_KEEP_BYTES', 4096, 0, 1_048_576),
   HOOKLINE_RESPONSE_DRAIN_BYTES: integer('HOOKLINE_RESPONSE_DRAIN_BYTES', 1_048_576, 0, 1_073_741_824),
+  // A success is recorded on its delivery (status, time, duration); its own attempt row with the
+  // request and response headers and body costs a third of the WAL per event (bench/README.md).
+  HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS: boolean('HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS', false),
   HOOKLINE_RETRY_SCHEDULE: z
     .string()
     .optional()

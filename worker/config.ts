@@ -13,6 +13,7 @@ export function workerOptionsFromConfig(config: Config, connectionString: string
     flushIntervalMs: config.HOOKLINE_FLUSH_INTERVAL_MS,
     flushMaxResults: config.HOOKLINE_FLUSH_MAX_RESULTS,
     retrySchedule: config.HOOKLINE_RETRY_SCHEDULE,
+    keepSuccessfulAttempts: config.HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS,
     http: {
       timeoutMs: config.HOOKLINE_DELIVERY_TIMEOUT_MS,
       keepBytes: config.HOOKLINE_RESPONSE_KEEP_BYTES,

@@ -48,6 +48,8 @@ export interface DeliveryWorkerOptions {
    */
   maxUnrecordedResults?: number;
   retrySchedule: readonly number[];
+  /** Write an attempt row for successes too, with headers and body (default: failures only). */
+  keepSuccessfulAttempts?: boolean;
   http: HttpLimits;
   addressPolicy: AddressPolicyOptions;
   circuit?: CircuitSettings;
@@ -179,6 +181,7 @@ export class DeliveryWorker {
       maxResults: options.flushMaxResults,
       circuit: options.circuit ?? DEFAULT_CIRCUIT,
       autoDisableAfterMs: options.autoDisableAfterMs ?? FIVE_DAYS_MS,
+      keepSuccessfulAttempts: options.keepSuccessfulAttempts ?? false,
       log: this.log,
       onFlushed: (results, outcome, durationMs) => this.flushed(results, outcome, durationMs),
       onError: () => this.metrics.databaseErrors.inc({ operation: 'flush' }),

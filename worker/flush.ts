@@ -56,6 +56,8 @@ export interface FlusherOptions {
   circuit: CircuitSettings;
   /** Disable an endpoint after a failure streak this long; 0 = never. */
   autoDisableAfterMs: number;
+  /** An attempt row for successes too; else a success lives on its delivery row alone. */
+  keepSuccessfulAttempts: boolean;
   log: Logger;
   onFlushed?: (results: AttemptResult[], outcome: FlushOutcome, durationMs: number) => void;
   onError?: (error: unknown) => void;
@@ -113,6 +115,8 @@ export class ResultFlusher {
     const batch = this.buffer.splice(0, this.options.maxResults);
     this.writing = batch.length;
     const started = performance.now();
+    // What only an attempt row would keep is not sent for successes that get none.
+    const keepsRow = (r: AttemptResult) => r.errorClass !== null || this.options.keepSuccessfulAttempts;
     try {
       const { rows } = await this.options.pool.query<FlushOutcome>(sql.recordResults, [
         this.options.workerId,
@@ -124,14 +128,15 @@ export class ResultFlusher {
         batch.map((r) => r.statusCode),
         batch.map((r) => r.errorClass),
         batch.map((r) => r.errorMessage),
-        batch.map((r) => JSON.stringify(r.requestHeaders)),
-        batch.map((r) => (r.responseHeaders ? JSON.stringify(r.responseHeaders) : null)),
-        batch.map((r) => (r.responseBody === null ? null : stripNul(r.responseBody))),
+        batch.map((r) => (keepsRow(r) ? JSON.stringify(r.requestHeaders) : null)),
+        batch.map((r) => (keepsRow(r) && r.responseHeaders ? JSON.stringify(r.responseHeaders) : null)),
+        batch.map((r) => (keepsRow(r) && r.responseBody !== null ? stripNul(r.responseBody) : null)),
         batch.map((r) => r.responseTruncated),
         this.options.circuit.failureThreshold,
         this.options.circuit.openBaseMs,
         this.options.circuit.openMaxMs,
         this.options.autoDisableAfterMs,
+        this.options.keepSuccessfulAttempts,
       ]);
       this.failures = 0;
       const outcome: FlushOutcome = rows[0] ?? { recorded: 0, succeeded: 0, dead: 0, endpoints: [] };

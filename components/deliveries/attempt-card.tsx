@@ -19,8 +19,17 @@ function headersText(headers: Record<string, unknown> | null): string {
 }
 
 function bodyText(attempt: Attempt): string {
+  if (attempt.keptOnDelivery) return SUCCESS_NOT_KEPT;
   return attempt.responseBody == null ? '(no body)' : attempt.responseBody || '(empty)';
 }
+
+function responseHeadersText(attempt: Attempt): string {
+  return attempt.keptOnDelivery ? SUCCESS_NOT_KEPT : headersText(attempt.responseHeaders);
+}
+
+// The worker keeps a success on its delivery row (status, time, duration) unless the deployment sets
+// HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS; its request headers are rebuilt, its response is gone.
+const SUCCESS_NOT_KEPT = '(not kept for successes: set HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS=true to keep them)';
 
 /** One attempt's outcome as a column of the side-by-side view. */
 function ResponseColumn({ attempt }: { attempt: Attempt }) {
@@ -32,7 +41,7 @@ function ResponseColumn({ attempt }: { attempt: Attempt }) {
       </div>
       {attempt.errorMessage ? <TextBlock label="Error message" text={attempt.errorMessage} /> : null}
       <div className="text-xs text-zinc-500">Response headers</div>
-      <TextBlock label="Response headers" text={headersText(attempt.responseHeaders)} />
+      <TextBlock label="Response headers" text={responseHeadersText(attempt)} />
       <div className="text-xs text-zinc-500">Response body</div>
       <TextBlock label="Response body" text={bodyText(attempt)} />
     </div>
@@ -121,7 +130,7 @@ export function AttemptCard({
         </div>
         <div className="min-w-0">
           <div className="mb-1 text-xs font-medium text-zinc-500">Response headers</div>
-          <TextBlock label="Response headers" text={headersText(attempt.responseHeaders)} />
+          <TextBlock label="Response headers" text={responseHeadersText(attempt)} />
         </div>
         <div className="min-w-0 lg:col-span-2">
           <div className="mb-1 text-xs font-medium text-zinc-500">

@@ -23,7 +23,7 @@ export function AttemptsTimeline({ attempts, nextAttemptAt }: { attempts: Attemp
   const ordered = [...attempts].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
   if (ordered.length === 0) return null;
   const stops = [
-    ...ordered.map((attempt) => ({ key: attempt.id, at: Date.parse(attempt.startedAt), attempt })),
+    ...ordered.map((attempt) => ({ key: `attempt-${attempt.attemptNumber}`, at: Date.parse(attempt.startedAt), attempt })),
     ...(nextAttemptAt ? [{ key: 'next', at: Date.parse(nextAttemptAt), attempt: null }] : []),
   ];
   return (

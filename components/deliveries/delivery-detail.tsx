@@ -129,7 +129,7 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
           </Card>
         ) : (
           attempts.map((attempt, index) => (
-            <AttemptCard key={attempt.id} attempt={attempt} previous={attempts[index + 1]} request={d.request} />
+            <AttemptCard key={attempt.attemptNumber} attempt={attempt} previous={attempts[index + 1]} request={d.request} />
           ))
         )}
       </section>

@@ -476,10 +476,11 @@ export interface components {
             queuedSampledAt: string | null;
         };
         Attempt: {
-            id: string;
+            /** @description null for a success kept on its delivery (keptOnDelivery) */
+            id: string | null;
             deliveryId: string;
             attemptNumber: number;
-            workerId: string;
+            workerId: string | null;
             /**
              * Format: date-time
              * @description ISO-8601 timestamp
@@ -497,6 +498,8 @@ export interface components {
             } | null;
             responseBody: string | null;
             responseTruncated: boolean;
+            /** @description true: a success recorded on its delivery row alone (HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS off): status, time and duration as recorded, request headers rebuilt with the secrets valid then, response not kept */
+            keptOnDelivery: boolean;
         };
         CreatedApiKey: {
             apiKey: components["schemas"]["ApiKey"];

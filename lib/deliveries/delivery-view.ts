@@ -1,7 +1,8 @@
 import type { Attempt, Delivery } from '../generated/prisma/client';
 import { deliveryStateOf } from './delivery-states';
 
-// What a delivery view needs besides the row: the endpoint's URL and the last attempt's duration.
+// What a delivery view needs besides the row: the endpoint's URL and, for rows recorded before
+// migration 20261124100000_success_on_delivery put it on the delivery, the last attempt's duration.
 export const deliveryInclude = {
   endpoint: { select: { url: true } },
   attempts: { select: { durationMs: true }, orderBy: { attemptNumber: 'desc' as const }, take: 1 },
@@ -26,13 +27,31 @@ export function deliveryView(row: DeliveryRow) {
     lastAttemptAt: row.lastAttemptAt,
     lastStatusCode: row.lastStatusCode,
     lastErrorClass: row.lastErrorClass,
-    lastDurationMs: row.attempts[0]?.durationMs ?? null,
+    lastDurationMs: row.lastDurationMs ?? row.attempts[0]?.durationMs ?? null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
 }
 
-export function attemptView(row: Attempt) {
+export interface AttemptView {
+  /** null: a success kept on its delivery row (lib/deliveries/success-attempt.ts). */
+  id: string | null;
+  deliveryId: string;
+  attemptNumber: number;
+  workerId: string | null;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  errorClass: string | null;
+  errorMessage: string | null;
+  requestHeaders: Record<string, unknown>;
+  responseHeaders: Record<string, unknown> | null;
+  responseBody: string | null;
+  responseTruncated: boolean;
+  keptOnDelivery: boolean;
+}
+
+export function attemptView(row: Attempt): AttemptView {
   return {
     id: row.id,
     deliveryId: row.deliveryId,
@@ -47,5 +66,6 @@ export function attemptView(row: Attempt) {
     responseHeaders: (row.responseHeaders ?? null) as Record<string, unknown> | null,
     responseBody: row.responseBody,
     responseTruncated: row.responseTruncated,
+    keptOnDelivery: false,
   };
 }

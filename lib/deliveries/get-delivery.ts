@@ -5,6 +5,7 @@ import { messageView } from '../messages/message-view';
 import { attemptView, deliveryInclude, deliveryView } from './delivery-view';
 import { explainWait } from './explain-wait';
 import { rebuildRequestBody } from './rebuild-request-body';
+import { successAttemptFromDelivery } from './success-attempt';
 
 export async function getDelivery({ appId, deliveryId }: { appId: string; deliveryId: string }) {
   const prisma = getPrisma();
@@ -15,6 +16,7 @@ export async function getDelivery({ appId, deliveryId }: { appId: string; delive
       endpoint: {
         select: {
           url: true,
+          headers: true,
           implicit: true,
           enabled: true,
           disabledReason: true,
@@ -50,5 +52,18 @@ export async function getDelivery({ appId, deliveryId }: { appId: string; delive
       implicit: row.endpoint.implicit,
     }),
   };
-  return { ...view, wait, request, attempts: attempts.map(attemptView), message: messageView(row.message) };
+  const log = attempts.map(attemptView);
+  // A success without its own row (the default, HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS) closes the log
+  // from what its delivery row recorded.
+  if (row.state === 'succeeded' && row.lastAttemptAt && !attempts.some((a) => a.attemptNumber === row.attemptCount)) {
+    log.push(
+      await successAttemptFromDelivery({
+        ...row,
+        lastAttemptAt: row.lastAttemptAt,
+        requestBody: request.body,
+        endpointHeaders: row.endpoint.headers,
+      }),
+    );
+  }
+  return { ...view, wait, request, attempts: log, message: messageView(row.message) };
 }

@@ -112,7 +112,8 @@ export interface Delivery {
 }
 
 export interface Attempt {
-  id: string;
+  /** null: a success kept on its delivery row (keptOnDelivery). */
+  id: string | null;
   deliveryId: string;
   attemptNumber: number;
   workerId: string | null;
@@ -125,6 +126,7 @@ export interface Attempt {
   responseHeaders: Record<string, unknown> | null;
   responseBody: string | null;
   responseTruncated: boolean;
+  keptOnDelivery: boolean;
 }
 
 export interface DeliveryWait {

@@ -26,10 +26,10 @@ export const delivery = z.object({
 });
 
 export const attempt = z.object({
-  id: z.string(),
+  id: z.string().nullable().describe('null for a success kept on its delivery (keptOnDelivery)'),
   deliveryId: z.string(),
   attemptNumber: z.number().int(),
-  workerId: z.string(),
+  workerId: z.string().nullable(),
   startedAt: timestamp,
   durationMs: z.number(),
   statusCode: z.number().int().nullable(),
@@ -39,6 +39,11 @@ export const attempt = z.object({
   responseHeaders: z.record(z.string(), z.unknown()).nullable(),
   responseBody: z.string().nullable(),
   responseTruncated: z.boolean(),
+  keptOnDelivery: z
+    .boolean()
+    .describe(
+      'true: a success recorded on its delivery row alone (HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS off): status, time and duration as recorded, request headers rebuilt with the secrets valid then, response not kept',
+    ),
 });
 
 export const messageDetail = message.extend({ deliveries: z.array(delivery) });

@@ -211,6 +211,7 @@ describe('GET /apps/{appId}/deliveries/{deliveryId}', () => {
       responseHeaders: { 'content-type': 'text/plain' },
       responseBody: 'boom',
       responseTruncated: false,
+      keptOnDelivery: false,
     });
     expect(response.body.message).toMatchObject({ id: ids.messageId, eventType: 'invoice.paid', payload: { n: 1 } });
   });

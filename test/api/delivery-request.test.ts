@@ -77,4 +77,48 @@ describe('GET /apps/{appId}/deliveries/{deliveryId} request', () => {
     }
     expect(repeated.headers['x-tenant']).toBe("o'brien");
   });
+
+  it('shows a success kept on its delivery row as the final attempt, with the headers the worker sent', async () => {
+    const ok = await startReceiver(answer(200, 'fine'));
+    try {
+      const appId = await createApp(ctx.db.pool, 'kept-on-delivery');
+      await createEventType(ctx.db.pool, appId, 'order.paid');
+      const { id: endpointId } = await createEndpoint(ctx.db.pool, appId, `${ok.url}/hooks`);
+      await ctx.db.pool.query(`UPDATE hookline.endpoints SET headers = $2 WHERE id = $1`, [
+        endpointId,
+        JSON.stringify({ 'X-Tenant': 'atreides' }),
+      ]);
+      const sent = await call('POST', `/v1/apps/${appId}/messages`, {
+        key: ctx.adminKey,
+        body: { eventType: 'order.paid', payload: { n: 1 } },
+      });
+      const row = await waitForDelivery(ctx.db.pool, sent.body.id, (delivery) => delivery.state === 'succeeded');
+      const stored = await ctx.db.pool.query('SELECT count(*)::int AS n FROM hookline.attempts WHERE delivery_id = $1', [
+        row.id,
+      ]);
+      expect(stored.rows[0].n).toBe(0);
+
+      const detail = await call('GET', `/v1/apps/${appId}/deliveries/${row.id}`, { key: ctx.adminKey });
+      expect(detail.status, detail.text).toBe(200);
+      expect(detail.body.attempts).toHaveLength(1);
+      const attempt = detail.body.attempts[0];
+      expect(attempt).toMatchObject({
+        id: null,
+        attemptNumber: 1,
+        statusCode: 200,
+        errorClass: null,
+        responseBody: null,
+        keptOnDelivery: true,
+      });
+      expect(attempt.durationMs).toBeGreaterThan(0);
+      expect(attempt.durationMs).toBe(detail.body.lastDurationMs);
+      // Rebuilt, not stored: the same id, timestamp and signature the receiver got.
+      const posted = ok.requests.find((request) => request.headers['webhook-id'] === sent.body.id)!;
+      for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'x-tenant', 'content-type']) {
+        expect(attempt.requestHeaders[name], name).toBe(posted.headers[name]);
+      }
+    } finally {
+      await ok.close();
+    }
+  });
 });

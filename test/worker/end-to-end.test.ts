@@ -20,6 +20,7 @@ interface DeliveryRow {
   lease_owner: string | null;
   last_status_code: number | null;
   last_error_class: string | null;
+  last_duration_ms: number | null;
   next_attempt_at: Date;
 }
 
@@ -31,6 +32,7 @@ interface AttemptRow {
   started_at: Date;
   request_headers: Record<string, string>;
   response_body: string | null;
+  duration_ms: number;
 }
 
 beforeAll(async () => {
@@ -126,10 +128,25 @@ describe('a row inserted by the application arrives at the receiver', () => {
       last_status_code: 200,
       last_error_class: null,
     });
+    // A success is kept on its delivery row alone by default: no attempt row (a third of the WAL).
+    expect(delivery.last_duration_ms).toBeGreaterThan(0);
+    expect(await attemptsOf(delivery.id)).toEqual([]);
+  });
+
+  it('keeps a full attempt row for a success with keepSuccessfulAttempts (HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS)', async () => {
+    await stopTestWorkers();
+    await startTestWorker(db.url, { keepSuccessfulAttempts: true });
+    await db.pool.query(`INSERT INTO public.spice_harvests (harvester, tonnes) VALUES ('Kept-7', 1)`);
+    const messageId = await messageIdOf('Kept-7');
+    const delivery = await waitUntil(async () => {
+      const row = await deliveryOf(messageId);
+      return row.state === 'succeeded' ? row : null;
+    });
     const attempts = await attemptsOf(delivery.id);
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ attempt_number: 1, status_code: 200, error_class: null, response_body: 'ok' });
     expect(attempts[0]!.request_headers['webhook-id']).toBe(messageId);
+    expect(attempts[0]!.duration_ms).toBe(delivery.last_duration_ms);
   });
 
   it('delivers nothing for an insert that is rolled back', async () => {
@@ -176,11 +193,12 @@ describe('retries', () => {
     });
     expect(delivered.attempt_count).toBe(2);
 
+    // The failure has its attempt row; the success is on the delivery row.
     const attempts = await attemptsOf(delivered.id);
     expect(attempts.map((attempt) => [attempt.attempt_number, attempt.status_code, attempt.error_class])).toEqual([
       [1, 500, 'http_5xx'],
-      [2, 200, null],
     ]);
+    expect(delivered).toMatchObject({ last_status_code: 200, last_error_class: null });
     const [first, second] = requestsFor('Retry-me');
     const gapMs = second!.receivedAt - first!.receivedAt;
     expect(gapMs).toBeGreaterThanOrEqual(800);
@@ -218,7 +236,7 @@ describe('leases', () => {
         WHERE message_id = $1`,
       [messageId],
     );
-    const worker = await startTestWorker(db.url);
+    const worker = await startTestWorker(db.url, { keepSuccessfulAttempts: true });
     const delivered = await waitUntil(async () => {
       const row = await deliveryOf(messageId);
       return row.state === 'succeeded' ? row : null;

@@ -22,6 +22,8 @@ beforeAll(async () => {
     // One attempt each: the delivery is dead right after it, which is when the test reads it.
     retrySchedule: [0],
     http: { timeoutMs: TIMEOUT_MS, keepBytes: 1024, drainBytes: 256 * 1024 },
+    // Successes are read back from the attempts table too (what of the response was kept).
+    keepSuccessfulAttempts: true,
     // Names a test can point anywhere without DNS traffic; anything else does not exist.
     resolve: (hostname) => {
       if (hostname === 'receiver.test') return Promise.resolve(['127.0.0.1']);

@@ -103,7 +103,13 @@ describe('GET /metrics', () => {
     await send('axlotl.refused', 2);
     await send('axlotl.hanging', 1);
     await waitUntil(() => held !== null, { what: 'the hanging request' });
-    await waitUntil(async () => (await countRows(db.pool, 'attempts')) === 10, { what: 'the 10 finished attempts' });
+    // The 5 failures have attempt rows; the 5 successes are on their deliveries.
+    await waitUntil(
+      async () =>
+        (await countRows(db.pool, 'attempts')) === 5 &&
+        (await countRows(db.pool, 'deliveries', `state = 'succeeded'`)) === 5,
+      { what: 'the 10 finished attempts' },
+    );
     // Recorded in the database means flushed, so counted in the worker too.
     const { text, samples } = await scrapeMetrics(port);
 
@@ -133,8 +139,10 @@ describe('GET /metrics', () => {
     const attempts = histogram(samples, 'hookline_attempt_duration_seconds');
     expectWellFormed(attempts);
     expect(attempts.count).toBe(10);
+    // Failures' durations are in their attempt rows, successes' on their deliveries.
     const { rows } = await db.pool.query<{ seconds: number }>(
-      'SELECT sum(duration_ms) / 1000 AS seconds FROM hookline.attempts',
+      `SELECT ((SELECT sum(duration_ms) FROM hookline.attempts)
+               + (SELECT sum(last_duration_ms) FROM hookline.deliveries WHERE state = 'succeeded')) / 1000 AS seconds`,
     );
     expect(attempts.sum).toBeCloseTo(rows[0]!.seconds, 6);
     expect(attempts.sum).toBeGreaterThan(0);

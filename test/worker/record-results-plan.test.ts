@@ -102,6 +102,7 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
         30_000,
         1_800_000,
         0,
+        false,
       ],
       RECORD_BY_KEY_SETTINGS,
     );
@@ -139,6 +140,7 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
         30_000,
         1_800_000,
         0,
+        false,
       ]);
     const version = async () =>
       (

@@ -125,7 +125,8 @@ describe('retention', () => {
     const keptAttempts = await countRows(db.pool, 'attempts', 'delivery_id = ANY($1)', [keptDeliveries]);
     expect(keptAttempts).toBe(6);
 
-    const worker = spawnWorker(db.url, { HOOKLINE_RETENTION: '1d' });
+    // Its 20 successes keep attempt rows, so the last check can tell them from the preset ones.
+    const worker = spawnWorker(db.url, { HOOKLINE_RETENTION: '1d', HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS: 'true' });
     workers.push(worker);
     // The first maintenance runs a second after start.
     await waitForLog(worker, 'retention removed old rows', 20_000);

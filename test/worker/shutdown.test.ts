@@ -93,6 +93,8 @@ describe('SIGTERM', () => {
       HOOKLINE_LEASE_SECONDS: '60',
       HOOKLINE_DELIVERY_TIMEOUT_MS: '30000',
       HOOKLINE_SHUTDOWN_GRACE: '30s',
+      // The two in-flight successes then leave attempt rows: recorded, not merely released.
+      HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS: 'true',
     });
     await send(6);
     // 2 in flight (the endpoint's connection cap), 4 claimed and waiting for a slot.

@@ -111,6 +111,8 @@ describe('with HOOKLINE_ALLOW_LOOPBACK', () => {
       retrySchedule: [0],
       addressPolicy: { allowLoopback: true, allowPrivate: false },
       resolve: resolver,
+      // The control reads its success back from the attempts table like the refusals.
+      keepSuccessfulAttempts: true,
     });
   });
   afterAll(async () => {
