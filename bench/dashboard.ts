@@ -119,10 +119,11 @@ async function fill(url: string, attempts: number): Promise<void> {
     await step(
       'deliveries',
       `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
-                                        next_attempt_at, last_attempt_at, last_status_code, last_error_class,
-                                        created_at, updated_at)
+                                        next_attempt_at, claimable_at, last_attempt_at, last_status_code,
+                                        last_error_class, created_at, updated_at)
        SELECT replace(m.id, 'msg_', 'dlv_'), m.app_id, m.id, format('ep_bench_%s', lpad((g % ${ENDPOINTS})::text, 3, '0')),
               m.event_type, s.state, 4, CASE WHEN s.state = 'pending' THEN now() + interval '1 day' ELSE m.created_at END,
+              CASE WHEN s.state = 'pending' THEN now() + interval '1 day' END,
               m.created_at, CASE s.state WHEN 'succeeded' THEN 200 ELSE 503 END,
               CASE s.state WHEN 'succeeded' THEN NULL ELSE 'http_5xx' END, m.created_at, m.created_at
          FROM hookline.messages AS m,

@@ -218,6 +218,9 @@ export class DeliveryWorker {
     this.timers.push(setInterval(() => void this.releaseStaleWaiting(), 1000));
     // Leases are short and renewed while this process runs (worker/sql/renew-leases.sql).
     this.timers.push(setInterval(() => void this.renewLeases(), this.renewEveryMs));
+    // First attempts whose worker died run under a queue row whose lease ran out: every worker looks
+    // for those every 2 s, so they wait at most a lease and 2 s, as claimed ones do.
+    this.timers.push(setInterval(() => void this.releaseExpiredMessageLeases(), 2000));
     const maintenanceMs = this.options.maintenanceIntervalMs ?? 60_000;
     if (maintenanceMs > 0) {
       this.timers.push(setInterval(() => void this.maintain(), maintenanceMs));
@@ -259,8 +262,12 @@ export class DeliveryWorker {
         this.metrics.claimDuration.observe((performance.now() - started) / 1000);
         if (failures > 0) {
           this.log.info('database reachable again; claiming', { after: failures });
-          // The failed claim or fan-out may have committed with its answer lost.
-          void this.releaseStrayLeases();
+          // The failed claim or fan-out may have committed with its answer lost. Awaited, before the
+          // next claim: "leased to me and not in my book" is only true of strays while no claim or
+          // fan-out of this loop is in flight. Run beside the loop, it gave back the first attempts
+          // of a fan-out that committed meanwhile, while they were being sent (a SIGKILL storm on a
+          // loaded machine sent such events twice).
+          await this.releaseStrayLeases();
         }
         failures = 0;
       } catch (error) {
@@ -336,6 +343,7 @@ export class DeliveryWorker {
       fanned.map((row) => row.id),
       sentAt,
     );
+    this.leases.underMessages(fanned.map((row) => ({ id: row.id, messageId: row.message_id })));
     return {
       taken: claimed.length > 0 ? [...claimed, ...fanned] : fanned,
       full: (counts?.messages_taken ?? 0) === messages || (counts?.deliveries_created ?? 0) > fanned.length,
@@ -485,8 +493,9 @@ export class DeliveryWorker {
     this.metrics.attemptDuration.observe(result.durationMs / 1000);
     if (result.state === 'succeeded') this.stats.succeeded++;
     else this.stats.failed++;
-    this.leases.drop([delivery.id]);
-    this.flusher.add(result);
+    // The last first attempt of its message takes the message's queue row with it when recorded.
+    const [settledMessage] = this.leases.drop([delivery.id]);
+    this.flusher.add(result, settledMessage ?? null);
     this.freeSlot(endpoint);
     if (
       this.options.concurrency - this.held >= this.claimThreshold &&
@@ -524,12 +533,36 @@ export class DeliveryWorker {
 
   private async releaseStrayLeases(): Promise<void> {
     try {
-      const { rowCount } = await this.pool.query(sql.releaseStrayLeases, [this.workerId, this.leases.ids()]);
+      const { rowCount } = await this.pool.query(sql.releaseStrayLeases, [
+        this.workerId,
+        this.leases.ids(),
+        this.leases.messages(),
+      ]);
       if (rowCount)
         this.log.warn('gave back deliveries leased by a claim whose answer was lost', { deliveries: rowCount });
+      // A lost fan-out's queue rows were just expired: give their deliveries back now.
+      await this.releaseExpiredMessageLeases();
     } catch (error) {
       // Their leases run out instead.
       this.log.warn('giving back stray leases failed', { error });
+    }
+  }
+
+  /** Gives back the first attempts of messages whose worker let their queue-row lease run out. */
+  private async releaseExpiredMessageLeases(): Promise<void> {
+    if (this.state !== 'running') return;
+    try {
+      const { rows } = await this.pool.query<{ messages: number; deliveries: number }>(
+        sql.releaseExpiredMessageLeases,
+      );
+      const released = rows[0];
+      if (released && released.deliveries > 0) {
+        this.log.warn('gave back first attempts whose worker let their lease run out', released);
+        this.wake.signal();
+      }
+    } catch (error) {
+      this.metrics.databaseErrors.inc({ operation: 'release' });
+      this.log.warn('giving back expired message leases failed; next try in 2 s', { error });
     }
   }
 
@@ -544,6 +577,7 @@ export class DeliveryWorker {
         this.workerId,
         ids,
         this.options.leaseSeconds,
+        this.leases.messages(),
       ]);
       const renewed = new Set(rows.map((row) => row.id));
       // Recorded or released while the renewal ran: nothing to do. Still held: extend. Otherwise
@@ -583,7 +617,7 @@ export class DeliveryWorker {
   private async release(deliveries: { id: string; dueAt: Date }[], reason: string | null): Promise<void> {
     if (deliveries.length === 0) return;
     this.held -= deliveries.length;
-    this.leases.drop(deliveries.map((delivery) => delivery.id));
+    const settledMessages = this.leases.drop(deliveries.map((delivery) => delivery.id));
     this.stats.released += deliveries.length;
     if (reason) this.metrics.released.inc({ reason }, deliveries.length);
     try {
@@ -591,6 +625,7 @@ export class DeliveryWorker {
         this.workerId,
         deliveries.map((delivery) => delivery.id),
         deliveries.map((delivery) => delivery.dueAt),
+        settledMessages,
       ]);
     } catch (error) {
       // Their leases run out and they are claimed again; at worst a delay of one lease.

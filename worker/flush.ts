@@ -65,6 +65,8 @@ export interface FlusherOptions {
 
 export class ResultFlusher {
   private buffer: AttemptResult[] = [];
+  /** Messages whose queue rows the flush of a buffered result deletes: it settles their lease. */
+  private readonly settles = new Map<AttemptResult, string>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private failures = 0;
@@ -82,8 +84,10 @@ export class ResultFlusher {
     return this.buffer.length + this.writing;
   }
 
-  add(result: AttemptResult): void {
+  /** `settlesMessage`: the message whose last leased first attempt this result is (fan-out-messages.sql). */
+  add(result: AttemptResult, settlesMessage: string | null = null): void {
     this.buffer.push(result);
+    if (settlesMessage !== null) this.settles.set(result, settlesMessage);
     // After a failed flush, the back-off timer it set decides when the next try goes out: results
     // arriving meanwhile must not hurry it (they did: a flush every 5 ms against a database that was
     // down, one per finished delivery).
@@ -137,8 +141,10 @@ export class ResultFlusher {
         this.options.circuit.openMaxMs,
         this.options.autoDisableAfterMs,
         this.options.keepSuccessfulAttempts,
+        batch.flatMap((r) => this.settles.get(r) ?? []),
       ]);
       this.failures = 0;
+      for (const result of batch) this.settles.delete(result);
       const outcome: FlushOutcome = rows[0] ?? { recorded: 0, succeeded: 0, dead: 0, endpoints: [] };
       if (outcome.recorded < batch.length) {
         this.options.log.warn('results not recorded: lease lost to another worker', {

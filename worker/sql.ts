@@ -12,6 +12,7 @@ export const sql = {
   releaseDeliveries: load('release-deliveries'),
   renewLeases: load('renew-leases'),
   releaseStrayLeases: load('release-stray-leases'),
+  releaseExpiredMessageLeases: load('release-expired-message-leases'),
   takeCircuitProbe: load('take-circuit-probe'),
   nextDueAt: load('next-due-at'),
   renewPolling: load('renew-polling'),

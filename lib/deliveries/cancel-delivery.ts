@@ -5,13 +5,14 @@ import { deliveryInclude, deliveryView } from './delivery-view';
 
 /**
  * Stops a delivery that has not finished. Cancelling one in flight wins over its worker: the worker's
- * write-back is fenced on state = 'delivering', so the attempt in progress is not recorded.
+ * write-back is fenced on its lease (lease_owner), which this clears, so the attempt in progress is
+ * not recorded. A cancelled delivery leaves the claim queue (claimable_at NULL).
  */
 export async function cancelDelivery({ appId, deliveryId }: { appId: string; deliveryId: string }) {
   const prisma = getPrisma();
   const { count } = await prisma.delivery.updateMany({
     where: { id: deliveryId, appId, state: { in: ['pending', 'delivering'] } },
-    data: { state: 'cancelled', leaseOwner: null, leaseExpiresAt: null, updatedAt: new Date() },
+    data: { state: 'cancelled', leaseOwner: null, leaseExpiresAt: null, claimableAt: null, updatedAt: new Date() },
   });
   const row = await prisma.delivery.findFirst({ where: { id: deliveryId, appId }, include: deliveryInclude });
   if (!row) throw notFound('Delivery', deliveryId);

@@ -9,14 +9,16 @@ import type { Prisma } from '../generated/prisma/client';
  * Returns how many rows changed.
  */
 export async function replayDeliveries({ appId, where }: ReplayScope) {
+  const now = new Date();
   const { count } = await getPrisma().delivery.updateMany({
     where: replayable({ appId, where }),
     data: {
       state: 'pending',
-      nextAttemptAt: new Date(),
+      nextAttemptAt: now,
+      claimableAt: now,
       leaseOwner: null,
       leaseExpiresAt: null,
-      updatedAt: new Date(),
+      updatedAt: now,
     },
   });
   return count;

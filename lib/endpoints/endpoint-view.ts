@@ -53,8 +53,8 @@ async function healthCounts(endpointIds: string[]): Promise<Map<string, HealthCo
   if (endpointIds.length === 0) return result;
   // The last 24 hours: whole hours from the hourly rollups, the partial hours at both ends from the
   // per-minute ones (a day of minutes for 100 endpoints is ~300 k rows; its hours ~5 k). Unfinished
-  // deliveries are counted in one pass over the claim index's rows (state pending or delivering),
-  // which hold only the current queue, never the millions of finished rows.
+  // deliveries are counted from hookline.unfinished_deliveries (the claim index's rows and the first
+  // attempts workers are sending now), which hold only the current queue, never the finished rows.
   const rows = await getPrisma().$queryRaw<{ endpoint_id: string; attempts: number; succeeded: number; pending: number }[]>`
     WITH bounds AS (
       SELECT now() - interval '24 hours' AS since,
@@ -75,9 +75,7 @@ async function healthCounts(endpointIds: string[]): Promise<Map<string, HealthCo
       SELECT endpoint_id, sum(attempts) AS attempts, sum(attempts) FILTER (WHERE outcome = 'succeeded') AS succeeded
         FROM rollups GROUP BY endpoint_id
     ), queue AS (
-      -- Exactly the claim index's predicate, so the count reads the unfinished rows only.
-      SELECT endpoint_id, count(*) AS pending FROM hookline.deliveries
-       WHERE state IN ('pending', 'delivering')
+      SELECT endpoint_id, count(*) AS pending FROM hookline.unfinished_deliveries
        GROUP BY endpoint_id
     )
     SELECT ids.endpoint_id,

@@ -20,7 +20,10 @@ export async function sendTestMessage({ appId, endpointId, eventType }: { appId:
         payload: { type, test: true, endpointId, sentAt: new Date().toISOString(), message: 'Test event sent from Hookline' },
       },
     });
-    await tx.delivery.create({ data: { appId, messageId: created.id, endpointId, eventType: type } });
+    const now = new Date();
+    await tx.delivery.create({
+      data: { appId, messageId: created.id, endpointId, eventType: type, nextAttemptAt: now, claimableAt: now },
+    });
     return created;
   });
   return messageView(message);

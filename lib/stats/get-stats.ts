@@ -149,18 +149,18 @@ export async function getStats(input: StatsInput) {
         FROM per_endpoint p JOIN hookline.endpoints e ON e.id = p.endpoint_id
        ORDER BY p.failed / p.attempts DESC, p.failed DESC, p.endpoint_id
        LIMIT 10`,
-    // Two counts: unfinished rows through the claim index, dead ones from deliveries_dead_idx alone
-    // (an index-only scan; one scan of both read every dead row from the heap too). Dead rows pile up
-    // until retention; unfinished ones are the live queue.
+    // Two counts: unfinished rows (the claim index's, and the first attempts workers are sending now:
+    // hookline.unfinished_deliveries), dead ones from deliveries_dead_idx (hookline.dead_deliveries).
+    // Dead rows pile up until retention; unfinished ones are the live queue.
     prisma.$queryRaw<Record<QueueState, number>[]>`
       SELECT unfinished.*, dead.dead FROM (
         SELECT count(*) FILTER (WHERE d.state = 'pending' AND d.attempt_count = 0)::float8 AS waiting,
                count(*) FILTER (WHERE d.state = 'pending' AND d.attempt_count > 0)::float8 AS retrying,
                count(*) FILTER (WHERE d.state = 'delivering')::float8 AS delivering
-          FROM hookline.deliveries d
-         WHERE d.state IN ('pending', 'delivering') ${scopeDeliveries}
+          FROM hookline.unfinished_deliveries d
+         WHERE true ${scopeDeliveries}
       ) AS unfinished, (
-        SELECT count(*)::float8 AS dead FROM hookline.deliveries d WHERE d.state = 'dead' ${scopeDeliveries}
+        SELECT count(*)::float8 AS dead FROM hookline.dead_deliveries d WHERE true ${scopeDeliveries}
       ) AS dead`,
     // Samples are taken for every app at once, once a minute, and an app with an empty queue has no
     // row. Per bucket: the last sample time in it (one backward index probe per bucket, not a sort of

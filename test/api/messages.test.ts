@@ -169,8 +169,9 @@ describe('GET /apps/{appId}/messages', () => {
       })
     ).messageId;
     await ctx.db.pool.query(
-      `INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count, last_error_class)
-       VALUES ($1, $2, $3, 'invoice.paid', 'pending', 2, 'timeout')`,
+      `INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count, last_error_class,
+                                        claimable_at)
+       VALUES ($1, $2, $3, 'invoice.paid', 'pending', 2, 'timeout', now())`,
       [app, m2, two],
     );
     const m3 = (
@@ -303,6 +304,8 @@ describe('POST /apps/{appId}/messages/{messageId}/replay', () => {
     for (const [index, endpoint] of endpoints.entries()) {
       await ctx.db.pool.query(
         `UPDATE hookline.deliveries SET state = $1, attempt_count = 3, next_attempt_at = now() + interval '1 hour',
+                claimable_at = CASE WHEN $1 = 'delivering' THEN now() + interval '1 hour' END,
+                last_error_class = CASE WHEN $1 = 'dead' THEN 'timeout' END,
                 lease_owner = CASE WHEN $1 = 'delivering' THEN 'w' END WHERE message_id = $2 AND endpoint_id = $3`,
         [states[index], messageId, endpoint.id],
       );

@@ -201,7 +201,8 @@ describe('when the cursor row changes between pages', () => {
     await createEndpoint(ctx.db.pool, appId, 'https://example.com/dead');
     for (let i = 0; i < 6; i++) await ctx.db.pool.query(`SELECT hookline.send($1, 'tick', '{}')`, [appId]);
     await fanOutQueued(ctx.db.pool);
-    await ctx.db.pool.query(`UPDATE hookline.deliveries SET state = 'dead', attempt_count = 8 WHERE app_id = $1`, [
+    await ctx.db.pool.query(`UPDATE hookline.deliveries SET state = 'dead', attempt_count = 8, claimable_at = NULL, last_error_class = 'timeout'
+       WHERE app_id = $1`, [
       appId,
     ]);
     const dead = await idsInOrder('deliveries', 'app_id = $1', [appId]);

@@ -29,14 +29,14 @@ const receivers: Receiver[] = [];
 beforeAll(async () => {
   db = await createTestDatabase();
   appId = await createApp(db.pool, 'Caladan');
-  // An observer, not a change: every claim of a row that was still 'delivering' (a lease taken over
-  // after it ran out) is logged with the previous owner, so a test can say whose lease a resent
-  // delivery came from, whenever the takeover happened.
+  // An observer, not a change: every lease taken from its owner after it ran out (a claim of a row
+  // still 'delivering', or a first attempt given back with its message's lease) is logged with the
+  // previous owner, so a test can say whose lease a resent delivery came from, whenever it happened.
   await db.pool.query(`
     CREATE TABLE public.lease_takeovers (
       delivery_id text NOT NULL,
       previous_owner text NOT NULL,
-      new_owner text NOT NULL,
+      new_owner text,
       taken_at timestamptz NOT NULL DEFAULT clock_timestamp()
     );
     CREATE FUNCTION public.log_lease_takeover() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -45,8 +45,12 @@ beforeAll(async () => {
       VALUES (NEW.id, OLD.lease_owner, NEW.lease_owner);
       RETURN NULL;
     END $$;
+    -- A claim of a row whose lease ran out (delivering to delivering), or a first attempt given back to
+    -- the queue because its message's lease ran out (release-expired-message-leases.sql: an expired
+    -- lease dropped without an attempt counted).
     CREATE TRIGGER deliveries_lease_takeover AFTER UPDATE ON hookline.deliveries FOR EACH ROW
-      WHEN (OLD.state = 'delivering' AND NEW.state = 'delivering')
+      WHEN (OLD.state = 'delivering' AND (NEW.state = 'delivering' OR (
+              NEW.lease_owner IS NULL AND NEW.attempt_count = OLD.attempt_count AND OLD.lease_expires_at <= now())))
       EXECUTE FUNCTION public.log_lease_takeover();
   `);
 });
@@ -188,9 +192,12 @@ describe('SIGKILL at random instants', () => {
     // The receiver saw every event. One it saw more than once was in flight in a killed worker (its
     // lease was taken over from a killed process), and came again under the same webhook-id with the
     // same body bytes.
-    const { rows: takeovers } = await db.pool.query<{ delivery_id: string; previous_owner: string }>(
-      'SELECT delivery_id, previous_owner FROM public.lease_takeovers',
-    );
+    const { rows: takeovers } = await db.pool.query<{
+      delivery_id: string;
+      previous_owner: string;
+      new_owner: string | null;
+      taken_at: Date;
+    }>('SELECT delivery_id, previous_owner, new_owner, taken_at FROM public.lease_takeovers');
     const killedOwners = kills.map((kill) => new RegExp(leaseOwnedBy(kill.pid)));
     const takenFromKilled = new Set(
       takeovers
@@ -212,7 +219,12 @@ describe('SIGKILL at random instants', () => {
       }
       if (requests.length > 1) {
         resent.push(row.n);
-        expect(takenFromKilled.has(row.id), `event ${row.n} arrived ${requests.length} times`).toBe(true);
+        const history = takeovers.filter((takeover) => takeover.delivery_id === row.id);
+        expect(
+          takenFromKilled.has(row.id),
+          `event ${row.n} arrived ${requests.length} times (at ${requests.map((r) => r.receivedAt).join(', ')}); ` +
+            `lease takeovers: ${JSON.stringify(history)}; kills: ${JSON.stringify(kills)}`,
+        ).toBe(true);
       }
     }
     // Some requests really were lost with their worker and sent again.

@@ -232,7 +232,8 @@ describe('leases', () => {
     await db.pool.query(
       `UPDATE hookline.deliveries
           SET state = 'delivering', lease_owner = 'worker-that-died',
-              lease_expires_at = now() - interval '1 second', next_attempt_at = now() - interval '1 second'
+              lease_expires_at = now() - interval '1 second', next_attempt_at = now() - interval '1 second',
+              claimable_at = now() - interval '1 second'
         WHERE message_id = $1`,
       [messageId],
     );
@@ -253,7 +254,8 @@ describe('leases', () => {
     await db.pool.query(
       `UPDATE hookline.deliveries
           SET state = 'delivering', lease_owner = 'worker-alive',
-              lease_expires_at = now() + interval '1 hour', next_attempt_at = now() + interval '1 hour'
+              lease_expires_at = now() + interval '1 hour', next_attempt_at = now() + interval '1 hour',
+              claimable_at = now() + interval '1 hour'
         WHERE message_id = $1`,
       [messageId],
     );
@@ -297,7 +299,7 @@ describe('stopping', () => {
       expect(row.next_attempt_at.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
     }
     expect(await countRows(db.pool, 'attempts', 'endpoint_id = $1', [slowEndpoint.id])).toBe(0);
-    await db.pool.query(`UPDATE hookline.deliveries SET state = 'cancelled' WHERE endpoint_id = $1`, [slowEndpoint.id]);
+    await db.pool.query(`UPDATE hookline.deliveries SET state = 'cancelled', claimable_at = NULL WHERE endpoint_id = $1`, [slowEndpoint.id]);
     await slow.close();
   });
 

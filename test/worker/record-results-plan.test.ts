@@ -46,9 +46,9 @@ beforeAll(async () => {
   // ...then a backlog of 20,000 deliveries leased to this worker, which the statistics never saw.
   await db.pool.query(
     `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, lease_owner,
-                                      lease_expires_at, next_attempt_at)
+                                      lease_expires_at, next_attempt_at, claimable_at)
      SELECT 'dlv_flight_' || lpad(n::text, 5, '0'), $1, $2, $3, 'harkonnen.raid', 'delivering', $4,
-            now() + interval '1 minute', now() + interval '1 minute'
+            now() + interval '1 minute', now() + interval '1 minute', now() + interval '1 minute'
        FROM generate_series(1, 20000) AS n`,
     [appId, rows[0]!.id, endpointId, WORKER],
   );
@@ -103,6 +103,7 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
         1_800_000,
         0,
         false,
+        [],
       ],
       RECORD_BY_KEY_SETTINGS,
     );
@@ -114,7 +115,7 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
 
   it('gives deliveries back by primary key too', async () => {
     const ids = Array.from({ length: 100 }, (_, index) => `dlv_flight_${String(index + 1001).padStart(5, '0')}`);
-    const plan = await explain(sql.releaseDeliveries, [WORKER, ids, ids.map(() => new Date())]);
+    const plan = await explain(sql.releaseDeliveries, [WORKER, ids, ids.map(() => new Date()), []]);
     const reads = deliveriesReads(plan);
     expect(reads.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'deliveries_pkey']]);
     expect(reads[0]![2]).toBe(100);
@@ -141,6 +142,7 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
         1_800_000,
         0,
         false,
+        [],
       ]);
     const version = async () =>
       (

@@ -47,9 +47,11 @@ async function preset(endpoint: EndpointFixture, label: string, ago: string, del
   for (const delivery of deliveries) {
     const inserted = await db.pool.query<{ id: string }>(
       `INSERT INTO hookline.deliveries
-              (app_id, message_id, endpoint_id, event_type, state, attempt_count, next_attempt_at, lease_owner,
-               lease_expires_at, created_at, updated_at)
-       VALUES ($1, $2, $3, 'sardaukar.drilled', $4, $5, now() + interval '1 hour', $6,
+              (app_id, message_id, endpoint_id, event_type, state, attempt_count, next_attempt_at, claimable_at,
+               last_error_class, lease_owner, lease_expires_at, created_at, updated_at)
+       VALUES ($1, $2, $3, 'sardaukar.drilled', $4, $5, now() + interval '1 hour',
+               CASE WHEN $4 IN ('pending', 'delivering') THEN now() + interval '1 hour' END,
+               CASE WHEN $4 = 'dead' THEN 'http_5xx' END, $6,
                CASE WHEN $6::text IS NULL THEN NULL ELSE now() + interval '1 hour' END, now() - $7::interval, now() - $8::interval)
        RETURNING id`,
       [
@@ -186,16 +188,18 @@ describe('the claim with 200,000 finished rows', () => {
       `WITH message AS (
          INSERT INTO hookline.messages (app_id, event_type, payload) VALUES ($1, 'sardaukar.history', '{}') RETURNING id
        )
-       INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, next_attempt_at, updated_at)
+       INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, next_attempt_at,
+                                        last_error_class, updated_at)
        SELECT 'dlv_history_' || n, $1, message.id, $2, 'sardaukar.history', (ARRAY['succeeded', 'dead', 'cancelled'])[1 + n % 3], 1,
-              now() - interval '1 hour', now() - make_interval(secs => n)
+              now() - interval '1 hour', CASE WHEN n % 3 = 1 THEN 'timeout' END, now() - make_interval(secs => n)
          FROM message, generate_series(1, 200000) AS n`,
       [appId, endpoint.id],
     );
     // And a live queue: 100 due, 100 not yet due.
     await db.pool.query(
-      `INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, next_attempt_at)
-       SELECT app_id, message_id, endpoint_id, event_type, now() + make_interval(secs => n - 100)
+      `INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, next_attempt_at, claimable_at)
+       SELECT app_id, message_id, endpoint_id, event_type, now() + make_interval(secs => n - 100),
+              now() + make_interval(secs => n - 100)
          FROM hookline.deliveries, generate_series(1, 200) AS n
         WHERE id = 'dlv_history_1'`,
     );

@@ -33,7 +33,8 @@ afterEach(async () => {
   // What a test left unsent is not the next test's work.
   await db.pool.query(`DELETE FROM hookline.fanout_queue`);
   await db.pool.query(
-    `UPDATE hookline.deliveries SET state = 'cancelled', lease_owner = NULL WHERE state IN ('pending', 'delivering')`,
+    `UPDATE hookline.deliveries SET state = 'cancelled', lease_owner = NULL, lease_expires_at = NULL, claimable_at = NULL
+      WHERE state IN ('pending', 'delivering')`,
   );
 });
 

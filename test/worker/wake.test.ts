@@ -53,7 +53,7 @@ describe('waking workers', () => {
     await db.pool.query(`UPDATE hookline.polling_workers SET until = now() - interval '1 second'`);
     expect(await notificationsDuring(() => sendEvent(db.pool, appId, 'ping'))).toBe(1);
     await db.pool.query('DELETE FROM hookline.polling_workers');
-    await db.pool.query(`UPDATE hookline.deliveries SET state = 'cancelled'`);
+    await db.pool.query(`UPDATE hookline.deliveries SET state = 'cancelled', claimable_at = NULL`);
   });
 
   it('an idle worker is woken by the NOTIFY; a busy one finds work by polling, without one', async () => {

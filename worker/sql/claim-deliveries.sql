@@ -1,9 +1,10 @@
 -- Claims up to $2 due deliveries for worker $1 in one round trip, leasing them for $3 seconds.
 -- $2 is the worker's free concurrency (capped at the batch size), so a claim never takes more than
 -- the worker can start sending now.
--- Due means pending with next_attempt_at passed, or delivering whose lease ran out (its worker died
--- or froze): claiming sets next_attempt_at to the lease expiry, so both are one range scan of the
--- partial index deliveries_claim_idx, whose size does not grow with finished rows.
+-- Due means claimable_at passed: pending and due, or delivering after a claim whose lease ran out (its
+-- worker died or froze); claiming sets claimable_at to the lease expiry, so both are one range scan of
+-- the partial index deliveries_claim_idx, whose size does not grow with finished rows. (First attempts
+-- leased by a fan-out are not in it: their message's queue row holds their lease.)
 -- SKIP LOCKED lets any number of workers claim concurrently without waiting on each other.
 -- The endpoint's enabled flag and circuit breaker come back with each row, read in this same
 -- statement, so the worker never sends on a stale view of an open circuit.
@@ -12,9 +13,8 @@
 WITH due AS (
   SELECT id
     FROM hookline.deliveries
-   WHERE state IN ('pending', 'delivering')
-     AND next_attempt_at <= now()
-   ORDER BY next_attempt_at
+   WHERE claimable_at <= now()
+   ORDER BY claimable_at
    LIMIT $2
      FOR UPDATE SKIP LOCKED
 )
@@ -22,7 +22,7 @@ UPDATE hookline.deliveries AS d
    SET state = 'delivering',
        lease_owner = $1,
        lease_expires_at = now() + make_interval(secs => $3),
-       next_attempt_at = now() + make_interval(secs => $3),
+       claimable_at = now() + make_interval(secs => $3),
        updated_at = now()
   FROM due, hookline.messages AS m, hookline.endpoints AS e
  WHERE d.id = due.id

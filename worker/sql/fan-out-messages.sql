@@ -3,23 +3,27 @@
 -- endpoint, outside any producer's transaction: the producer's cost does not depend on how many
 -- endpoints are subscribed.
 -- Up to $3 of the new deliveries whose endpoint's circuit is closed are inserted already leased to
--- worker $1 for $4 seconds and returned, ready to send: a first attempt costs no separate claim (one
--- row version fewer per delivery in every index). The rest are inserted 'pending' (due now, or when
--- the endpoint's open circuit ends) for any worker's claim (worker/sql/claim-deliveries.sql).
--- SKIP LOCKED: workers fan out disjoint messages concurrently, oldest first (ids sort by time).
+-- worker $1 and returned, ready to send: a first attempt costs no separate claim. They run under their
+-- message's queue row, which this statement leases to worker $1 for $4 seconds instead of deleting it
+-- (migration 20261124110000_hot_first_attempts): the deliveries themselves stay out of the claim index
+-- (claimable_at NULL), so recording a success changes no indexed column and is a HOT update. The worker
+-- deletes the queue row when it records the last of them (record-results.sql); if it dies first, the
+-- row's lease runs out and release-expired-message-leases.sql gives them to the claim queue.
+-- The rest are inserted 'pending' (due now, or when the endpoint's open circuit ends) for any
+-- worker's claim (worker/sql/claim-deliveries.sql); a message none of whose deliveries was leased
+-- leaves the queue here.
+-- SKIP LOCKED: workers fan out disjoint messages concurrently, oldest first (ids sort by time); rows
+-- leased to another worker are skipped, and are at most what workers are sending right now.
 -- A message whose app or target endpoint no longer exists gets no delivery; its queue row goes.
--- Crash cost: none. The queue rows are deleted in the transaction that inserts their deliveries, so a
--- crash before the commit leaves the messages queued, and one after it leaves leased deliveries that
--- come back when the lease runs out.
+-- Crash cost: none. Before the commit, the messages stay queued; after it, the leased queue rows come
+-- back with their deliveries when the lease runs out.
 WITH taken AS (
-  DELETE FROM hookline.fanout_queue AS q
-   USING (SELECT message_id
-            FROM hookline.fanout_queue
-           ORDER BY message_id
-           LIMIT $2
-             FOR UPDATE SKIP LOCKED) AS due
-   WHERE q.message_id = due.message_id
-  RETURNING q.message_id
+  SELECT message_id
+    FROM hookline.fanout_queue
+   WHERE lease_owner IS NULL
+   ORDER BY message_id
+   LIMIT $2
+     FOR UPDATE SKIP LOCKED
 ), messages AS (
   SELECT m.id, m.app_id, m.event_type, m.created_at, m.target_endpoint_id
     FROM taken
@@ -47,19 +51,36 @@ WITH taken AS (
     FROM targets AS t
 ), inserted AS (
   INSERT INTO hookline.deliveries AS d
-         (app_id, message_id, endpoint_id, event_type, state, next_attempt_at, lease_owner, lease_expires_at,
-          created_at, updated_at)
+         (app_id, message_id, endpoint_id, event_type, state, next_attempt_at, claimable_at, lease_owner,
+          lease_expires_at, created_at, updated_at)
   SELECT app_id, message_id, endpoint_id, event_type,
          CASE WHEN leased THEN 'delivering' ELSE 'pending' END,
-         CASE WHEN leased THEN now() + make_interval(secs => $4)
-              WHEN circuit_state <> 'closed' THEN greatest(created_at, coalesce(circuit_open_until, now()))
-              ELSE created_at END,
+         due_at,
+         CASE WHEN NOT leased THEN due_at END,
          CASE WHEN leased THEN $1 END,
          CASE WHEN leased THEN now() + make_interval(secs => $4) END,
          created_at, now()
-    FROM numbered
+    FROM (SELECT numbered.*,
+                 CASE WHEN leased THEN now()
+                      WHEN circuit_state <> 'closed' THEN greatest(created_at, coalesce(circuit_open_until, now()))
+                      ELSE created_at END AS due_at
+            FROM numbered) AS planned
    ORDER BY message_id, endpoint_id
   RETURNING d.id, d.app_id, d.endpoint_id, d.message_id, d.attempt_count, d.state
+), leased_messages AS (
+  -- The queue rows the leased deliveries run under: leased, not deleted, until they are recorded.
+  UPDATE hookline.fanout_queue AS q
+     SET lease_owner = $1,
+         lease_expires_at = now() + make_interval(secs => $4)
+   WHERE q.message_id IN (SELECT message_id FROM numbered WHERE leased)
+  RETURNING q.message_id
+), done_messages AS (
+  -- Messages with nothing leased (no target, or every delivery went to the claim queue) are done.
+  DELETE FROM hookline.fanout_queue AS q
+   USING taken
+   WHERE q.message_id = taken.message_id
+     AND NOT EXISTS (SELECT 1 FROM numbered AS n WHERE n.message_id = taken.message_id AND n.leased)
+  RETURNING q.message_id
 )
 -- One row per leased delivery, each carrying the counts; a single row with a NULL id when none was
 -- leased, so the worker always learns how many messages it took and how many deliveries they made.

@@ -13,6 +13,8 @@
 -- "state = 'delivering'" in this WHERE, PostgreSQL 15 read every delivering row through an index
 -- whose statistics had seen none: 500 results took 2,757 ms behind a 20,000-row backlog instead of
 -- 21 ms, the backlog fed itself, leases ran out and deliveries were sent twice.
+-- The batch also deletes the queue rows ($19) of messages whose first attempts it completes: they
+-- were those attempts' lease (fan-out-messages.sql).
 -- Crash cost: results buffered in memory and not yet written here are lost; their deliveries stay
 -- leased and are delivered again after the lease (at-least-once, same webhook-id and body). This
 -- statement is atomic, so a crash during it loses the whole batch the same way, never half of it.
@@ -29,6 +31,9 @@ WITH results AS (
      SET state = r.state,
          attempt_count = d.attempt_count + 1,
          next_attempt_at = coalesce(r.next_attempt_at, d.next_attempt_at),
+         -- NULL stays NULL for a first attempt that succeeded (or died): no indexed column changes,
+         -- and the update is HOT (migration 20261124110000_hot_first_attempts).
+         claimable_at = r.next_attempt_at,
          lease_owner = NULL,
          lease_expires_at = NULL,
          last_attempt_at = r.started_at,
@@ -40,6 +45,11 @@ WITH results AS (
    WHERE d.id = r.delivery_id
      AND d.lease_owner = $1
   RETURNING d.id, d.app_id, d.message_id, d.endpoint_id, d.attempt_count, d.state
+), settled_messages AS (
+  -- $19: messages whose last leased first attempt is in this batch; their queue rows held the lease.
+  DELETE FROM hookline.fanout_queue AS q
+   WHERE q.message_id = ANY ($19::text[])
+     AND q.lease_owner = $1
 ), recorded AS (
   -- The attempts this flush counts (the fence let their deliveries change): health and rollups read
   -- these, whether or not an attempt row is written for them.

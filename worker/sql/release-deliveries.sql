@@ -2,12 +2,20 @@
 -- disabled endpoint, while an endpoint's circuit is open, or when a delivery waited too long for a
 -- free connection. $2 and $3 are parallel arrays: each delivery is due again at its own time.
 -- Fenced by the lease owner alone, like every completion (see record-results.sql for why no state).
+-- $4: messages whose last first attempt this releases; their queue rows held its lease (fan-out-
+-- messages.sql) and go.
 -- Crash cost: none; a release that never ran is undone by the lease running out.
+WITH settled_messages AS (
+  DELETE FROM hookline.fanout_queue AS q
+   WHERE q.message_id = ANY ($4::text[])
+     AND q.lease_owner = $1
+)
 UPDATE hookline.deliveries AS d
    SET state = 'pending',
        lease_owner = NULL,
        lease_expires_at = NULL,
        next_attempt_at = r.due_at,
+       claimable_at = r.due_at,
        updated_at = now()
   FROM unnest($2::text[], $3::timestamptz[]) AS r(id, due_at)
  WHERE d.id = r.id

@@ -1,16 +1,26 @@
--- Gives back deliveries leased to worker $1 that it does not know it holds ($2 is what it holds).
--- A claim or fan-out whose connection dropped after the statement committed leased rows whose ids
--- never reached the worker; without this they waited for the lease to run out (29 s of a 30 s lease
--- in a test) although nothing was sending them. Run once the database answers again after such an
--- error. Leased rows are due when their lease ends, so they sit in the future part of the partial
--- claim index, next to scheduled retries: the cost follows the unfinished queue, not the history.
+-- Gives back what is leased to worker $1 that it does not know it holds ($2: the deliveries it
+-- holds; $3: the messages whose first attempts it is sending). A claim or fan-out whose connection
+-- dropped after the statement committed leased rows whose ids never reached the worker; without this
+-- they waited for the lease to run out (29 s of a 30 s lease in a test) although nothing was sending
+-- them. Run once the database answers again after such an error.
+-- Claimed deliveries are found in the future part of the claim index (leased rows are claimable when
+-- their lease ends), next to scheduled retries; a lost fan-out's first attempts through their queue
+-- rows, whose lease is ended here for release-expired-message-leases.sql to give them back. The cost
+-- follows the unfinished queue, not the history.
+WITH stray_messages AS (
+  UPDATE hookline.fanout_queue AS q
+     SET lease_expires_at = now() - interval '1 millisecond'
+   WHERE q.lease_owner = $1
+     AND NOT (q.message_id = ANY ($3::text[]))
+  RETURNING q.message_id
+)
 UPDATE hookline.deliveries AS d
    SET state = 'pending',
        lease_owner = NULL,
        lease_expires_at = NULL,
        next_attempt_at = now(),
+       claimable_at = now(),
        updated_at = now()
- WHERE d.state IN ('pending', 'delivering')
-   AND d.next_attempt_at > now()
+ WHERE d.claimable_at > now()
    AND d.lease_owner = $1
    AND NOT (d.id = ANY ($2::text[]))

@@ -1,8 +1,9 @@
 -- Records the queue depth per app and state for the current minute, for the dashboard's queue chart.
 -- Every worker tries once a minute; the primary key (sampled_at, app_id, state) with DO NOTHING makes
 -- the first one win and the others harmless, and the caller's advisory lock keeps them from even
--- counting at the same time. Unfinished rows are counted from the claim index, dead ones from
--- deliveries_dead_idx, so the cost follows the queue, not the history.
+-- counting at the same time. Unfinished rows are counted from the claim index and the leased queue
+-- rows (hookline.unfinished_deliveries), dead ones from deliveries_dead_idx (hookline.dead_deliveries),
+-- so the cost follows the queue, not the history.
 -- 'scheduled' is a retry: pending and tried at least once, due or not (the dashboard's "retrying",
 -- lib/deliveries/delivery-states.ts, which the live count uses too, so old points and the latest agree).
 -- 'pending' is never tried yet ("waiting").
@@ -13,10 +14,9 @@ SELECT date_trunc('minute', now()), app_id, state, count(*)
            CASE WHEN state = 'delivering' THEN 'delivering'
                 WHEN attempt_count > 0 THEN 'scheduled'
                 ELSE 'pending' END AS state
-      FROM hookline.deliveries
-     WHERE state IN ('pending', 'delivering')
+      FROM hookline.unfinished_deliveries
     UNION ALL
-    SELECT app_id, 'dead' FROM hookline.deliveries WHERE state = 'dead'
+    SELECT app_id, 'dead' FROM hookline.dead_deliveries
   ) AS queue
  GROUP BY app_id, state
 ON CONFLICT (sampled_at, app_id, state) DO NOTHING

@@ -30,7 +30,7 @@ export async function createAppWorld(pool: Pool, name: string): Promise<AppWorld
   const attemptId = await insertFailedAttempt(pool, { appId, deliveryId, messageId, endpointId: endpoint.id });
   await pool.query(
     `UPDATE hookline.deliveries SET state = 'dead', attempt_count = 1, last_attempt_at = now(), last_status_code = 500,
-            last_error_class = 'http_5xx' WHERE id = $1`,
+            last_error_class = 'http_5xx', claimable_at = NULL WHERE id = $1`,
     [deliveryId],
   );
   return { appId, endpointId: endpoint.id, secret: endpoint.secret, messageId, deliveryId, attemptId };
@@ -98,8 +98,10 @@ export async function insertDelivery(
   const state = fixture.state ?? 'pending';
   const delivery = await pool.query<{ id: string }>(
     `INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count, next_attempt_at,
-            lease_owner, lease_expires_at, last_attempt_at, last_status_code, last_error_class, created_at, updated_at)
+            claimable_at, lease_owner, lease_expires_at, last_attempt_at, last_status_code, last_error_class, created_at,
+            updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7),
+             CASE WHEN $5 IN ('pending', 'delivering') THEN now() + make_interval(secs => $7) END,
              CASE WHEN $5 = 'delivering' THEN 'worker-test' END,
              CASE WHEN $5 = 'delivering' THEN now() + interval '1 minute' END,
              CASE WHEN $6 > 0 THEN now() END, $8, $9, ${createdAt}, ${createdAt})
@@ -113,7 +115,8 @@ export async function insertDelivery(
       fixture.attemptCount ?? 0,
       fixture.nextAttemptInSeconds ?? 0,
       fixture.lastStatusCode ?? null,
-      fixture.lastErrorClass ?? null,
+      // A dead delivery failed last (the constraint deliveries_dead_check).
+      fixture.lastErrorClass ?? (state === 'dead' ? 'http_5xx' : null),
     ],
   );
   return { messageId, deliveryId: delivery.rows[0]!.id };
