@@ -77,9 +77,7 @@ WITH taken AS (
 ), done_messages AS (
   -- Messages with nothing leased (no target, or every delivery went to the claim queue) are done.
   DELETE FROM hookline.fanout_queue AS q
-   USING taken
-   WHERE q.message_id = taken.message_id
-     AND NOT EXISTS (SELECT 1 FROM numbered AS n WHERE n.message_id = taken.message_id AND n.leased)
+   WHERE q.message_id IN (SELECT message_id FROM taken EXCEPT SELECT message_id FROM numbered WHERE leased)
   RETURNING q.message_id
 )
 -- One row per leased delivery, each carrying the counts; a single row with a NULL id when none was
