@@ -15,6 +15,7 @@ import type { BenchDatabaseServer, StatementCost, WalRecordShare } from './bench
 import type { BenchReceiver, ReceiverCounts } from './bench-receiver';
 import { cpuMicrosPerDelivery, startMeasurement, walBytesSince, walPosition, type Measured } from './case-measurement';
 import { runPgbench } from './pgbench';
+import { measureRetention, type RetentionCost } from './retention-cost';
 import { databaseClockOffsetMs, readRecordedWindow, recordedPerSecond, type RecordedWindow } from './recorded-results';
 import type { WaitEventShare } from './wait-events';
 import { summarizeCpuProfile, type CpuProfileSummary } from './summarize-cpu-profile';
@@ -38,6 +39,8 @@ export type CaseKind = 'pg_net' | 'latency' | 'drain';
 
 export interface CaseResult {
   name: string;
+  /** The largest one-worker, one-endpoint drains: deleting what they delivered (bench/retention-cost.ts). */
+  retention?: RetentionCost;
   kind: CaseKind;
   events: number;
   workers: number;
@@ -531,7 +534,12 @@ export async function runDrainCase(context: BenchContext, options: DrainCaseOpti
         const counts = receiver.counts();
         const result = await outcome(client);
         const recorded = await readRecordedWindow(client, clockOffsetMs);
+        const retention =
+          options.events >= 100_000 && options.workers === 1 && options.endpoints === 1 && !options.failRate
+            ? await measureRetention(client)
+            : undefined;
         return {
+          retention,
           name: label,
           kind: 'drain',
           events: options.events,
