@@ -28,7 +28,7 @@ test('markup in event data and in a receiver response renders as text and runs n
         deliveryId = detail.deliveries[0]?.id ?? '';
         return detail.deliveries[0]?.state;
       })
-      .toBe('succeeded');
+      .toBe('dead');
 
     await signIn(page);
     await page.goto(`${env.baseUrl}/apps/${env.appId}/deliveries/${deliveryId}`);
@@ -48,4 +48,33 @@ test('markup in event data and in a receiver response renders as text and runs n
   } finally {
     await setReceiverMode('ok');
   }
+});
+
+test('a success is shown as the final attempt from its delivery row, and says its response was not kept', async ({
+  page,
+}) => {
+  const env = e2eEnv();
+  const message = await api<{ id: string }>('POST', `/apps/${env.appId}/messages`, {
+    eventType: 'order.created',
+    payload: { note: 'kept on the delivery' },
+  });
+  let deliveryId = '';
+  await expect
+    .poll(async () => {
+      const detail = await api<{ deliveries: { id: string; state: string }[] }>(
+        'GET',
+        `/apps/${env.appId}/messages/${message.id}`,
+      );
+      deliveryId = detail.deliveries[0]?.id ?? '';
+      return detail.deliveries[0]?.state;
+    })
+    .toBe('succeeded');
+  await signIn(page);
+  await page.goto(`${env.baseUrl}/apps/${env.appId}/deliveries/${deliveryId}`);
+  const attempt = page.getByTestId('attempt').first();
+  await expect(attempt).toContainText('succeeded');
+  await expect(attempt).toContainText('200');
+  await expect(attempt.getByLabel('Response body')).toContainText('not kept for successes');
+  await expect(attempt.getByLabel('Request headers')).toContainText(`webhook-id: ${message.id}`);
+  await expect(attempt.getByLabel('Request headers')).toContainText('webhook-signature: v1,');
 });

@@ -32,7 +32,9 @@ export async function startE2eReceiver(): Promise<E2eReceiver> {
         response.writeHead(500, { 'content-type': 'text/plain' });
         response.end('receiver is down for the test');
       } else if (mode === 'xss') {
-        response.writeHead(200, { 'content-type': 'text/html', 'x-echo': '<b>bold</b>' });
+        // A failure, so its response is kept in the attempt log (a success is kept on its delivery
+        // row without the response, unless HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS).
+        response.writeHead(422, { 'content-type': 'text/html', 'x-echo': '<b>bold</b>' });
         response.end(XSS_RESPONSE_BODY);
       } else {
         response.writeHead(200, { 'content-type': 'text/plain' });
