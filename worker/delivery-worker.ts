@@ -1,35 +1,43 @@
-// The delivery loop: wake -> claim a batch sized to the free slots -> deliver each over the
-// endpoint's keep-alive pool -> buffer the results -> flush them in batches.
+// The delivery loop of one worker process: take a batch sized to the free slots (take-deliveries.ts)
+// -> let each through its endpoint's gate (enabled, circuit-breaker.ts) -> send it on a connection
+// slot of its endpoint (endpoint-slots.ts, deliver.ts) -> buffer the result -> record results in
+// batches (flush.ts). Beside the loop, on timers: lease renewal and giving back what waited too long
+// (lease-keeper.ts), and the once-a-minute maintenance (maintenance.ts).
 // Shutdown is an explicit state machine: running -> draining (no more claims; deliveries waiting
 // for an endpoint slot are released without spending an attempt; in-flight ones finish; final
 // flush) -> stopped. stop({ force: true }) (a second signal, or the deadline) releases whatever is
 // still in flight instead of waiting for it.
-// Round trips per delivery in steady state: 1/batch for the claim, 1/flush for the write-back
-// (tens to hundreds of results each), and an endpoint lookup only when the 2 s cache misses.
+// Round trips per delivery in steady state: 1/batch for the claim or fan-out, 1/flush for the
+// write-back (tens to hundreds of results each), and an endpoint lookup only when the 2 s cache misses.
+//
+// What this class keeps, and its invariants:
+//   held      deliveries taken and not yet handed to the flusher or released: in flight + waiting for
+//             a slot + being dispatched. held <= concurrency, so a worker never leases more than it can send.
+//   inFlight  deliveries whose HTTP attempt is running; each holds one slot of its endpoint.
+//   abandoned in flight when a forced stop released them: their results are dropped, never recorded.
+//   unrecorded results (in the flusher) <= maxUnrecorded while claiming: backpressure, so a slow
+//             database slows sending instead of letting leases run out and deliveries go out twice.
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import { createLogger, type Logger } from '../lib/log';
-import { createPool, type Pool } from '../lib/pg';
 import type { AddressPolicyOptions } from '../lib/webhooks/address-policy';
+import { CircuitGate, type CircuitSettings } from './circuit-breaker';
 import { deliver, type AttemptResult, type ClaimedDelivery, type EndpointSettings } from './deliver';
 import { EndpointCache } from './endpoint-cache';
-import {
-  connectionOptions,
-  RECORD_BY_KEY_SETTINGS,
-  ResultFlusher,
-  type CircuitSettings,
-  type FlushOutcome,
-} from './flush';
-import { HttpPools, type HttpLimits } from './http-pools';
 import { EndpointSlots } from './endpoint-slots';
+import { ResultFlusher, type FlushOutcome } from './flush';
+import { HttpPools, type HttpLimits } from './http-pools';
+import { LeaseKeeper, type Release } from './lease-keeper';
 import { LeaseBook } from './leases';
-import { applyRetention, logRetention, readGauges, sampleQueueDepth, type RetentionOptions } from './maintenance';
+import { runMaintenance, type RetentionOptions } from './maintenance';
 import { startMetricsServer, WorkerMetrics } from './metrics';
 import { BUSY_POLL_MS, BUSY_WINDOW_MS, PollingPresence } from './polling-presence';
 import type { Resolver } from './resolve-and-pin';
 import { sql } from './sql';
+import { DeliverySource, type TakenRow } from './take-deliveries';
 import { Wake } from './wake';
+import { closeWorkerConnections, createWorkerConnections, type WorkerConnections } from './worker-connections';
 
 export interface DeliveryWorkerOptions {
   connectionString: string;
@@ -52,9 +60,10 @@ export interface DeliveryWorkerOptions {
   keepSuccessfulAttempts?: boolean;
   http: HttpLimits;
   addressPolicy: AddressPolicyOptions;
-  circuit?: CircuitSettings;
-  /** Disable an endpoint after a failure streak this long; 0 = never. Default 5 days. */
-  autoDisableAfterMs?: number;
+  /** The circuit breaker's settings; their defaults live in lib/env.ts (HOOKLINE_CIRCUIT_*). */
+  circuit: CircuitSettings;
+  /** Disable an endpoint after a failure streak this long; 0 = never (HOOKLINE_AUTO_DISABLE_AFTER). */
+  autoDisableAfterMs: number;
   /** Retention run by one worker once per maintenance interval; null = keep everything. */
   retention?: RetentionOptions | null;
   /** Queue depth sample, gauges and retention; default one minute, 0 = never. */
@@ -68,46 +77,10 @@ export interface DeliveryWorkerOptions {
 
 export type WorkerState = 'created' | 'running' | 'draining' | 'stopped';
 
-interface ClaimRow {
-  id: string;
-  app_id: string;
-  endpoint_id: string;
-  message_id: string;
-  attempt_count: number;
-  event_type: string;
-  created_at: Date;
-  payload: string;
-  endpoint_enabled: boolean;
-  circuit_state: 'closed' | 'open' | 'half_open';
-  circuit_open_until: Date | null;
-}
-
-/** A fan-out row: a leased delivery with the statement's counts, or only the counts (id NULL). */
-type FanOutRow = (ClaimRow | { [K in keyof ClaimRow]: null }) & { messages_taken: number; deliveries_created: number };
-
 interface Queued {
   delivery: ClaimedDelivery;
   endpoint: EndpointSettings;
 }
-
-export const DEFAULT_CIRCUIT: CircuitSettings = { failureThreshold: 10, openBaseMs: 30_000, openMaxMs: 30 * 60_000 };
-const FIVE_DAYS_MS = 5 * 86_400_000;
-// The worker's statements take milliseconds (a flush of 500 results: ~20 ms); one that has not
-// answered in 5 s is on a connection that went silent, and is dropped so the next one reconnects
-// (lib/pg.ts). Short enough that delivery resumes within seconds once the database is reachable again.
-const WORKER_CONNECTION_LIMITS = { query_timeout: 5_000, connectionTimeoutMillis: 3_000 };
-// And the server's side of such a connection: a backend whose client went silent mid-transaction
-// would hold its locks until the kernel's keepalive gives up (2 hours by default).
-const WORKER_SESSION_SETTINGS = {
-  idle_in_transaction_session_timeout: '10s',
-  tcp_keepalives_idle: '30',
-  tcp_keepalives_interval: '10',
-  tcp_keepalives_count: '3',
-};
-
-// Time a delivery's lease must still run, beyond the next renewal, for it to be sent: a renewal round
-// trip plus event-loop lag under load.
-const LEASE_MARGIN_MS = 500;
 
 // A delivery of a disabled endpoint goes back to the queue for this long without spending an
 // attempt; enabling the endpoint (or a replay) makes it due again.
@@ -116,78 +89,67 @@ const DISABLED_ENDPOINT_RECHECK_MS = 5 * 60_000;
 export class DeliveryWorker {
   readonly workerId: string;
   readonly metrics = new WorkerMetrics();
+  readonly stats = { claimed: 0, succeeded: 0, failed: 0, released: 0 };
   private state: WorkerState = 'created';
-  private readonly pool: Pool;
-  /** The flusher's own connection, planning by primary key (RECORD_BY_KEY_SETTINGS). */
-  private readonly recordPool: Pool;
+  private readonly log: Logger;
+  private readonly connections: WorkerConnections;
   private readonly wake: Wake;
+  private readonly source: DeliverySource;
+  private readonly gate: CircuitGate;
+  private readonly leases: LeaseBook;
+  private readonly leaseKeeper: LeaseKeeper;
   private readonly flusher: ResultFlusher;
   private readonly http: HttpPools;
   private readonly endpoints: EndpointCache;
-  private readonly log: Logger;
-  /** Claimed and not yet handed to the flusher or released. */
+  private readonly presence: PollingPresence;
+  /** Connections per endpoint, and the taken deliveries waiting for one. */
+  private readonly slots = new EndpointSlots<Queued>();
   private held = 0;
   private readonly inFlight = new Map<string, ClaimedDelivery>();
-  /** In flight when a forced stop released them: their results must not be recorded. */
   private readonly abandoned = new Set<string>();
-  /** Connections per endpoint, and the claimed deliveries waiting for one. */
-  private readonly slots = new EndpointSlots<Queued>();
+  /** Claim when at least this many slots are free (one claim per freed slot would cost a round trip each). */
+  private readonly claimThreshold: number;
+  private readonly maxUnrecorded: number;
+  /** At most this many taken deliveries wait for an endpoint connection. */
+  private readonly maxWaiting: number;
+  private lastFoundWorkAt = 0;
   private loopDone: Promise<void> | null = null;
   private stopping: Promise<void> | null = null;
   private forced = false;
-  private readonly claimThreshold: number;
-  private readonly maxUnrecorded: number;
-  private readonly maxWaiting: number;
-  private readonly leases: LeaseBook;
-  /** Leases are renewed this often: a third of a lease, so one late renewal still lands in time. */
-  private readonly renewEveryMs: number;
-  private lastRenewalAt = Date.now();
-  /** Deliveries each fanned-out message made lately (subscribed endpoints per event), smoothed. */
-  private deliveriesPerMessage = 1;
-  private readonly presence: PollingPresence;
-  private lastFoundWorkAt = 0;
   private readonly timers: NodeJS.Timeout[] = [];
   private maintenanceRunning = false;
   private metricsHttp: Server | null = null;
-  readonly stats = { claimed: 0, succeeded: 0, failed: 0, released: 0 };
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     if (options.leaseSeconds < 2) {
       // Renewed every third of a lease: under 2 s, one slow renewal round trip would lose it.
       throw new Error(`the lease must be at least 2 seconds, got ${options.leaseSeconds}`);
     }
-    this.leases = new LeaseBook(options.leaseSeconds * 1000);
-    this.renewEveryMs = (options.leaseSeconds * 1000) / 3;
     this.workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     this.log = (options.log ?? createLogger()).child({ component: 'worker', workerId: this.workerId });
-    this.pool = createPool(options.connectionString, {
-      max: 4,
-      ...WORKER_CONNECTION_LIMITS,
-      options: connectionOptions(WORKER_SESSION_SETTINGS),
-    });
-    this.recordPool = createPool(options.connectionString, {
-      max: 1,
-      ...WORKER_CONNECTION_LIMITS,
-      options: connectionOptions({ ...WORKER_SESSION_SETTINGS, ...RECORD_BY_KEY_SETTINGS }),
-    });
+    this.leases = new LeaseBook(options.leaseSeconds * 1000);
+    this.connections = createWorkerConnections(options.connectionString);
+    const { pool } = this.connections;
+    this.leaseKeeper = new LeaseKeeper(pool, this.workerId, options.leaseSeconds, this.leases, this.metrics, this.log);
+    this.source = new DeliverySource(pool, this.workerId, options.leaseSeconds, this.leases);
+    this.gate = new CircuitGate(pool, options.http.timeoutMs, this.log);
     this.wake = new Wake(options.connectionString, this.log);
     this.http = new HttpPools(options.http, options.addressPolicy, options.resolve);
-    this.endpoints = new EndpointCache(this.pool);
-    this.presence = new PollingPresence(this.pool, this.workerId, this.log);
+    this.endpoints = new EndpointCache(pool);
+    this.presence = new PollingPresence(pool, this.workerId, this.log);
     this.flusher = new ResultFlusher({
-      pool: this.recordPool,
+      pool: this.connections.recordPool,
       workerId: this.workerId,
       intervalMs: options.flushIntervalMs,
       maxResults: options.flushMaxResults,
-      circuit: options.circuit ?? DEFAULT_CIRCUIT,
-      autoDisableAfterMs: options.autoDisableAfterMs ?? FIVE_DAYS_MS,
+      circuit: options.circuit,
+      autoDisableAfterMs: options.autoDisableAfterMs,
       keepSuccessfulAttempts: options.keepSuccessfulAttempts ?? false,
       log: this.log,
       onFlushed: (results, outcome, durationMs) => this.flushed(results, outcome, durationMs),
       onError: () => this.metrics.databaseErrors.inc({ operation: 'flush' }),
     });
-    // Claiming one row per freed slot would cost a round trip per delivery; wait until a quarter of
-    // a batch is free (the loop still claims at once when it holds nothing).
+    // Wait until a quarter of a batch is free (the loop still claims at once when it holds nothing).
     this.claimThreshold = Math.max(1, Math.floor(Math.min(options.batchSize, options.concurrency) / 4));
     this.maxUnrecorded = options.maxUnrecordedResults ?? Math.max(options.concurrency, 2 * options.flushMaxResults);
     // At most half a batch (128 by default) waiting for a connection: with one endpoint at 10
@@ -213,26 +175,32 @@ export class DeliveryWorker {
     }
     await this.wake.listen();
     this.loopDone = this.loop();
+    const running = () => this.state === 'running';
     // Deliveries waiting for a connection to a slow endpoint must not outlive their lease (another
     // worker would send them too): past half the lease they go back to the queue.
-    this.timers.push(setInterval(() => void this.releaseStaleWaiting(), 1000));
+    this.every(1000, () => this.releaseStaleWaiting());
     // Leases are short and renewed while this process runs (worker/sql/renew-leases.sql).
-    this.timers.push(setInterval(() => void this.renewLeases(), this.renewEveryMs));
+    this.every(this.leaseKeeper.renewEveryMs, () => (this.state === 'stopped' ? undefined : this.leaseKeeper.renew()));
     // First attempts whose worker died run under a queue row whose lease ran out: every worker looks
     // for those every 2 s, so they wait at most a lease and 2 s, as claimed ones do.
-    this.timers.push(setInterval(() => void this.releaseExpiredMessageLeases(), 2000));
+    this.every(2000, async () => {
+      if (running() && (await this.leaseKeeper.releaseExpiredMessageLeases()) > 0) this.wake.signal();
+    });
     const maintenanceMs = this.options.maintenanceIntervalMs ?? 60_000;
     if (maintenanceMs > 0) {
-      this.timers.push(setInterval(() => void this.maintain(), maintenanceMs));
+      this.every(maintenanceMs, () => this.maintain());
       this.timers.push(setTimeout(() => void this.maintain(), Math.min(1000, maintenanceMs)));
     }
     this.log.info('worker started', { concurrency: this.options.concurrency, batchSize: this.options.batchSize });
   }
 
+  private every(intervalMs: number, chore: () => Promise<void> | undefined): void {
+    this.timers.push(setInterval(() => void chore(), intervalMs));
+  }
+
   private async loop(): Promise<void> {
     let failures = 0;
     while (this.state === 'running') {
-      const free = this.options.concurrency - this.held;
       const unrecorded = this.flusher.unrecorded;
       if (unrecorded >= this.maxUnrecorded) {
         // Backpressure: results are arriving faster than the database records them. Sending more
@@ -242,10 +210,10 @@ export class DeliveryWorker {
         await this.wake.wait(this.options.pollIntervalMs);
         continue;
       }
-      // Deliveries claimed but waiting for a connection to their endpoint (its max_concurrency) are
+      // Deliveries taken but waiting for a connection to their endpoint (its max_concurrency) are
       // held without being sent, and a frozen worker would hold them too: keep that set small.
       const limit = Math.min(
-        free,
+        this.options.concurrency - this.held,
         this.options.batchSize,
         this.maxUnrecorded - unrecorded,
         this.maxWaiting - this.slots.waiting,
@@ -254,20 +222,19 @@ export class DeliveryWorker {
         await this.wake.wait(this.options.pollIntervalMs);
         continue;
       }
-      let taken: ClaimRow[];
+      let taken: TakenRow[];
       let full: boolean;
       const started = performance.now();
       try {
-        ({ taken, full } = await this.take(limit));
+        let messagesFannedOut: number;
+        ({ rows: taken, full, messagesFannedOut } = await this.source.take(limit));
         this.metrics.claimDuration.observe((performance.now() - started) / 1000);
+        if (messagesFannedOut > 0) this.metrics.fannedOut.inc({}, messagesFannedOut);
         if (failures > 0) {
           this.log.info('database reachable again; claiming', { after: failures });
-          // The failed claim or fan-out may have committed with its answer lost. Awaited, before the
-          // next claim: "leased to me and not in my book" is only true of strays while no claim or
-          // fan-out of this loop is in flight. Run beside the loop, it gave back the first attempts
-          // of a fan-out that committed meanwhile, while they were being sent (a SIGKILL storm on a
-          // loaded machine sent such events twice).
-          await this.releaseStrayLeases();
+          // The failed claim or fan-out may have committed with its answer lost: awaited, before the
+          // next claim (lease-keeper.ts says why).
+          await this.leaseKeeper.releaseStrays();
         }
         failures = 0;
       } catch (error) {
@@ -310,47 +277,6 @@ export class DeliveryWorker {
   }
 
   /**
-   * Takes up to `limit` deliveries to send: first those already due in the queue (retries, and what
-   * an earlier fan-out could not lease), then new messages, fanned out into deliveries leased to this
-   * worker in the same statement (worker/sql/fan-out-messages.sql). `full` means there may be more.
-   */
-  private async take(limit: number): Promise<{ taken: ClaimRow[]; full: boolean }> {
-    let sentAt = Date.now();
-    const claimed = (
-      await this.pool.query<ClaimRow>(sql.claimDeliveries, [this.workerId, limit, this.options.leaseSeconds])
-    ).rows;
-    this.leases.extend(
-      claimed.map((row) => row.id),
-      sentAt,
-    );
-    const room = limit - claimed.length;
-    if (room === 0) return { taken: claimed, full: true };
-    // Sized so the deliveries the messages make roughly fill the room: with 100 endpoints subscribed,
-    // 256 messages would write 25,600 rows in one statement for 256 slots.
-    const messages = Math.max(1, Math.min(room, Math.floor(room / this.deliveriesPerMessage)));
-    sentAt = Date.now();
-    const rows = (
-      await this.pool.query<FanOutRow>(sql.fanOutMessages, [this.workerId, messages, room, this.options.leaseSeconds])
-    ).rows;
-    const counts = rows[0];
-    if (counts && counts.messages_taken > 0) {
-      const observed = Math.max(1, counts.deliveries_created / counts.messages_taken);
-      this.deliveriesPerMessage = 0.5 * this.deliveriesPerMessage + 0.5 * observed;
-      this.metrics.fannedOut.inc({}, counts.messages_taken);
-    }
-    const fanned = rows.filter((row): row is FanOutRow & ClaimRow => row.id !== null);
-    this.leases.extend(
-      fanned.map((row) => row.id),
-      sentAt,
-    );
-    this.leases.underMessages(fanned.map((row) => ({ id: row.id, messageId: row.message_id })));
-    return {
-      taken: claimed.length > 0 ? [...claimed, ...fanned] : fanned,
-      full: (counts?.messages_taken ?? 0) === messages || (counts?.deliveries_created ?? 0) > fanned.length,
-    };
-  }
-
-  /**
    * Sleeps out a claim back-off. Every delivery that finishes meanwhile signals the wake; left to
    * end the wait, those turned a 4 s outage into ~40 failed claims per worker (one per finished
    * delivery, test/worker/postgres-restart.test.ts) instead of 6. The LISTEN connection coming back
@@ -368,7 +294,7 @@ export class DeliveryWorker {
   /** How long to sleep when nothing is due: until the next scheduled retry, at most one poll interval. */
   private async idleDelay(): Promise<number> {
     try {
-      const { rows } = await this.pool.query<{ next_due_at: Date | null }>(sql.nextDueAt);
+      const { rows } = await this.connections.pool.query<{ next_due_at: Date | null }>(sql.nextDueAt);
       const nextDue = rows[0]?.next_due_at;
       if (!nextDue) return this.options.pollIntervalMs;
       return Math.max(1, Math.min(this.options.pollIntervalMs, nextDue.getTime() - Date.now() + 1));
@@ -377,7 +303,8 @@ export class DeliveryWorker {
     }
   }
 
-  private async dispatch(rows: ClaimRow[]): Promise<void> {
+  /** Sends what was taken, or gives it back: deleted endpoint, disabled endpoint, open circuit. */
+  private async dispatch(rows: TakenRow[]): Promise<void> {
     let endpoints: Map<string, EndpointSettings>;
     try {
       endpoints = await this.endpoints.get(rows.map((row) => row.endpoint_id));
@@ -389,21 +316,10 @@ export class DeliveryWorker {
       );
       return;
     }
-    const now = Date.now();
-    const releases: { id: string; dueAt: Date; reason: string }[] = [];
-    const probing = new Map<string, { delivery: ClaimedDelivery; endpoint: EndpointSettings }[]>();
+    const disabled: Release[] = [];
     const orphans: string[] = [];
+    const gated = [];
     for (const row of rows) {
-      const delivery: ClaimedDelivery = {
-        id: row.id,
-        appId: row.app_id,
-        endpointId: row.endpoint_id,
-        messageId: row.message_id,
-        attemptCount: row.attempt_count,
-        eventType: row.event_type,
-        createdAt: row.created_at,
-        payload: row.payload,
-      };
       const endpoint = endpoints.get(row.endpoint_id);
       if (!endpoint) {
         // The endpoint was deleted with its deliveries; this one was written by a fan-out racing the
@@ -411,49 +327,28 @@ export class DeliveryWorker {
         this.held--;
         this.leases.drop([row.id]);
         orphans.push(row.id);
-        continue;
-      }
-      if (!row.endpoint_enabled) {
-        releases.push({ id: row.id, dueAt: new Date(now + DISABLED_ENDPOINT_RECHECK_MS), reason: 'endpoint_disabled' });
-        continue;
-      }
-      if (row.circuit_state !== 'closed') {
-        const openUntil = row.circuit_open_until?.getTime() ?? 0;
-        if (openUntil > now) {
-          // Open (or a probe is out): wait without spending an attempt.
-          releases.push({ id: row.id, dueAt: new Date(openUntil), reason: 'circuit_open' });
-        } else {
-          const group = probing.get(endpoint.id) ?? [];
-          group.push({ delivery, endpoint });
-          probing.set(endpoint.id, group);
-        }
-        continue;
-      }
-      this.enqueue(delivery, endpoint);
-    }
-    for (const [endpointId, group] of probing) {
-      const probeMs = (group[0]!.endpoint.timeoutMs ?? this.options.http.timeoutMs) + 1000;
-      let won = false;
-      try {
-        won = (await this.pool.query(sql.takeCircuitProbe, [endpointId, probeMs])).rowCount === 1;
-      } catch (error) {
-        this.log.warn('taking the circuit probe failed', { error, endpointId });
-      }
-      const rest = won ? group.slice(1) : group;
-      if (won) {
-        this.log.info('circuit half-open: sending one probe', { endpointId });
-        this.enqueue(group[0]!.delivery, group[0]!.endpoint);
-      }
-      for (const { delivery } of rest) {
-        releases.push({ id: delivery.id, dueAt: new Date(Date.now() + probeMs), reason: 'circuit_open' });
+      } else if (!row.endpoint_enabled) {
+        disabled.push({ id: row.id, dueAt: new Date(Date.now() + DISABLED_ENDPOINT_RECHECK_MS) });
+      } else {
+        gated.push({
+          delivery: toClaimedDelivery(row),
+          endpoint,
+          circuitState: row.circuit_state,
+          circuitOpenUntil: row.circuit_open_until,
+        });
       }
     }
-    if (releases.length > 0) await this.releaseByReason(releases);
+    const { send, wait } = await this.gate.sort(gated);
+    for (const { delivery, endpoint } of send) this.enqueue(delivery, endpoint);
+    await this.release(disabled, 'endpoint_disabled');
+    await this.release(wait, 'circuit_open');
     if (orphans.length > 0) {
       // If this fails, the rows come back when their lease ends and are tried again.
-      await this.pool.query(sql.deleteOrphanDeliveries, [this.workerId, orphans]).catch((error: unknown) => {
-        this.log.warn('deleting deliveries of a deleted endpoint failed', { error, deliveries: orphans.length });
-      });
+      await this.connections.pool
+        .query(sql.deleteOrphanDeliveries, [this.workerId, orphans])
+        .catch((error: unknown) => {
+          this.log.warn('deleting deliveries of a deleted endpoint failed', { error, deliveries: orphans.length });
+        });
     }
   }
 
@@ -465,9 +360,7 @@ export class DeliveryWorker {
 
   /** Sends a delivery on a slot of its endpoint that it already holds. */
   private startDelivery(delivery: ClaimedDelivery, endpoint: EndpointSettings): void {
-    // Safe to send while the lease outlasts the next renewal (which then extends it) by a margin.
-    const nextRenewalInMs = Math.max(0, this.lastRenewalAt + this.renewEveryMs - Date.now());
-    if (!this.leases.runsFor(delivery.id, nextRenewalInMs + LEASE_MARGIN_MS)) {
+    if (!this.leaseKeeper.safeToSend(delivery.id)) {
       // Its lease may end before the next renewal (it waited for a connection while this process
       // stalled, or a renewal failed): another worker could take it over mid-request. Give it back.
       void this.release([{ id: delivery.id, dueAt: new Date() }], 'lease_ending');
@@ -531,107 +424,21 @@ export class DeliveryWorker {
     }
   }
 
-  private async releaseStrayLeases(): Promise<void> {
-    try {
-      const { rowCount } = await this.pool.query(sql.releaseStrayLeases, [
-        this.workerId,
-        this.leases.ids(),
-        this.leases.messages(),
-      ]);
-      if (rowCount)
-        this.log.warn('gave back deliveries leased by a claim whose answer was lost', { deliveries: rowCount });
-      // A lost fan-out's queue rows were just expired: give their deliveries back now.
-      await this.releaseExpiredMessageLeases();
-    } catch (error) {
-      // Their leases run out instead.
-      this.log.warn('giving back stray leases failed', { error });
-    }
-  }
-
-  /** Gives back the first attempts of messages whose worker let their queue-row lease run out. */
-  private async releaseExpiredMessageLeases(): Promise<void> {
-    if (this.state !== 'running') return;
-    try {
-      const { rows } = await this.pool.query<{ messages: number; deliveries: number }>(
-        sql.releaseExpiredMessageLeases,
-      );
-      const released = rows[0];
-      if (released && released.deliveries > 0) {
-        this.log.warn('gave back first attempts whose worker let their lease run out', released);
-        this.wake.signal();
-      }
-    } catch (error) {
-      this.metrics.databaseErrors.inc({ operation: 'release' });
-      this.log.warn('giving back expired message leases failed; next try in 2 s', { error });
-    }
-  }
-
-  /** Renews the leases of everything this worker holds: in flight, and waiting for a connection. */
-  private async renewLeases(): Promise<void> {
-    const sentAt = Date.now();
-    this.lastRenewalAt = sentAt;
-    if (this.leases.size === 0 || this.state === 'stopped') return;
-    const ids = this.leases.ids();
-    try {
-      const { rows } = await this.pool.query<{ id: string }>(sql.renewLeases, [
-        this.workerId,
-        ids,
-        this.options.leaseSeconds,
-        this.leases.messages(),
-      ]);
-      const renewed = new Set(rows.map((row) => row.id));
-      // Recorded or released while the renewal ran: nothing to do. Still held: extend. Otherwise
-      // taken over (this process was frozen past its lease): never send it; a result in flight is
-      // fenced off when flushed.
-      const stillHeld = ids.filter((id) => this.leases.holds(id));
-      this.leases.extend(
-        stillHeld.filter((id) => renewed.has(id)),
-        sentAt,
-      );
-      const lost = stillHeld.filter((id) => !renewed.has(id));
-      if (lost.length > 0) {
-        this.leases.drop(lost);
-        this.log.warn('leases lost to another worker before renewal', { lost: lost.length });
-      }
-    } catch (error) {
-      this.metrics.databaseErrors.inc({ operation: 'renew' });
-      this.log.warn('renewing leases failed; they end sooner', { error, deliveries: ids.length });
-    }
-  }
-
   private async releaseStaleWaiting(): Promise<void> {
     const stale = this.slots.takeWaitingSince(Date.now() - (this.options.leaseSeconds * 1000) / 2);
-    if (stale.length > 0) {
-      await this.release(
-        stale.map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() })),
-        'waited_too_long',
-      );
-    }
+    await this.release(
+      stale.map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() })),
+      'waited_too_long',
+    );
   }
 
-  private async releaseByReason(releases: { id: string; dueAt: Date; reason: string }[]): Promise<void> {
-    for (const release of releases) this.metrics.released.inc({ reason: release.reason });
-    await this.release(releases, null);
-  }
-
-  private async release(deliveries: { id: string; dueAt: Date }[], reason: string | null): Promise<void> {
+  /** Gives held deliveries back to the queue without spending an attempt. */
+  private async release(deliveries: Release[], reason: string): Promise<void> {
     if (deliveries.length === 0) return;
     this.held -= deliveries.length;
-    const settledMessages = this.leases.drop(deliveries.map((delivery) => delivery.id));
     this.stats.released += deliveries.length;
-    if (reason) this.metrics.released.inc({ reason }, deliveries.length);
-    try {
-      await this.pool.query(sql.releaseDeliveries, [
-        this.workerId,
-        deliveries.map((delivery) => delivery.id),
-        deliveries.map((delivery) => delivery.dueAt),
-        settledMessages,
-      ]);
-    } catch (error) {
-      // Their leases run out and they are claimed again; at worst a delay of one lease.
-      this.metrics.databaseErrors.inc({ operation: 'release' });
-      this.log.warn('release failed; the lease will return them', { error, deliveries: deliveries.length });
-    }
+    this.metrics.released.inc({ reason }, deliveries.length);
+    await this.leaseKeeper.release(deliveries);
   }
 
   /** The once-a-minute chores; skipped while the previous run is still going. */
@@ -639,16 +446,12 @@ export class DeliveryWorker {
     if (this.maintenanceRunning || this.state !== 'running') return;
     this.maintenanceRunning = true;
     try {
-      await sampleQueueDepth(this.pool);
-      const gauges = await readGauges(this.pool);
-      for (const { state, count } of gauges.queue) this.metrics.queueDepth.set({ state }, count);
-      for (const state of ['closed', 'open', 'half_open']) {
-        this.metrics.circuits.set({ state }, gauges.circuits.find((row) => row.state === state)?.count ?? 0);
-      }
-      if (this.options.retention) logRetention(this.log, await applyRetention(this.pool, this.options.retention));
-    } catch (error) {
-      this.metrics.databaseErrors.inc({ operation: 'maintenance' });
-      this.log.warn('maintenance failed; next run in a minute', { error });
+      await runMaintenance({
+        pool: this.connections.maintenancePool,
+        metrics: this.metrics,
+        retention: this.options.retention ?? null,
+        log: this.log,
+      });
     } finally {
       this.maintenanceRunning = false;
     }
@@ -671,7 +474,7 @@ export class DeliveryWorker {
     const wasRunning = this.state === 'running';
     if (this.state === 'created') {
       this.state = 'stopped';
-      await Promise.all([this.pool.end().catch(() => {}), this.recordPool.end().catch(() => {})]);
+      await closeWorkerConnections(this.connections);
       return;
     }
     this.state = 'draining';
@@ -700,7 +503,20 @@ export class DeliveryWorker {
       abandoned.length > 0 ? this.http.destroy() : this.http.close(),
       new Promise<void>((resolve) => (this.metricsHttp ? this.metricsHttp.close(() => resolve()) : resolve())),
     ]);
-    await Promise.all([this.pool.end().catch(() => {}), this.recordPool.end().catch(() => {})]);
+    await closeWorkerConnections(this.connections);
     this.log.info('stopped', { ...this.stats, abandoned: abandoned.length });
   }
+}
+
+function toClaimedDelivery(row: TakenRow): ClaimedDelivery {
+  return {
+    id: row.id,
+    appId: row.app_id,
+    endpointId: row.endpoint_id,
+    messageId: row.message_id,
+    attemptCount: row.attempt_count,
+    eventType: row.event_type,
+    createdAt: row.created_at,
+    payload: row.payload,
+  };
 }

@@ -1,51 +1,21 @@
-// Buffers attempt results and writes them back in batches: one statement (worker/sql/record-results.sql)
-// per flush instead of one round trip per request. A flush starts when FLUSH_MAX_RESULTS are waiting
-// or FLUSH_INTERVAL_MS after the first one arrived; only one runs at a time, so under load the next
-// batch grows while the previous one is written.
+// Buffers attempt results and writes them back in batches: one statement (worker/sql/record-results.sql,
+// on the worker's recording connection: worker-connections.ts) per flush instead of one round trip per
+// request. A flush starts when FLUSH_MAX_RESULTS are waiting or FLUSH_INTERVAL_MS after the first one
+// arrived; only one runs at a time, so under load the next batch grows while the previous one is written.
 // Crash cost: results buffered here are lost with the process; their deliveries keep their lease
 // and are sent again when it runs out (at-least-once, same webhook-id and body).
 import type { Logger } from '../lib/log';
 import type { Pool } from '../lib/pg';
+import type { CircuitSettings, CircuitState } from './circuit-breaker';
 import type { AttemptResult } from './deliver';
 import { sql } from './sql';
-
-/**
- * Planner settings of the connection that records results: look every result up by primary key.
- * With the fence on lease_owner alone, PostgreSQL 15 and 18 both still chose a hash join over a
- * sequential scan of deliveries while the table held fewer than ~150,000 rows (cheaper in their cost
- * model than 500 index probes), a flush whose cost follows the table instead of the batch; and on 15,
- * statistics that saw no row in flight made it read every leased row through a partial index (500
- * results: 2,757 ms behind a 20,000-row backlog instead of 21 ms). Every join in the statement is on
- * a key (results to deliveries, endpoints and rollups by primary key), so forbidding the other join
- * methods costs nothing elsewhere. Applied to a connection of its own, not to the worker's other
- * statements. test/worker/record-results-plan.test.ts checks the plan.
- */
-export const RECORD_BY_KEY_SETTINGS: Record<string, string> = {
-  enable_seqscan: 'off',
-  enable_hashjoin: 'off',
-  enable_mergejoin: 'off',
-};
-
-export function connectionOptions(settings: Record<string, string>): string {
-  return Object.entries(settings)
-    .map(([name, value]) => `-c ${name}=${value}`)
-    .join(' ');
-}
-
-export interface CircuitSettings {
-  /** Failed attempts in a row that open an endpoint's circuit. */
-  failureThreshold: number;
-  /** How long the circuit stays open the first time; doubled after each failed probe. */
-  openBaseMs: number;
-  openMaxMs: number;
-}
 
 export interface FlushOutcome {
   recorded: number;
   succeeded: number;
   dead: number;
   /** Endpoints whose health this flush changed, as they are now. */
-  endpoints: { id: string; circuitState: 'closed' | 'open' | 'half_open'; enabled: boolean }[];
+  endpoints: { id: string; circuitState: CircuitState; enabled: boolean }[];
 }
 
 export interface FlusherOptions {

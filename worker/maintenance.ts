@@ -3,6 +3,7 @@
 // waiting), so with N workers one does the work and the others skip that minute.
 import type { Logger } from '../lib/log';
 import type { Pool } from '../lib/pg';
+import type { WorkerMetrics } from './metrics';
 import { sql } from './sql';
 
 // Arbitrary constants, the same in every Hookline process.
@@ -108,5 +109,30 @@ export async function readGauges(
 export function logRetention(log: Logger, result: RetentionResult | null): void {
   if (result && (result.deliveries || result.messages || result.rollups || result.samples)) {
     log.info('retention removed old rows', { ...result });
+  }
+}
+
+/**
+ * The once-a-minute chores of one worker: the queue depth sample, the gauges, retention. A run that
+ * fails is logged and counted; the next one comes a minute later.
+ */
+export async function runMaintenance(options: {
+  pool: Pool;
+  metrics: WorkerMetrics;
+  retention: RetentionOptions | null;
+  log: Logger;
+}): Promise<void> {
+  const { pool, metrics, log } = options;
+  try {
+    await sampleQueueDepth(pool);
+    const gauges = await readGauges(pool);
+    for (const { state, count } of gauges.queue) metrics.queueDepth.set({ state }, count);
+    for (const state of ['closed', 'open', 'half_open']) {
+      metrics.circuits.set({ state }, gauges.circuits.find((row) => row.state === state)?.count ?? 0);
+    }
+    if (options.retention) logRetention(log, await applyRetention(pool, options.retention));
+  } catch (error) {
+    metrics.databaseErrors.inc({ operation: 'maintenance' });
+    log.warn('maintenance failed; next run in a minute', { error });
   }
 }

@@ -1,7 +1,12 @@
 // A real DeliveryWorker for tests: loopback allowed (receivers live on 127.0.0.1), fast polling and
 // flushing, quiet logs. Every test stops its workers in afterEach/afterAll.
+import { loadConfig } from '../../lib/env';
 import { createLogger, type Logger } from '../../lib/log';
+import { workerOptionsFromConfig } from '../../worker/config';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../../worker/delivery-worker';
+
+// The circuit breaker and auto-disable as a deployment gets them by default (lib/env.ts).
+const { circuit, autoDisableAfterMs } = workerOptionsFromConfig(loadConfig({ NODE_ENV: 'test' }), '');
 
 export function testWorkerOptions(
   connectionString: string,
@@ -18,6 +23,8 @@ export function testWorkerOptions(
     retrySchedule: [0, 200, 400],
     http: { timeoutMs: 2000, keepBytes: 4096, drainBytes: 1_048_576 },
     addressPolicy: { allowLoopback: true, allowPrivate: false },
+    circuit,
+    autoDisableAfterMs,
     log: testLogger(),
     ...overrides,
   };

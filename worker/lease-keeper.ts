@@ -1,0 +1,139 @@
+// Keeps this worker's leases in the database in step with its LeaseBook (worker/leases.ts):
+//   - renews every lease it holds every third of a lease (worker/sql/renew-leases.sql), so leases
+//     can be short (a frozen worker's deliveries come back within one, 10 s by default) and still
+//     outlast a 30 s attempt;
+//   - judges whether a delivery may be sent: only while its lease outlasts the next renewal;
+//   - gives deliveries back without spending an attempt (worker/sql/release-deliveries.sql);
+//   - gives back strays: deliveries leased to this worker by a claim or fan-out whose answer was lost
+//     (worker/sql/release-stray-leases.sql), and, for every worker, first attempts whose worker let
+//     their message's queue-row lease run out (worker/sql/release-expired-message-leases.sql).
+// Every statement is fenced by the lease owner: a worker can only change what it still holds.
+import type { Logger } from '../lib/log';
+import type { Pool } from '../lib/pg';
+import type { LeaseBook } from './leases';
+import type { WorkerMetrics } from './metrics';
+import { sql } from './sql';
+
+// Time a delivery's lease must still run, beyond the next renewal, for it to be sent: a renewal round
+// trip plus event-loop lag under load.
+const LEASE_MARGIN_MS = 500;
+
+export interface Release {
+  id: string;
+  dueAt: Date;
+}
+
+export class LeaseKeeper {
+  /** Leases are renewed this often: a third of a lease, so one late renewal still lands in time. */
+  readonly renewEveryMs: number;
+  private lastRenewalAt = Date.now();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly workerId: string,
+    private readonly leaseSeconds: number,
+    private readonly leases: LeaseBook,
+    private readonly metrics: WorkerMetrics,
+    private readonly log: Logger,
+  ) {
+    this.renewEveryMs = (leaseSeconds * 1000) / 3;
+  }
+
+  /** Whether the delivery's lease outlasts the next renewal (which then extends it) by a margin. */
+  safeToSend(deliveryId: string): boolean {
+    const nextRenewalInMs = Math.max(0, this.lastRenewalAt + this.renewEveryMs - Date.now());
+    return this.leases.runsFor(deliveryId, nextRenewalInMs + LEASE_MARGIN_MS);
+  }
+
+  /** Renews the leases of everything this worker holds: in flight, and waiting for a connection. */
+  async renew(): Promise<void> {
+    const sentAt = Date.now();
+    this.lastRenewalAt = sentAt;
+    if (this.leases.size === 0) return;
+    const ids = this.leases.ids();
+    try {
+      const { rows } = await this.pool.query<{ id: string }>(sql.renewLeases, [
+        this.workerId,
+        ids,
+        this.leaseSeconds,
+        this.leases.messages(),
+      ]);
+      const renewed = new Set(rows.map((row) => row.id));
+      // Recorded or released while the renewal ran: nothing to do. Still held: extend. Otherwise
+      // taken over (this process was frozen past its lease): never send it; a result in flight is
+      // fenced off when flushed.
+      const stillHeld = ids.filter((id) => this.leases.holds(id));
+      this.leases.extend(
+        stillHeld.filter((id) => renewed.has(id)),
+        sentAt,
+      );
+      const lost = stillHeld.filter((id) => !renewed.has(id));
+      if (lost.length > 0) {
+        this.leases.drop(lost);
+        this.log.warn('leases lost to another worker before renewal', { lost: lost.length });
+      }
+    } catch (error) {
+      this.metrics.databaseErrors.inc({ operation: 'renew' });
+      this.log.warn('renewing leases failed; they end sooner', { error, deliveries: ids.length });
+    }
+  }
+
+  /** Gives deliveries back to the queue, each due at its own time, without spending an attempt. */
+  async release(deliveries: Release[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    const settledMessages = this.leases.drop(deliveries.map((delivery) => delivery.id));
+    try {
+      await this.pool.query(sql.releaseDeliveries, [
+        this.workerId,
+        deliveries.map((delivery) => delivery.id),
+        deliveries.map((delivery) => delivery.dueAt),
+        settledMessages,
+      ]);
+    } catch (error) {
+      // Their leases run out and they are claimed again; at worst a delay of one lease.
+      this.metrics.databaseErrors.inc({ operation: 'release' });
+      this.log.warn('release failed; the lease will return them', { error, deliveries: deliveries.length });
+    }
+  }
+
+  /**
+   * After a claim or fan-out failed: it may have committed with its answer lost. Must run before the
+   * next claim, never beside one: "leased to me and not in my book" is only true of strays while no
+   * claim or fan-out of this worker is in flight. Run beside the loop, it gave back the first attempts
+   * of a fan-out that committed meanwhile, while they were being sent (a SIGKILL storm on a loaded
+   * machine sent such events twice).
+   */
+  async releaseStrays(): Promise<number> {
+    try {
+      const { rowCount } = await this.pool.query(sql.releaseStrayLeases, [
+        this.workerId,
+        this.leases.ids(),
+        this.leases.messages(),
+      ]);
+      if (rowCount)
+        this.log.warn('gave back deliveries leased by a claim whose answer was lost', { deliveries: rowCount });
+      // A lost fan-out's queue rows were just expired: give their deliveries back now.
+      return (rowCount ?? 0) + (await this.releaseExpiredMessageLeases());
+    } catch (error) {
+      // Their leases run out instead.
+      this.log.warn('giving back stray leases failed', { error });
+      return 0;
+    }
+  }
+
+  /** Gives back the first attempts of messages whose worker (any worker) let their queue-row lease run out. */
+  async releaseExpiredMessageLeases(): Promise<number> {
+    try {
+      const { rows } = await this.pool.query<{ messages: number; deliveries: number }>(sql.releaseExpiredMessageLeases);
+      const released = rows[0];
+      if (released && released.deliveries > 0) {
+        this.log.warn('gave back first attempts whose worker let their lease run out', released);
+        return released.deliveries;
+      }
+    } catch (error) {
+      this.metrics.databaseErrors.inc({ operation: 'release' });
+      this.log.warn('giving back expired message leases failed; next try in 2 s', { error });
+    }
+    return 0;
+  }
+}

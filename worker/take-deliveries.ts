@@ -1,0 +1,86 @@
+// Where a worker's work comes from, in this order, each in one statement:
+//   1. due deliveries: retries, replays, released ones, and whatever an earlier fan-out could not lease
+//      (worker/sql/claim-deliveries.sql: FOR UPDATE SKIP LOCKED on the claim index, oldest due first);
+//   2. new messages from the fan-out queue, turned into one delivery per subscribed endpoint, the ones
+//      that fit already leased to this worker (worker/sql/fan-out-messages.sql): a first attempt costs
+//      no separate claim.
+// Invariant: every delivery returned is leased to this worker and entered in its LeaseBook, timed from
+// the moment its statement was sent (worker/leases.ts), before anyone can send it.
+import type { Pool } from '../lib/pg';
+import type { CircuitState } from './circuit-breaker';
+import type { LeaseBook } from './leases';
+import { sql } from './sql';
+
+export interface TakenRow {
+  id: string;
+  app_id: string;
+  endpoint_id: string;
+  message_id: string;
+  attempt_count: number;
+  event_type: string;
+  created_at: Date;
+  payload: string;
+  endpoint_enabled: boolean;
+  circuit_state: CircuitState;
+  circuit_open_until: Date | null;
+}
+
+/** A fan-out row: a leased delivery with the statement's counts, or only the counts (id NULL). */
+type FanOutRow = (TakenRow | { [K in keyof TakenRow]: null }) & { messages_taken: number; deliveries_created: number };
+
+export interface Taken {
+  rows: TakenRow[];
+  /** There may be more to take right away. */
+  full: boolean;
+  /** Messages the fan-out took from the queue. */
+  messagesFannedOut: number;
+}
+
+export class DeliverySource {
+  /** Deliveries each fanned-out message made lately (subscribed endpoints per event), smoothed. */
+  private deliveriesPerMessage = 1;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly workerId: string,
+    private readonly leaseSeconds: number,
+    private readonly leases: LeaseBook,
+  ) {}
+
+  /** Takes up to `limit` deliveries to send: due ones first, then new messages fanned out. */
+  async take(limit: number): Promise<Taken> {
+    let sentAt = Date.now();
+    const claimed = (await this.pool.query<TakenRow>(sql.claimDeliveries, [this.workerId, limit, this.leaseSeconds]))
+      .rows;
+    this.leases.extend(
+      claimed.map((row) => row.id),
+      sentAt,
+    );
+    const room = limit - claimed.length;
+    if (room === 0) return { rows: claimed, full: true, messagesFannedOut: 0 };
+    // Sized so the deliveries the messages make roughly fill the room: with 100 endpoints subscribed,
+    // 256 messages would write 25,600 rows in one statement for 256 slots.
+    const messages = Math.max(1, Math.min(room, Math.floor(room / this.deliveriesPerMessage)));
+    sentAt = Date.now();
+    const rows = (
+      await this.pool.query<FanOutRow>(sql.fanOutMessages, [this.workerId, messages, room, this.leaseSeconds])
+    ).rows;
+    const counts = rows[0];
+    const messagesTaken = counts?.messages_taken ?? 0;
+    if (counts && messagesTaken > 0) {
+      const observed = Math.max(1, counts.deliveries_created / messagesTaken);
+      this.deliveriesPerMessage = 0.5 * this.deliveriesPerMessage + 0.5 * observed;
+    }
+    const fanned = rows.filter((row): row is FanOutRow & TakenRow => row.id !== null);
+    this.leases.extend(
+      fanned.map((row) => row.id),
+      sentAt,
+    );
+    this.leases.underMessages(fanned.map((row) => ({ id: row.id, messageId: row.message_id })));
+    return {
+      rows: claimed.length > 0 ? [...claimed, ...fanned] : fanned,
+      full: messagesTaken === messages || (counts?.deliveries_created ?? 0) > fanned.length,
+      messagesFannedOut: messagesTaken,
+    };
+  }
+}

@@ -1,0 +1,81 @@
+// The worker's connection pools and the settings that make a silent or slow database cost seconds, not
+// hours. The hot statements (claim, fan-out, renewals, releases: worker/sql/) and the recording of
+// results (a connection of its own) plan by key (BY_KEY_SETTINGS); the once-a-minute maintenance, which
+// counts and scans on purpose, has a connection of its own with the planner's defaults.
+import { createPool, type Pool } from '../lib/pg';
+
+// The worker's statements take milliseconds (a flush of 500 results: ~20 ms); one that has not
+// answered in 5 s is on a connection that went silent, and is dropped so the next one reconnects
+// (lib/pg.ts). Short enough that delivery resumes within seconds once the database is reachable again.
+const WORKER_CONNECTION_LIMITS = { query_timeout: 5_000, connectionTimeoutMillis: 3_000 };
+
+// And the server's side of such a connection: a backend whose client went silent mid-transaction
+// would hold its locks until the kernel's keepalive gives up (2 hours by default).
+const WORKER_SESSION_SETTINGS = {
+  idle_in_transaction_session_timeout: '10s',
+  tcp_keepalives_idle: '30',
+  tcp_keepalives_interval: '10',
+  tcp_keepalives_count: '3',
+};
+
+/**
+ * Planner settings of the connections that run the hot statements: look every row up by key.
+ * With the fence on lease_owner alone, PostgreSQL 15 and 18 both still chose a hash join over a
+ * sequential scan of deliveries while the table held fewer than ~150,000 rows (cheaper in their cost
+ * model than 500 index probes), a flush whose cost follows the table instead of the batch; and on 15,
+ * statistics that saw no row in flight made it read every leased row through a partial index (500
+ * results: 2,757 ms behind a 20,000-row backlog instead of 21 ms). Every join in the statement is on
+ * a key (results to deliveries, endpoints and rollups by primary key), so forbidding the other join
+ * methods costs nothing elsewhere. Applied to a connection of its own, not to the worker's other
+ * statements. The fan-out did the same with its batch's messages and queue rows: a hash join over a
+ * sequential scan of every message and every queued row (20,000 waiting: 20,001 and 20,000 rows read
+ * for 256 messages) on PostgreSQL 18, so each fan-out of a drain read the whole backlog.
+ * test/worker/record-results-plan.test.ts checks these plans behind a backlog.
+ */
+export const BY_KEY_SETTINGS: Record<string, string> = {
+  enable_seqscan: 'off',
+  enable_hashjoin: 'off',
+  enable_mergejoin: 'off',
+};
+
+export function connectionOptions(settings: Record<string, string>): string {
+  return Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
+}
+
+export interface WorkerConnections {
+  /** Claims, fan-outs, lease renewals and releases, endpoint lookups: by key. */
+  pool: Pool;
+  /** The flusher's own connection, by key: a flush never waits behind a claim. */
+  recordPool: Pool;
+  /** Queue samples, gauges, retention: the planner's defaults. */
+  maintenancePool: Pool;
+}
+
+export function createWorkerConnections(connectionString: string): WorkerConnections {
+  return {
+    pool: createPool(connectionString, {
+      max: 3,
+      ...WORKER_CONNECTION_LIMITS,
+      options: connectionOptions({ ...WORKER_SESSION_SETTINGS, ...BY_KEY_SETTINGS }),
+    }),
+    recordPool: createPool(connectionString, {
+      max: 1,
+      ...WORKER_CONNECTION_LIMITS,
+      options: connectionOptions({ ...WORKER_SESSION_SETTINGS, ...BY_KEY_SETTINGS }),
+    }),
+    // Two: retention holds its advisory lock on one while it deletes in batches on the other.
+    maintenancePool: createPool(connectionString, {
+      max: 2,
+      ...WORKER_CONNECTION_LIMITS,
+      options: connectionOptions(WORKER_SESSION_SETTINGS),
+    }),
+  };
+}
+
+export async function closeWorkerConnections(connections: WorkerConnections): Promise<void> {
+  await Promise.all(
+    [connections.pool, connections.recordPool, connections.maintenancePool].map((pool) => pool.end().catch(() => {})),
+  );
+}
