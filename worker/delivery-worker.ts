@@ -17,7 +17,7 @@
 //   abandoned in flight when a forced stop released them: their results are dropped, never recorded.
 //   unrecorded results (in the flusher) <= maxUnrecorded while claiming: backpressure, so a slow
 //             database slows sending instead of letting leases run out and deliveries go out twice.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import { createLogger, type Logger } from '../lib/log';
@@ -58,6 +58,8 @@ export interface DeliveryWorkerOptions {
   retrySchedule: readonly number[];
   /** Write an attempt row for successes too, with headers and body (default: failures only). */
   keepSuccessfulAttempts?: boolean;
+  /** This worker's rollup rows, 0-1023 (default: drawn at random; migration 20261124152000_rollup_shards). */
+  rollupShard?: number;
   http: HttpLimits;
   addressPolicy: AddressPolicyOptions;
   /** The circuit breaker's settings; their defaults live in lib/env.ts (HOOKLINE_CIRCUIT_*). */
@@ -145,6 +147,8 @@ export class DeliveryWorker {
       circuit: options.circuit,
       autoDisableAfterMs: options.autoDisableAfterMs,
       keepSuccessfulAttempts: options.keepSuccessfulAttempts ?? false,
+      // Drawn, not assigned: two workers of 1,024 shards rarely share one, and sharing costs only waits.
+      rollupShard: options.rollupShard ?? randomInt(1024),
       log: this.log,
       onFlushed: (results, outcome, durationMs) => this.flushed(results, outcome, durationMs),
       onError: () => this.metrics.databaseErrors.inc({ operation: 'flush' }),

@@ -28,6 +28,8 @@ export interface FlusherOptions {
   autoDisableAfterMs: number;
   /** An attempt row for successes too; else a success lives on its delivery row alone. */
   keepSuccessfulAttempts: boolean;
+  /** This worker's rollup rows (0-1023): see migration 20261124152000_rollup_shards. */
+  rollupShard: number;
   log: Logger;
   onFlushed?: (results: AttemptResult[], outcome: FlushOutcome, durationMs: number) => void;
   onError?: (error: unknown) => void;
@@ -112,6 +114,7 @@ export class ResultFlusher {
         this.options.autoDisableAfterMs,
         this.options.keepSuccessfulAttempts,
         batch.flatMap((r) => this.settles.get(r) ?? []),
+        this.options.rollupShard,
       ]);
       this.failures = 0;
       for (const result of batch) this.settles.delete(result);

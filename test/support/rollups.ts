@@ -22,19 +22,19 @@ export async function insertRollup(pool: Pool, row: RollupRow): Promise<void> {
     `WITH endpoint_minute AS (
        INSERT INTO hookline.stats_minutely AS s (minute, app_id, endpoint_id, outcome, error_class, status_code, attempts, latency_buckets)
        VALUES (date_trunc('minute', $1::timestamptz), $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (minute, app_id, endpoint_id, outcome, error_class, status_code) DO UPDATE ${add}
+       ON CONFLICT (minute, app_id, endpoint_id, outcome, error_class, status_code, shard) DO UPDATE ${add}
      ), endpoint_hour AS (
        INSERT INTO hookline.stats_hourly AS s (hour, app_id, endpoint_id, outcome, error_class, status_code, attempts, latency_buckets)
        VALUES (date_trunc('hour', $1::timestamptz), $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (hour, app_id, endpoint_id, outcome, error_class, status_code) DO UPDATE ${add}
+       ON CONFLICT (hour, app_id, endpoint_id, outcome, error_class, status_code, shard) DO UPDATE ${add}
      ), app_minute AS (
        INSERT INTO hookline.stats_app_minutely AS s (minute, app_id, outcome, error_class, status_code, attempts, latency_buckets)
        VALUES (date_trunc('minute', $1::timestamptz), $2, $4, $5, $6, $7, $8)
-       ON CONFLICT (minute, app_id, outcome, error_class, status_code) DO UPDATE ${add}
+       ON CONFLICT (minute, app_id, outcome, error_class, status_code, shard) DO UPDATE ${add}
      )
      INSERT INTO hookline.stats_app_hourly AS s (hour, app_id, outcome, error_class, status_code, attempts, latency_buckets)
      VALUES (date_trunc('hour', $1::timestamptz), $2, $4, $5, $6, $7, $8)
-     ON CONFLICT (hour, app_id, outcome, error_class, status_code) DO UPDATE ${add}`,
+     ON CONFLICT (hour, app_id, outcome, error_class, status_code, shard) DO UPDATE ${add}`,
     [
       row.minute,
       row.appId,

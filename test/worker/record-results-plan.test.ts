@@ -104,6 +104,7 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
         0,
         false,
         [],
+        0,
       ],
       BY_KEY_SETTINGS,
     );
@@ -143,6 +144,7 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
         0,
         false,
         [],
+        0,
       ]);
     const version = async () =>
       (

@@ -124,7 +124,9 @@ WITH results AS (
               AND coalesce(e.last_success_at, '-infinity') >= h.success_at - interval '1 second')
   RETURNING e.id, e.circuit_state, e.enabled
 ), rollups AS (
-  SELECT hookline.add_to_rollups(array_agg(started_at), array_agg(app_id), array_agg(endpoint_id),
+  -- In this worker's shard ($20): workers never wait on each other's rollup rows (migration
+  -- 20261124152000_rollup_shards).
+  SELECT hookline.add_to_rollups($20::smallint, array_agg(started_at), array_agg(app_id), array_agg(endpoint_id),
                                  array_agg(duration_ms), array_agg(status_code), array_agg(error_class)) AS rows
     FROM recorded
 )
