@@ -29,8 +29,10 @@ export interface EndpointSettings {
   secrets: string[];
   /** Created by hookline.http_post (the pg_net drop-in): the body is the payload itself, as pg_net sends it. */
   implicit: boolean;
-  /** This endpoint's attempt deadline; null: the worker's. */
+  /** This endpoint's attempt deadline (its own or its app's); null: the worker's. */
   timeoutMs: number | null;
+  /** This endpoint's retry schedule (its own or its app's); null: the worker's. */
+  retryScheduleMs?: readonly number[] | null;
 }
 
 export type DeliveryState = 'succeeded' | 'pending' | 'dead';
@@ -54,6 +56,7 @@ export interface AttemptResult {
 
 export interface DeliverOptions {
   http: HttpPools;
+  /** The deployment's schedule, for endpoints whose own and whose app's are unset. */
   retrySchedule: readonly number[];
   userAgent: string;
   random?: () => number;
@@ -107,7 +110,8 @@ export async function deliver(
   let requestHeaders: Record<string, string> = {};
   const attemptsMade = delivery.attemptCount + 1;
   const retry = (retryAfterMs: number | null) => {
-    const delayMs = nextRetryDelay(options.retrySchedule, attemptsMade, { retryAfterMs, random: options.random });
+    const schedule = endpoint.retryScheduleMs ?? options.retrySchedule;
+    const delayMs = nextRetryDelay(schedule, attemptsMade, { retryAfterMs, random: options.random });
     return delayMs === null
       ? { state: 'dead' as const, nextAttemptAt: null }
       : { state: 'pending' as const, nextAttemptAt: new Date(Date.now() + delayMs) };
