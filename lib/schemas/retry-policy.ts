@@ -1,15 +1,12 @@
 // The retry policy fields shared by endpoints and apps (lib/endpoints/retry-policy.ts has the rules).
 import { z } from 'zod';
-import {
-  MAX_RETRY_STEPS,
-  MAX_TIMEOUT_MS,
-  MIN_TIMEOUT_MS,
-  parseRetrySchedule,
-} from '../endpoints/retry-policy';
+import { MAX_RETRY_STEPS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS, parseRetrySchedule } from '../endpoints/retry-policy';
 
 /** In a request: the env var's syntax or a JSON array; null clears it (inherit). Parsed to milliseconds. */
 export const retryScheduleInput = z
-  .union([z.string().max(1000), z.array(z.union([z.string().max(50), z.number()])).max(100)])
+  .union([z.string().max(1000), z.array(z.union([z.string().max(50), z.number()])).max(100)], {
+    error: 'must be a string such as "0,5s,5m,2h" or an array of durations such as ["0", "5s", 300000]',
+  })
   .nullable()
   .transform((value, ctx) => {
     if (value === null) return null;
