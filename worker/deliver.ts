@@ -1,6 +1,7 @@
 // One HTTP attempt for one claimed delivery. Never throws: whatever the receiver does (refuse,
 // reset, hang, answer 500, answer 50 MB) becomes an AttemptResult, data for the attempt log. Only
 // the database can stop the worker, never a receiver.
+import { isReservedHeader } from '../lib/webhooks/reserved-headers';
 import { signatureHeader } from '../lib/webhooks/sign';
 import { classifyError, classifyStatus, describeError, type ErrorClass } from './classify-error';
 import type { HttpPools } from './http-pools';
@@ -76,8 +77,6 @@ export function buildBody(
   return `{"type":${JSON.stringify(delivery.eventType)},"timestamp":"${delivery.createdAt.toISOString()}","data":${delivery.payload}}`;
 }
 
-// Headers the worker owns: an endpoint's custom headers cannot replace the signature or the id.
-const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'host', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
 
 export function buildRequestHeaders(
   delivery: ClaimedDelivery,
@@ -88,7 +87,8 @@ export function buildRequestHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = { 'user-agent': userAgent };
   for (const [name, value] of Object.entries(endpoint.headers)) {
-    if (!RESERVED_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = String(value);
+    // Headers the worker owns: stored custom headers cannot replace the signature, the id or the framing.
+    if (!isReservedHeader(name)) headers[name.toLowerCase()] = String(value);
   }
   return {
     ...headers,

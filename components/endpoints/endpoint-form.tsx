@@ -66,7 +66,8 @@ export function EndpointForm({
     }
     onSubmit({
       url: url.trim(),
-      description: description.trim() || null,
+      // The API takes a string; null was refused, so an edit that cleared the description failed.
+      description: description.trim(),
       eventTypes: selectedTypes,
       maxConcurrency: Number(maxConcurrency),
       rateLimitPerSecond: rateLimit.trim() ? Number(rateLimit) : null,
