@@ -100,7 +100,7 @@ export function AppSettings({ appId }: { appId: string }) {
             <InlineError error={savePolicy.error} />
             {savePolicy.isSuccess ? <p className="text-sm text-green-700">Saved.</p> : null}
             <Button type="submit" variant="primary" disabled={savePolicy.isPending}>
-              Save retry policy
+              Update retry policy
             </Button>
           </form>
         </CardBody>

@@ -61,7 +61,8 @@ export function parseRetrySchedule(input: string | readonly (string | number)[])
   if (delays[0] !== 0) {
     return {
       index: 0,
-      message: 'must be 0: the first entry stands for the first attempt, which is sent at once (write "0,5s,5m" for retries after 5 s and 5 min)',
+      message:
+        'must be 0: the first entry stands for the first attempt, which is sent at once (write "0,5s,5m" for retries after 5 s and 5 min)',
     };
   }
   return delays;

@@ -137,7 +137,12 @@ describe('hookline.http_post', () => {
 
   it('lets the worker deliver what it recorded without the dropped headers', async () => {
     const url = `${receiver.url}/sql/delivered`;
-    await callHttpPost(url, { Connection: 'keep-alive', 'Keep-Alive': 'timeout=5', Upgrade: 'h2c', 'X-Tenant': 'acme' });
+    await callHttpPost(url, {
+      Connection: 'keep-alive',
+      'Keep-Alive': 'timeout=5',
+      Upgrade: 'h2c',
+      'X-Tenant': 'acme',
+    });
     // An implicit endpoint stored before this migration may hold reserved headers: the worker drops them.
     const { rows } = await db.pool.query<{ id: string }>(
       `UPDATE hookline.endpoints SET headers = headers || '{"keep-alive": "timeout=5", "upgrade": "h2c", "webhook-extra": "x"}'
