@@ -77,7 +77,6 @@ export function buildBody(
   return `{"type":${JSON.stringify(delivery.eventType)},"timestamp":"${delivery.createdAt.toISOString()}","data":${delivery.payload}}`;
 }
 
-
 export function buildRequestHeaders(
   delivery: ClaimedDelivery,
   endpoint: EndpointSettings,
