@@ -79,7 +79,10 @@ export function AppSettings({ appId }: { appId: string }) {
             }}
             className="space-y-3"
           >
-            <Field label="Retry schedule" hint="Delay before each attempt, first 0, e.g. 0,5s,5m,30m,2h; empty = the deployment's">
+            <Field
+              label="Retry schedule"
+              hint="Delay before each attempt, first 0, e.g. 0,5s,5m,30m,2h; empty = the deployment's"
+            >
               <Input
                 name="retrySchedule"
                 placeholder="0,5s,5m,30m,2h,5h,10h,10h"
