@@ -123,9 +123,19 @@ describe('hookline.http_post', () => {
     expect(notices[0]!.message).toMatch(/is set by Hookline; the one given was dropped/);
     expect(notices[0]!.hint).toContain('webhook-*');
 
-    // Dropped before the endpoint's key is computed: the same call without them finds the same endpoint.
-    const again = await callHttpPost(url, { Authorization: 'Bearer receiver-token', 'X-Tenant': 'acme' });
-    expect(again.notices).toEqual([]);
+    // The endpoint's key still covers the headers as given (so endpoints created before the migration
+    // are found again): the same call finds the same endpoint.
+    const again = await callHttpPost(url, {
+      'Content-Type': 'application/json',
+      Host: 'elsewhere.example',
+      Connection: 'close',
+      'Keep-Alive': 'timeout=5',
+      'Transfer-Encoding': 'chunked',
+      'webhook-signature': 'v1,forged',
+      Authorization: 'Bearer receiver-token',
+      'X-Tenant': 'acme',
+    });
+    expect(again.notices).toHaveLength(5);
     expect((await implicitEndpointOf(again.requestId)).id).toBe(endpoint.id);
   });
 

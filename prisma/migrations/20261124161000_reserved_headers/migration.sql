@@ -18,11 +18,11 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
       OR left(lower(name), length(hookline.reserved_header_prefix())) = hookline.reserved_header_prefix()
 $$;
 
--- hookline.http_post as in 20261123170000_write_path_v2, with reserved headers dropped. They are
--- dropped before the implicit endpoint's key is computed, so a call with and a call without
--- "Connection: close" share one endpoint. Implicit endpoints stored earlier keep their headers as they
--- are (and their keys, so later calls still find them); the worker drops the reserved ones when it
--- sends.
+-- hookline.http_post as in 20261123170000_write_path_v2, with reserved headers left out of what the
+-- implicit endpoint stores. The endpoint's key is still computed from the headers as given (less
+-- Content-Type, as before), so an implicit endpoint created before this migration, whose headers may
+-- hold a reserved one, is found again by the same call: no second endpoint with a new secret and a
+-- split history. Its stored headers stay as they are; the worker drops the reserved ones when it sends.
 CREATE OR REPLACE FUNCTION hookline.http_post(
   url text,
   body jsonb DEFAULT '{}'::jsonb,
@@ -37,6 +37,7 @@ DECLARE
   v_url text;
   v_query text;
   v_headers jsonb := '{}'::jsonb;
+  v_stored_headers jsonb := '{}'::jsonb;
   v_header record;
   v_key text;
   v_endpoint_id text;
@@ -83,6 +84,8 @@ BEGIN
       END IF;
       CONTINUE;
     END IF;
+    -- The key's material: every header as given, as before this migration.
+    v_headers := v_headers || jsonb_build_object(v_header.name, v_header.value);
     -- Reserved (lib/webhooks/reserved-headers.ts): dropped, not refused. pg_net sends whatever it is
     -- given, so a trigger that passes "Connection: close" or its own "webhook-signature" works there;
     -- raising here would abort the caller's transaction and lose its row over a header that Hookline
@@ -93,7 +96,7 @@ BEGIN
         USING HINT = 'Reserved: ' || array_to_string(hookline.reserved_header_names(), ', ') || ' and webhook-*.';
       CONTINUE;
     END IF;
-    v_headers := v_headers || jsonb_build_object(v_header.name, v_header.value);
+    v_stored_headers := v_stored_headers || jsonb_build_object(v_header.name, v_header.value);
   END LOOP;
 
   -- A fragment is never sent over HTTP; dropping it lets params go where a server reads them.
@@ -119,7 +122,7 @@ BEGIN
     -- ON CONFLICT waits for a concurrent first call with the same key to commit or roll back, so
     -- racing transactions end with one endpoint.
     INSERT INTO hookline.endpoints AS e (app_id, url, description, event_types, headers, implicit, implicit_key, timeout_ms)
-    VALUES (v_app_id, v_url, 'Created by hookline.http_post', ARRAY['http_post'], v_headers, true, v_key,
+    VALUES (v_app_id, v_url, 'Created by hookline.http_post', ARRAY['http_post'], v_stored_headers, true, v_key,
             timeout_milliseconds)
     ON CONFLICT (app_id, implicit_key) WHERE implicit_key IS NOT NULL DO NOTHING
     RETURNING e.id, e.enabled INTO v_endpoint_id, v_enabled;
