@@ -1,6 +1,7 @@
 // One HTTP attempt for one claimed delivery. Never throws: whatever the receiver does (refuse,
 // reset, hang, answer 500, answer 50 MB) becomes an AttemptResult, data for the attempt log. Only
 // the database can stop the worker, never a receiver.
+import { isReservedHeader } from '../lib/webhooks/reserved-headers';
 import { signatureHeader } from '../lib/webhooks/sign';
 import { classifyError, classifyStatus, describeError, type ErrorClass } from './classify-error';
 import type { HttpPools } from './http-pools';
@@ -29,8 +30,10 @@ export interface EndpointSettings {
   secrets: string[];
   /** Created by hookline.http_post (the pg_net drop-in): the body is the payload itself, as pg_net sends it. */
   implicit: boolean;
-  /** This endpoint's attempt deadline; null: the worker's. */
+  /** This endpoint's attempt deadline (its own or its app's); null: the worker's. */
   timeoutMs: number | null;
+  /** This endpoint's retry schedule (its own or its app's); null: the worker's. */
+  retryScheduleMs?: readonly number[] | null;
 }
 
 export type DeliveryState = 'succeeded' | 'pending' | 'dead';
@@ -54,6 +57,7 @@ export interface AttemptResult {
 
 export interface DeliverOptions {
   http: HttpPools;
+  /** The deployment's schedule, for endpoints whose own and whose app's are unset. */
   retrySchedule: readonly number[];
   userAgent: string;
   random?: () => number;
@@ -73,9 +77,6 @@ export function buildBody(
   return `{"type":${JSON.stringify(delivery.eventType)},"timestamp":"${delivery.createdAt.toISOString()}","data":${delivery.payload}}`;
 }
 
-// Headers the worker owns: an endpoint's custom headers cannot replace the signature or the id.
-const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'host', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
-
 export function buildRequestHeaders(
   delivery: ClaimedDelivery,
   endpoint: EndpointSettings,
@@ -85,7 +86,8 @@ export function buildRequestHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = { 'user-agent': userAgent };
   for (const [name, value] of Object.entries(endpoint.headers)) {
-    if (!RESERVED_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = String(value);
+    // Headers the worker owns: stored custom headers cannot replace the signature, the id or the framing.
+    if (!isReservedHeader(name)) headers[name.toLowerCase()] = String(value);
   }
   return {
     ...headers,
@@ -107,7 +109,8 @@ export async function deliver(
   let requestHeaders: Record<string, string> = {};
   const attemptsMade = delivery.attemptCount + 1;
   const retry = (retryAfterMs: number | null) => {
-    const delayMs = nextRetryDelay(options.retrySchedule, attemptsMade, { retryAfterMs, random: options.random });
+    const schedule = endpoint.retryScheduleMs ?? options.retrySchedule;
+    const delayMs = nextRetryDelay(schedule, attemptsMade, { retryAfterMs, random: options.random });
     return delayMs === null
       ? { state: 'dead' as const, nextAttemptAt: null }
       : { state: 'pending' as const, nextAttemptAt: new Date(Date.now() + delayMs) };

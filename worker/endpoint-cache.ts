@@ -1,6 +1,7 @@
 // Endpoint settings and secrets, cached for a few seconds so a batch of claims costs one lookup of
 // the endpoints it has not seen lately instead of a join per delivery. The TTL bounds how long an
-// edit (new URL, rotated secret, disable) takes to reach every worker.
+// edit (new URL, rotated secret, disable, retry policy of the endpoint or its app) takes to reach
+// every worker: 2 s by default.
 import type { Pool } from '../lib/pg';
 import type { EndpointSettings } from './deliver';
 import { sql } from './sql';
@@ -14,6 +15,7 @@ interface Row {
   headers: Record<string, string>;
   implicit: boolean;
   timeout_ms: number | null;
+  retry_schedule_ms: number[];
   secrets: string[];
 }
 
@@ -50,6 +52,7 @@ export class EndpointCache {
           secrets: row.secrets,
           implicit: row.implicit,
           timeoutMs: row.timeout_ms,
+          retryScheduleMs: row.retry_schedule_ms.length > 0 ? row.retry_schedule_ms : null,
         };
         this.entries.set(row.id, { settings, loadedAt: now });
         found.set(row.id, settings);

@@ -14,12 +14,26 @@ export function AppSettings({ appId }: { appId: string }) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const [name, setName] = useState('');
+  const [retrySchedule, setRetrySchedule] = useState('');
+  const [timeoutMs, setTimeoutMs] = useState('');
   const [confirmDelete, setConfirmDelete] = useState(false);
   useEffect(() => {
-    if (app.data) setName(app.data.name);
+    if (!app.data) return;
+    setName(app.data.name);
+    setRetrySchedule(app.data.retrySchedule ?? '');
+    setTimeoutMs(app.data.timeoutMs === null ? '' : String(app.data.timeoutMs));
   }, [app.data]);
   const rename = useMutation({
     mutationFn: () => updateApp(appId, { name: name.trim() }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: appKeys.all }),
+  });
+  // Empty fields go back to the deployment's HOOKLINE_RETRY_SCHEDULE and HOOKLINE_DELIVERY_TIMEOUT_MS.
+  const savePolicy = useMutation({
+    mutationFn: () =>
+      updateApp(appId, {
+        retrySchedule: retrySchedule.trim() || null,
+        timeoutMs: timeoutMs.trim() ? Number(timeoutMs) : null,
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: appKeys.all }),
   });
   const remove = useMutation({
@@ -48,6 +62,48 @@ export function AppSettings({ appId }: { appId: string }) {
             {rename.isSuccess ? <p className="text-sm text-green-700">Saved.</p> : null}
             <Button type="submit" variant="primary" disabled={rename.isPending || name.trim() === app.data.name}>
               Save
+            </Button>
+          </form>
+        </CardBody>
+      </Card>
+      <Card>
+        <CardHeader
+          title="Retry policy"
+          subtitle="The default for this app's endpoints; an endpoint's own setting wins. Workers apply a change within 2 s."
+        />
+        <CardBody>
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              savePolicy.mutate();
+            }}
+            className="space-y-3"
+          >
+            <Field
+              label="Retry schedule"
+              hint="Delay before each attempt, first 0, e.g. 0,5s,5m,30m,2h; empty = the deployment's"
+            >
+              <Input
+                name="retrySchedule"
+                placeholder="0,5s,5m,30m,2h,5h,10h,10h"
+                value={retrySchedule}
+                onChange={(e) => setRetrySchedule(e.target.value)}
+              />
+            </Field>
+            <Field label="Timeout (ms)" hint="Per attempt, 100 to 300000; empty = the deployment's">
+              <Input
+                name="timeoutMs"
+                type="number"
+                min={100}
+                max={300000}
+                value={timeoutMs}
+                onChange={(e) => setTimeoutMs(e.target.value)}
+              />
+            </Field>
+            <InlineError error={savePolicy.error} />
+            {savePolicy.isSuccess ? <p className="text-sm text-green-700">Saved.</p> : null}
+            <Button type="submit" variant="primary" disabled={savePolicy.isPending}>
+              Update retry policy
             </Button>
           </form>
         </CardBody>

@@ -118,6 +118,14 @@ export function EndpointDetail({ appId, endpointId }: { appId: string; endpointI
             <dd className="inline">{e.maxConcurrency}{e.rateLimitPerSecond ? ` · ${e.rateLimitPerSecond}/s` : ''}</dd>
           </div>
           <div>
+            <dt className="inline text-zinc-500">Retries: </dt>
+            <dd className="inline" data-testid="retry-policy">
+              <span className="font-mono text-xs">{e.retryPolicy.retrySchedule}</span> ({e.retryPolicy.maxAttempts}{' '}
+              attempts, {e.retryPolicy.retryScheduleFrom === 'endpoint' ? 'own' : `${e.retryPolicy.retryScheduleFrom}'s`})
+              · timeout {e.retryPolicy.timeoutMs} ms ({e.retryPolicy.timeoutFrom === 'endpoint' ? 'own' : `${e.retryPolicy.timeoutFrom}'s`})
+            </dd>
+          </div>
+          <div>
             <dt className="inline text-zinc-500">Custom headers: </dt>
             <dd className="inline font-mono text-xs">{Object.keys(e.headers).join(', ') || 'none'}</dd>
           </div>

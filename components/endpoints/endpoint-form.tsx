@@ -50,6 +50,8 @@ export function EndpointForm({
   const [maxConcurrency, setMaxConcurrency] = useState(String(endpoint?.maxConcurrency ?? 10));
   const [rateLimit, setRateLimit] = useState(endpoint?.rateLimitPerSecond ? String(endpoint.rateLimitPerSecond) : '');
   const [headersText, setHeadersText] = useState(headersToText(endpoint?.headers));
+  const [retrySchedule, setRetrySchedule] = useState(endpoint?.retrySchedule ?? '');
+  const [timeoutMs, setTimeoutMs] = useState(endpoint?.timeoutMs ? String(endpoint.timeoutMs) : '');
   const [formError, setFormError] = useState<string | null>(null);
 
   const submit = (event: FormEvent) => {
@@ -64,13 +66,26 @@ export function EndpointForm({
     }
     onSubmit({
       url: url.trim(),
-      description: description.trim() || null,
+      // The API takes a string; null was refused, so an edit that cleared the description failed.
+      description: description.trim(),
       eventTypes: selectedTypes,
       maxConcurrency: Number(maxConcurrency),
       rateLimitPerSecond: rateLimit.trim() ? Number(rateLimit) : null,
       headers,
+      // Empty: inherit the app's default (or the deployment's); the API names what is wrong otherwise.
+      retrySchedule: retrySchedule.trim() || null,
+      timeoutMs: timeoutMs.trim() ? Number(timeoutMs) : null,
     });
   };
+  // Only an endpoint that inherits shows what it inherits; a new one inherits its app's default.
+  const inherited =
+    endpoint && endpoint.retryPolicy.retryScheduleFrom !== 'endpoint'
+      ? `${endpoint.retryPolicy.retryScheduleFrom}'s: ${endpoint.retryPolicy.retrySchedule}`
+      : "app's default";
+  const inheritedTimeout =
+    endpoint && endpoint.retryPolicy.timeoutFrom !== 'endpoint'
+      ? `${endpoint.retryPolicy.timeoutFrom}'s: ${endpoint.retryPolicy.timeoutMs} ms`
+      : "app's default";
   const activeTypes = eventTypes.data?.data.filter((type) => !type.archived) ?? [];
   return (
     <form onSubmit={submit} className="space-y-3">
@@ -120,6 +135,26 @@ export function EndpointForm({
         </Field>
         <Field label="Rate limit (requests/s)" hint="Empty = unlimited">
           <Input type="number" min={1} value={rateLimit} onChange={(e) => setRateLimit(e.target.value)} />
+        </Field>
+      </div>
+      <div className="grid grid-cols-2 gap-3">
+        <Field label="Retry schedule" hint={`Delay before each attempt, first 0; empty = the ${inherited}`}>
+          <Input
+            name="retrySchedule"
+            placeholder="0,5s,5m,30m,2h"
+            value={retrySchedule}
+            onChange={(e) => setRetrySchedule(e.target.value)}
+          />
+        </Field>
+        <Field label="Timeout (ms)" hint={`Per attempt; empty = the ${inheritedTimeout}`}>
+          <Input
+            name="timeoutMs"
+            type="number"
+            min={100}
+            max={300000}
+            value={timeoutMs}
+            onChange={(e) => setTimeoutMs(e.target.value)}
+          />
         </Field>
       </div>
       <Field label="Custom headers" hint='One "Name: value" per line'>

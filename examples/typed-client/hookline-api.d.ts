@@ -33,7 +33,7 @@ export interface paths {
         delete: operations["deleteApp"];
         options?: never;
         head?: never;
-        /** Rename an app */
+        /** Rename an app or change its endpoints' default retry schedule and timeout */
         patch: operations["updateApp"];
         trace?: never;
     };
@@ -447,6 +447,10 @@ export interface components {
         App: {
             id: string;
             name: string;
+            /** @description Default schedule of the app's endpoints; null: HOOKLINE_RETRY_SCHEDULE */
+            retrySchedule: string | null;
+            /** @description Default deadline of the app's endpoints; null: HOOKLINE_DELIVERY_TIMEOUT_MS */
+            timeoutMs: number | null;
             /**
              * Format: date-time
              * @description ISO-8601 timestamp
@@ -605,6 +609,20 @@ export interface components {
                 [key: string]: string;
             };
             implicit: boolean;
+            /** @description This endpoint's own schedule; null: the app's, else the deployment's */
+            retrySchedule: string | null;
+            /** @description This endpoint's own deadline; null: the app's, else the deployment's */
+            timeoutMs: number | null;
+            retryPolicy: {
+                /** @description e.g. "0,5s,5m,30m" */
+                retrySchedule: string;
+                maxAttempts: number;
+                /** @enum {string} */
+                retryScheduleFrom: "endpoint" | "app" | "deployment";
+                timeoutMs: number;
+                /** @enum {string} */
+                timeoutFrom: "endpoint" | "app" | "deployment";
+            };
             /**
              * Format: date-time
              * @description ISO-8601 timestamp
@@ -660,6 +678,20 @@ export interface components {
                 [key: string]: string;
             };
             implicit: boolean;
+            /** @description This endpoint's own schedule; null: the app's, else the deployment's */
+            retrySchedule: string | null;
+            /** @description This endpoint's own deadline; null: the app's, else the deployment's */
+            timeoutMs: number | null;
+            retryPolicy: {
+                /** @description e.g. "0,5s,5m,30m" */
+                retrySchedule: string;
+                maxAttempts: number;
+                /** @enum {string} */
+                retryScheduleFrom: "endpoint" | "app" | "deployment";
+                timeoutMs: number;
+                /** @enum {string} */
+                timeoutFrom: "endpoint" | "app" | "deployment";
+            };
             /**
              * Format: date-time
              * @description ISO-8601 timestamp
@@ -991,6 +1023,10 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    /** @description Delay before each attempt, as HOOKLINE_RETRY_SCHEDULE writes it ("0,5s,5m,2h") or as a JSON array (["0", "5s", "5m"]; numbers are milliseconds). The first entry is the first attempt and must be 0; at most 20 entries, each at most 3d. null: inherit */
+                    retrySchedule?: (string | (string | number)[]) | null;
+                    /** @description Per-attempt deadline in milliseconds, 100 to 300000; null: inherit */
+                    timeoutMs?: number | null;
                 };
             };
         };
@@ -1079,7 +1115,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name?: string;
+                    /** @description Delay before each attempt, as HOOKLINE_RETRY_SCHEDULE writes it ("0,5s,5m,2h") or as a JSON array (["0", "5s", "5m"]; numbers are milliseconds). The first entry is the first attempt and must be 0; at most 20 entries, each at most 3d. null: inherit */
+                    retrySchedule?: (string | (string | number)[]) | null;
+                    /** @description Per-attempt deadline in milliseconds, 100 to 300000; null: inherit */
+                    timeoutMs?: number | null;
                 };
             };
         };
@@ -1336,6 +1376,10 @@ export interface operations {
                     };
                     /** @description Signing secret; generated when omitted */
                     secret?: string;
+                    /** @description Delay before each attempt, as HOOKLINE_RETRY_SCHEDULE writes it ("0,5s,5m,2h") or as a JSON array (["0", "5s", "5m"]; numbers are milliseconds). The first entry is the first attempt and must be 0; at most 20 entries, each at most 3d. null: inherit */
+                    retrySchedule?: (string | (string | number)[]) | null;
+                    /** @description Per-attempt deadline in milliseconds, 100 to 300000; null: inherit */
+                    timeoutMs?: number | null;
                 };
             };
         };
@@ -1437,6 +1481,10 @@ export interface operations {
                     headers?: {
                         [key: string]: string;
                     };
+                    /** @description Delay before each attempt, as HOOKLINE_RETRY_SCHEDULE writes it ("0,5s,5m,2h") or as a JSON array (["0", "5s", "5m"]; numbers are milliseconds). The first entry is the first attempt and must be 0; at most 20 entries, each at most 3d. null: inherit */
+                    retrySchedule?: (string | (string | number)[]) | null;
+                    /** @description Per-attempt deadline in milliseconds, 100 to 300000; null: inherit */
+                    timeoutMs?: number | null;
                 };
             };
         };

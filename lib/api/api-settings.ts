@@ -8,6 +8,8 @@ export interface ApiSettings {
   allowPrivate: boolean;
   /** Delay before each attempt; its length is the most attempts a delivery gets. */
   retryScheduleMs: number[];
+  /** The per-attempt deadline of endpoints (and apps) that set none. */
+  deliveryTimeoutMs: number;
   trustProxy: boolean;
 }
 
@@ -24,6 +26,7 @@ export function getApiSettings(): ApiSettings {
     allowLoopback: config.HOOKLINE_ALLOW_LOOPBACK,
     allowPrivate: config.HOOKLINE_ALLOW_PRIVATE_NETWORKS,
     retryScheduleMs: config.HOOKLINE_RETRY_SCHEDULE,
+    deliveryTimeoutMs: config.HOOKLINE_DELIVERY_TIMEOUT_MS,
     trustProxy: config.HOOKLINE_TRUST_PROXY,
   };
   return cached;

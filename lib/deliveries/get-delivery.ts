@@ -1,6 +1,6 @@
-import { getApiSettings } from '../api/api-settings';
 import { getPrisma } from '../db';
 import { notFound } from '../errors';
+import { effectiveRetryPolicy } from '../endpoints/retry-policy';
 import { messageView } from '../messages/message-view';
 import { attemptView, deliveryInclude, deliveryView } from './delivery-view';
 import { explainWait } from './explain-wait';
@@ -22,6 +22,9 @@ export async function getDelivery({ appId, deliveryId }: { appId: string; delive
           disabledReason: true,
           circuitState: true,
           circuitOpenUntil: true,
+          retryScheduleMs: true,
+          timeoutMs: true,
+          app: { select: { retryScheduleMs: true, timeoutMs: true } },
         },
       },
       message: true,
@@ -40,7 +43,9 @@ export async function getDelivery({ appId, deliveryId }: { appId: string; delive
     attemptCount: row.attemptCount,
     nextAttemptAt: view.nextAttemptAt,
     endpoint: row.endpoint,
-    maxAttempts: getApiSettings().retryScheduleMs.length,
+    // The schedule this delivery's endpoint follows now (its own, its app's or the deployment's):
+    // the worker decides each retry with the endpoint's current policy.
+    maxAttempts: effectiveRetryPolicy(row.endpoint, row.endpoint.app).retryScheduleMs.length,
   });
   const request = {
     method: 'POST' as const,

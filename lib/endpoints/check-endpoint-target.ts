@@ -3,6 +3,7 @@
 import { getApiSettings } from '../api/api-settings';
 import { invalid } from '../errors';
 import { checkUrlTarget } from '../webhooks/address-policy';
+import { isReservedHeader } from '../webhooks/reserved-headers';
 
 /** The normalised URL, or a 422. An IP-literal host is judged by the address policy; a DNS name is
  * resolved and checked by the worker at every connection (the answer can change). */
@@ -29,23 +30,6 @@ export function checkEndpointUrl(raw: string): string {
   return url.href;
 }
 
-// The worker sets these itself (framing, the JSON content type) or undici refuses them (connection
-// management). The worker would silently drop them; refusing them here tells the operator at once.
-const RESERVED_HEADERS = new Set([
-  'host',
-  'content-type',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'upgrade',
-  'te',
-  'trailer',
-  'expect',
-]);
-// Standard Webhooks names its headers webhook-id, webhook-timestamp and webhook-signature; the whole
-// prefix is kept for the signature scheme, so a receiver can trust every webhook-* header it gets.
-const RESERVED_PREFIX = 'webhook-';
 // Far more than any receiver needs; every header is sent with every attempt.
 const MAX_HEADERS = 50;
 
@@ -61,7 +45,9 @@ export function checkEndpointHeaders(headers: Record<string, string>): Record<st
     if (!HEADER_NAME.test(name))
       throw invalid(path, "is not a valid header name (letters, digits and !#$%&'*+.^_`|~- only)");
     const lower = name.toLowerCase();
-    if (RESERVED_HEADERS.has(lower) || lower.startsWith(RESERVED_PREFIX)) {
+    // The worker would silently drop a reserved header (lib/webhooks/reserved-headers.ts); refusing
+    // it here tells the operator at once.
+    if (isReservedHeader(lower)) {
       throw invalid(path, `${name} is set by Hookline and cannot be overridden`);
     }
     if (seen.has(lower)) throw invalid(path, 'is given twice (header names are case-insensitive)');

@@ -14,6 +14,9 @@ export interface CreateEndpointInput {
   rateLimitPerSecond?: number | null;
   headers?: Record<string, string>;
   secret?: string;
+  /** Milliseconds before each attempt; null or omitted: the app's default. */
+  retrySchedule?: number[] | null;
+  timeoutMs?: number | null;
 }
 
 /** Creates the endpoint and its first signing secret together; the secret is returned this once. */
@@ -35,6 +38,8 @@ export async function createEndpoint(input: CreateEndpointInput) {
         maxConcurrency: input.maxConcurrency ?? 10,
         rateLimitPerSecond: input.rateLimitPerSecond ?? null,
         headers,
+        retryScheduleMs: input.retrySchedule ?? [],
+        timeoutMs: input.timeoutMs ?? null,
       },
     });
     await tx.endpointSecret.create({ data: { appId: input.appId, endpointId: created.id, secret } });

@@ -1,5 +1,6 @@
 import { getPrisma } from '../db';
 import type { Endpoint } from '../generated/prisma/client';
+import { effectiveRetryPolicy, formatRetrySchedule, retryPolicyView, type StoredPolicy } from './retry-policy';
 
 interface HealthCounts {
   attempts24h: number;
@@ -9,8 +10,21 @@ interface HealthCounts {
 
 /** Endpoints as the API shows them, with health: 24 h figures come from the rollups, not attempts. */
 export async function endpointViews(rows: Endpoint[]) {
-  const counts = await healthCounts(rows.map((row) => row.id));
-  return rows.map((row) => endpointView(row, counts.get(row.id)));
+  const [counts, apps] = await Promise.all([healthCounts(rows.map((row) => row.id)), appPolicies(rows)]);
+  return rows.map((row) => endpointView(row, counts.get(row.id), apps.get(row.appId) ?? INHERIT));
+}
+
+const INHERIT: StoredPolicy = { retryScheduleMs: [], timeoutMs: null };
+
+/** The apps' defaults, for each endpoint's effective retry policy. */
+async function appPolicies(rows: Endpoint[]): Promise<Map<string, StoredPolicy>> {
+  const ids = [...new Set(rows.map((row) => row.appId))];
+  if (ids.length === 0) return new Map();
+  const apps = await getPrisma().app.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, retryScheduleMs: true, timeoutMs: true },
+  });
+  return new Map(apps.map((app) => [app.id, app]));
 }
 
 export async function endpointViewOf(row: Endpoint) {
@@ -18,7 +32,7 @@ export async function endpointViewOf(row: Endpoint) {
   return view!;
 }
 
-function endpointView(row: Endpoint, counts: HealthCounts | undefined) {
+function endpointView(row: Endpoint, counts: HealthCounts | undefined, app: StoredPolicy) {
   const attempts24h = counts?.attempts24h ?? 0;
   return {
     id: row.id,
@@ -33,6 +47,9 @@ function endpointView(row: Endpoint, counts: HealthCounts | undefined) {
     rateLimitPerSecond: row.rateLimitPerSecond,
     headers: row.headers as Record<string, string>,
     implicit: row.implicit,
+    retrySchedule: row.retryScheduleMs.length > 0 ? formatRetrySchedule(row.retryScheduleMs) : null,
+    timeoutMs: row.timeoutMs,
+    retryPolicy: retryPolicyView(effectiveRetryPolicy(row, app)),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     health: {

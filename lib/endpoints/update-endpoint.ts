@@ -12,6 +12,9 @@ export interface EndpointChanges {
   maxConcurrency?: number;
   rateLimitPerSecond?: number | null;
   headers?: Record<string, string>;
+  /** Milliseconds before each attempt; null: back to the app's default. */
+  retrySchedule?: number[] | null;
+  timeoutMs?: number | null;
 }
 
 export async function updateEndpoint({ appId, endpointId, changes }: { appId: string; endpointId: string; changes: EndpointChanges }) {
@@ -29,6 +32,9 @@ export async function updateEndpoint({ appId, endpointId, changes }: { appId: st
       maxConcurrency: changes.maxConcurrency,
       rateLimitPerSecond: changes.rateLimitPerSecond,
       headers,
+      // Workers see a new policy within their endpoint cache's 2 s (worker/endpoint-cache.ts).
+      retryScheduleMs: changes.retrySchedule === undefined ? undefined : (changes.retrySchedule ?? []),
+      timeoutMs: changes.timeoutMs,
       updatedAt: new Date(),
     },
   });

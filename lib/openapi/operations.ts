@@ -90,7 +90,7 @@ export const operations = {
     method: 'PATCH',
     path: '/apps/{appId}',
     tag: 'Apps',
-    summary: 'Rename an app',
+    summary: "Rename an app or change its endpoints' default retry schedule and timeout",
     access: 'principal',
     params: appParams,
     body: updateAppBody,

@@ -50,6 +50,9 @@ export interface EndpointInput {
   maxConcurrency?: number;
   rateLimitPerSecond?: number | null;
   headers?: Record<string, string>;
+  /** "0,5s,5m" or null for the app's default. */
+  retrySchedule?: string | null;
+  timeoutMs?: number | null;
 }
 
 export const createEndpoint = (appId: string, body: EndpointInput & { url: string }) =>

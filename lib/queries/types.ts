@@ -8,6 +8,9 @@ export interface Page<T> {
 export interface App {
   id: string;
   name: string;
+  /** The app's default for its endpoints, e.g. "0,5s,5m"; null: the deployment's. */
+  retrySchedule: string | null;
+  timeoutMs: number | null;
   createdAt: string;
   updatedAt: string;
   summary?: {
@@ -56,9 +59,22 @@ export interface Endpoint {
   rateLimitPerSecond: number | null;
   headers: Record<string, string>;
   implicit: boolean;
+  /** The endpoint's own setting; null: its app's, else the deployment's. */
+  retrySchedule: string | null;
+  timeoutMs: number | null;
+  /** What the worker applies, and where each value comes from. */
+  retryPolicy: RetryPolicy;
   createdAt: string;
   updatedAt: string;
   health?: EndpointHealth;
+}
+
+export interface RetryPolicy {
+  retrySchedule: string;
+  maxAttempts: number;
+  retryScheduleFrom: 'endpoint' | 'app' | 'deployment';
+  timeoutMs: number;
+  timeoutFrom: 'endpoint' | 'app' | 'deployment';
 }
 
 export interface EndpointSecret {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery, timestamp } from './common';
+import { retryScheduleInput, timeoutMsInput } from './retry-policy';
 
 export const appSummary = z.object({
   endpoints: z.number().int(),
@@ -12,6 +13,8 @@ export const appSummary = z.object({
 export const app = z.object({
   id: z.string(),
   name: z.string(),
+  retrySchedule: z.string().nullable().describe("Default schedule of the app's endpoints; null: HOOKLINE_RETRY_SCHEDULE"),
+  timeoutMs: z.number().int().nullable().describe("Default deadline of the app's endpoints; null: HOOKLINE_DELIVERY_TIMEOUT_MS"),
   createdAt: timestamp,
   updatedAt: timestamp,
   summary: appSummary.optional().describe('Only when listed with summary=true'),
@@ -25,5 +28,14 @@ export const listAppsQuery = pageQuery.extend({
     .describe("Add each app's endpoint count, 24 h success rate and queued deliveries"),
 });
 
-export const createAppBody = z.strictObject({ name: z.string().trim().min(1).max(200) });
-export const updateAppBody = z.strictObject({ name: z.string().trim().min(1).max(200) });
+const appName = z.string().trim().min(1).max(200);
+export const createAppBody = z.strictObject({
+  name: appName,
+  retrySchedule: retryScheduleInput.optional(),
+  timeoutMs: timeoutMsInput.optional(),
+});
+export const updateAppBody = z.strictObject({
+  name: appName.optional(),
+  retrySchedule: retryScheduleInput.optional(),
+  timeoutMs: timeoutMsInput.optional(),
+});

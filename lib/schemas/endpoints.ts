@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { eventTypeName, isoDate, timestamp } from './common';
+import { effectiveRetryPolicy, retryScheduleInput, timeoutMsInput } from './retry-policy';
 
 export const endpointHealth = z.object({
   circuitState: z.enum(['closed', 'open', 'half_open']),
@@ -25,6 +26,9 @@ export const endpoint = z.object({
   rateLimitPerSecond: z.number().int().nullable(),
   headers: z.record(z.string(), z.string()),
   implicit: z.boolean(),
+  retrySchedule: z.string().nullable().describe("This endpoint's own schedule; null: the app's, else the deployment's"),
+  timeoutMs: z.number().int().nullable().describe("This endpoint's own deadline; null: the app's, else the deployment's"),
+  retryPolicy: effectiveRetryPolicy,
   createdAt: timestamp,
   updatedAt: timestamp,
   health: endpointHealth,
@@ -51,6 +55,8 @@ export const createEndpointBody = z.strictObject({
   rateLimitPerSecond: z.number().int().min(1).max(100_000).nullable().optional(),
   headers: headers.optional(),
   secret: secret.optional(),
+  retrySchedule: retryScheduleInput.optional(),
+  timeoutMs: timeoutMsInput.optional(),
 });
 
 export const updateEndpointBody = z.strictObject({
@@ -60,6 +66,8 @@ export const updateEndpointBody = z.strictObject({
   maxConcurrency: z.number().int().min(1).max(1000).optional(),
   rateLimitPerSecond: z.number().int().min(1).max(100_000).nullable().optional(),
   headers: headers.optional(),
+  retrySchedule: retryScheduleInput.optional(),
+  timeoutMs: timeoutMsInput.optional(),
 });
 
 export const disableEndpointBody = z.strictObject({ reason: z.string().max(500).optional() });

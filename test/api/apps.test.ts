@@ -18,6 +18,8 @@ describe('POST /apps', () => {
     expect(response.body).toEqual({
       id: expect.stringMatching(/^app_[0-9a-f]{32}$/),
       name: 'Acme',
+      retrySchedule: null,
+      timeoutMs: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
