@@ -24,6 +24,7 @@ import {
 import { HttpPools, type HttpLimits } from './http-pools';
 import { EndpointSlots } from './endpoint-slots';
 import { LeaseBook } from './leases';
+import { JobRunner, type JobRunnerOptions } from './jobs/job-runner';
 import { applyRetention, logRetention, readGauges, sampleQueueDepth, type RetentionOptions } from './maintenance';
 import { startMetricsServer, WorkerMetrics } from './metrics';
 import { BUSY_POLL_MS, BUSY_WINDOW_MS, PollingPresence } from './polling-presence';
@@ -59,6 +60,8 @@ export interface DeliveryWorkerOptions {
   retention?: RetentionOptions | null;
   /** Queue depth sample, gauges and retention; default one minute, 0 = never. */
   maintenanceIntervalMs?: number;
+  /** Background jobs (worker/jobs/job-runner.ts): batch settings, or false for a worker that runs none. */
+  jobs?: Pick<JobRunnerOptions, 'batchSize' | 'batchPauseMs' | 'pollIntervalMs'> | false;
   /** Serve Prometheus metrics at http://host:port/metrics; null = no server. */
   metricsServer?: { port: number; host: string } | null;
   resolve?: Resolver;
@@ -148,6 +151,7 @@ export class DeliveryWorker {
   private lastFoundWorkAt = 0;
   private readonly timers: NodeJS.Timeout[] = [];
   private maintenanceRunning = false;
+  private jobRunner: JobRunner | null = null; // background jobs (worker/jobs/job-runner.ts)
   private metricsHttp: Server | null = null;
   readonly stats = { claimed: 0, succeeded: 0, failed: 0, released: 0 };
 
@@ -225,6 +229,17 @@ export class DeliveryWorker {
     if (maintenanceMs > 0) {
       this.timers.push(setInterval(() => void this.maintain(), maintenanceMs));
       this.timers.push(setTimeout(() => void this.maintain(), Math.min(1000, maintenanceMs)));
+    }
+    // Background jobs: replay by filter, recover, backfill (worker/jobs/job-runner.ts).
+    if (this.options.jobs !== false) {
+      this.jobRunner = new JobRunner({
+        connectionString: this.options.connectionString,
+        workerId: this.workerId,
+        log: this.log.child({ component: 'jobs' }),
+        leaseSeconds: Math.max(this.options.leaseSeconds, 2),
+        ...this.options.jobs,
+      });
+      this.jobRunner.start();
     }
     this.log.info('worker started', { concurrency: this.options.concurrency, batchSize: this.options.batchSize });
   }
@@ -679,6 +694,7 @@ export class DeliveryWorker {
     this.wake.signal();
     this.log.info('draining', { inFlight: this.inFlight.size, waiting: this.slots.waiting });
     if (wasRunning) await this.loopDone;
+    await this.jobRunner?.stop(); // hands a running job back to the queue (worker/jobs/job-runner.ts)
     // Other workers may be asleep: producers must wake them from now on.
     await this.presence.end();
     const queued = this.slots.takeWaiting().map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() }));
