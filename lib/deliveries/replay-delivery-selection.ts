@@ -9,8 +9,8 @@ export type DeliverySelection = { deliveryIds: string[] } | { filter: DeliveryFi
  * starts a job replaying every delivery matching a filter (lib/jobs/create-job.ts: a filter can match
  * millions, which one UPDATE in the request held locked until the request timed out); a dry run only
  * counts what the job would change, and the job's total is that count. A filter without a state acts
- * on the failed ones (retrying or dead), the same set as an endpoint's recover: replaying "everything from yesterday"
- * must not re-send what was delivered. Any other set is asked for by naming its state. */
+ * on the failed ones (retrying or dead), the same set as an endpoint's recover: replaying "everything
+ * from yesterday" must not re-send what was delivered. Any other set is asked for by naming its state. */
 export async function replayDeliverySelection({ appId, selection }: { appId: string; selection: DeliverySelection }) {
   if ('deliveryIds' in selection) {
     return { replayed: await replayDeliveries({ appId, where: { id: { in: selection.deliveryIds } } }) };
