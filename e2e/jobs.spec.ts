@@ -120,7 +120,7 @@ test("replay by filter: the count first, then the job's progress to done; the Jo
   await expect(rows.nth(0)).toContainText('succeeded');
   await expect(rows.nth(0).getByTestId('job-row-progress')).toHaveText('160 of 160');
   await expect(rows.nth(1)).toContainText('Replay by filter');
-  await expect(rows.nth(1)).toContainText('state = dead');
+  await expect(rows.nth(1)).toContainText('state = dead'); // the filter, shown from 768 px
   await expect(rows.nth(1).getByTestId('job-row-progress')).toHaveText('160 of 160');
   await screenshot(page, 'jobs-page-1280');
   await page.setViewportSize({ width: 375, height: 800 });

@@ -61,11 +61,12 @@ export function JobsList({ appId }: { appId: string }) {
             <thead>
               <tr>
                 <Th>Job</Th>
-                <Th>Acts on</Th>
                 <Th>State</Th>
-                <Th className="min-w-40">Progress</Th>
-                <Th>Started</Th>
-                <Th>Finished</Th>
+                <Th className="min-w-28 sm:min-w-40">Progress</Th>
+                {/* On a phone: what it is, how it ended, how far it got; the rest from 768 px. */}
+                <Th className="hidden md:table-cell">Acts on</Th>
+                <Th className="hidden md:table-cell">Started</Th>
+                <Th className="hidden md:table-cell">Finished</Th>
                 <Th />
               </tr>
             </thead>
@@ -74,10 +75,7 @@ export function JobsList({ appId }: { appId: string }) {
                 <Tr key={job.id} data-testid="job-row">
                   <Td>
                     <div className="font-medium">{JOB_KIND_INFO[job.kind].label}</div>
-                    <div className="font-mono text-xs text-zinc-400">{job.id}</div>
-                  </Td>
-                  <Td>
-                    <JobTarget job={job} />
+                    <div className="font-mono text-xs break-all text-zinc-400">{job.id}</div>
                   </Td>
                   <Td>
                     <JobStateBadge state={job.state} />
@@ -89,8 +87,15 @@ export function JobsList({ appId }: { appId: string }) {
                     </div>
                     <ProgressBar job={job} />
                   </Td>
-                  <Td className="text-xs text-zinc-500">{formatRelative(job.startedAt ?? job.createdAt)}</Td>
-                  <Td className="text-xs text-zinc-500">{job.finishedAt ? formatTime(job.finishedAt) : '—'}</Td>
+                  <Td className="hidden md:table-cell">
+                    <JobTarget job={job} />
+                  </Td>
+                  <Td className="hidden text-xs text-zinc-500 md:table-cell">
+                    {formatRelative(job.startedAt ?? job.createdAt)}
+                  </Td>
+                  <Td className="hidden text-xs text-zinc-500 md:table-cell">
+                    {job.finishedAt ? formatTime(job.finishedAt) : '—'}
+                  </Td>
                   <Td className="text-right">
                     {!isFinished(job) ? (
                       <Button size="sm" variant="ghost" className="text-red-700" onClick={() => cancel.mutate(job)}>
