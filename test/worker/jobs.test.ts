@@ -63,20 +63,27 @@ async function jobRow(id: string) {
 }
 
 /**
- * `count` messages of `eventType` with one delivery each to `endpointId`, created 1 ms apart (the
- * oldest first), in `state` (dead: failed once with a 500). Plain SQL, so the fixture does not depend
+ * `count` messages of `eventType` with one delivery each to `endpointId`, created 1 ms apart, payload
+ * `{n}` numbering them in creation order, in `state` (dead: failed once with a 500). Ids (which start
+ * with the insert's clock) follow creation order, or run against it with `idsNewestFirst`, so a test
+ * can tell creation order from id order. Plain SQL, so the fixture does not depend
  * on the code under test; ~1 s for 100,000 rows.
  */
 async function insertDeliveries(
   appId: string,
   endpointId: string,
   count: number,
-  { state = 'dead', eventType = 'order.created' }: { state?: string; eventType?: string } = {},
+  {
+    state = 'dead',
+    eventType = 'order.created',
+    idsNewestFirst = false,
+  }: { state?: string; eventType?: string; idsNewestFirst?: boolean } = {},
 ): Promise<void> {
   await db.pool.query(
     `WITH m AS (
        INSERT INTO hookline.messages (app_id, event_type, payload, created_at)
-       SELECT $1, $3, jsonb_build_object('n', i), now() - make_interval(secs => ($4 - i) / 1000.0)
+       SELECT $1, $3, jsonb_build_object('n', CASE WHEN $6 THEN $4 - i + 1 ELSE i END),
+              now() - make_interval(secs => (CASE WHEN $6 THEN i ELSE $4 - i END) / 1000.0)
          FROM generate_series(1, $4) AS i
        RETURNING id, created_at)
      INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count,
@@ -85,7 +92,7 @@ async function insertDeliveries(
             CASE WHEN $5 = 'pending' THEN m.created_at END,
             CASE WHEN $5 = 'dead' THEN 500 END, CASE WHEN $5 = 'dead' THEN 'http_5xx' END, m.created_at
        FROM m`,
-    [appId, endpointId, eventType, count, state],
+    [appId, endpointId, eventType, count, state, idsNewestFirst],
   );
 }
 
@@ -366,7 +373,12 @@ describe('backfilling a new endpoint', () => {
          FROM generate_series(1, 50) AS i`,
       [appId, since],
     );
-    await insertDeliveries(appId, old, 10_000, { state: 'succeeded', eventType: 'order.created' });
+    // Ids against creation order: the backfill must follow created_at, not the primary key.
+    await insertDeliveries(appId, old, 10_000, {
+      state: 'succeeded',
+      eventType: 'order.created',
+      idsNewestFirst: true,
+    });
     await insertDeliveries(appId, old, 300, { state: 'succeeded', eventType: 'order.deleted' });
     const endpoint = (
       await createEndpoint(db.pool, appId, `${receiver.url}/new`, { eventTypes: ['order.created'], maxConcurrency: 1 })
