@@ -12,7 +12,7 @@
 import type { Logger } from '../../lib/log';
 import { createPool, type Pool, type PoolClient } from '../../lib/pg';
 import { replayMatch, type StoredReplayParams } from './job-filter';
-import { jobSql } from './job-sql';
+import { jobSql } from '../job-sql';
 
 export interface JobRunnerOptions {
   connectionString: string;
