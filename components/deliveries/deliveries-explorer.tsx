@@ -389,7 +389,7 @@ export function DeliveriesExplorer() {
           <p className="text-sm" data-testid="replay-matching-count">
             {countMatching.data.matched === 0
               ? `No ${replaySet} delivery matches ${describeFilter(filter, endpointUrl)}.`
-              : `${countOf(countMatching.data.matched, 'delivery', 'deliveries')} (${replaySet}) ${countMatching.data.matched === 1 ? 'matches' : 'match'} ${describeFilter(filter, endpointUrl)}. Each is sent again now; attempts so far are kept, and a delivery being sent right now is left to finish.`}
+              : `${countOf(countMatching.data.matched, 'delivery', 'deliveries')} (${replaySet}) ${countMatching.data.matched === 1 ? 'matches' : 'match'} ${describeFilter(filter, endpointUrl)}. A background job sends each again, in batches you can follow and cancel; attempts so far are kept, and a delivery being sent right now is left to finish.`}
           </p>
         ) : null}
         {replayJob ? <JobProgress job={replayJob} onFinished={(job) => void onReplayFinished(job)} /> : null}
