@@ -57,6 +57,10 @@ export default async function globalSetup() {
       HOOKLINE_RETRY_SCHEDULE: '0,1s',
       HOOKLINE_CIRCUIT_FAILURE_THRESHOLD: '1000',
       HOOKLINE_API_RATE_LIMIT: '0',
+      // Background jobs in small, paced batches, so a replay of a few hundred deliveries runs for
+      // seconds and its progress bar and Cancel button can be seen and used (e2e/jobs.spec.ts).
+      HOOKLINE_JOB_BATCH_SIZE: '20',
+      HOOKLINE_JOB_BATCH_PAUSE_MS: '250',
       HOOKLINE_LOG_LEVEL: 'warn',
     });
     cleanups.push(() => stopServer(server));

@@ -120,6 +120,10 @@ const configSchema = z.object({
   // Prometheus /metrics of the worker; 0 = no metrics server.
   HOOKLINE_METRICS_PORT: integer('HOOKLINE_METRICS_PORT', 9464, 0, 65535),
   HOOKLINE_METRICS_HOST: z.string().optional().default('127.0.0.1'),
+  // Background jobs (replay by filter, recover, backfill): rows per batch transaction, and a pause
+  // between batches that leaves the database to deliveries (worker/jobs/job-runner.ts).
+  HOOKLINE_JOB_BATCH_SIZE: integer('HOOKLINE_JOB_BATCH_SIZE', 2000, 1, 50_000),
+  HOOKLINE_JOB_BATCH_PAUSE_MS: integer('HOOKLINE_JOB_BATCH_PAUSE_MS', 0, 0, 60_000),
   // On SIGTERM, how long in-flight deliveries may take to finish before they are released.
   HOOKLINE_SHUTDOWN_GRACE: duration('HOOKLINE_SHUTDOWN_GRACE', '10s'),
   HOOKLINE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional().default('info'),

@@ -29,6 +29,7 @@ export function workerOptionsFromConfig(config: Config, connectionString: string
       openMaxMs: config.HOOKLINE_CIRCUIT_OPEN_MAX,
     },
     autoDisableAfterMs: config.HOOKLINE_AUTO_DISABLE_AFTER,
+    jobs: { batchSize: config.HOOKLINE_JOB_BATCH_SIZE, batchPauseMs: config.HOOKLINE_JOB_BATCH_PAUSE_MS },
     retention: { retentionMs: config.HOOKLINE_RETENTION, statsRetentionMs: config.HOOKLINE_STATS_RETENTION },
     metricsServer:
       config.HOOKLINE_METRICS_PORT > 0 ? { port: config.HOOKLINE_METRICS_PORT, host: config.HOOKLINE_METRICS_HOST } : null,

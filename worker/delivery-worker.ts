@@ -30,6 +30,7 @@ import { ResultFlusher, type FlushOutcome } from './flush';
 import { HttpPools, type HttpLimits } from './http-pools';
 import { LeaseKeeper, type Release } from './lease-keeper';
 import { LeaseBook } from './leases';
+import { JobRunner, type JobRunnerOptions } from './jobs/job-runner';
 import { runMaintenance, type RetentionOptions } from './maintenance';
 import { startMetricsServer, WorkerMetrics } from './metrics';
 import { BUSY_POLL_MS, BUSY_WINDOW_MS, PollingPresence } from './polling-presence';
@@ -70,6 +71,8 @@ export interface DeliveryWorkerOptions {
   retention?: RetentionOptions | null;
   /** Queue depth sample, gauges and retention; default one minute, 0 = never. */
   maintenanceIntervalMs?: number;
+  /** Background jobs (worker/jobs/job-runner.ts): batch settings, or false for a worker that runs none. */
+  jobs?: Pick<JobRunnerOptions, 'batchSize' | 'batchPauseMs' | 'pollIntervalMs'> | false;
   /** Serve Prometheus metrics at http://host:port/metrics; null = no server. */
   metricsServer?: { port: number; host: string } | null;
   resolve?: Resolver;
@@ -120,6 +123,7 @@ export class DeliveryWorker {
   private forced = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private maintenanceRunning = false;
+  private jobRunner: JobRunner | null = null; // background jobs (worker/jobs/job-runner.ts)
   private metricsHttp: Server | null = null;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
@@ -194,6 +198,17 @@ export class DeliveryWorker {
     if (maintenanceMs > 0) {
       this.every(maintenanceMs, () => this.maintain());
       this.timers.push(setTimeout(() => void this.maintain(), Math.min(1000, maintenanceMs)));
+    }
+    // Background jobs: replay by filter, recover, backfill (worker/jobs/job-runner.ts).
+    if (this.options.jobs !== false) {
+      this.jobRunner = new JobRunner({
+        connectionString: this.options.connectionString,
+        workerId: this.workerId,
+        log: this.log.child({ component: 'jobs' }),
+        leaseSeconds: Math.max(this.options.leaseSeconds, 2),
+        ...this.options.jobs,
+      });
+      this.jobRunner.start();
     }
     this.log.info('worker started', { concurrency: this.options.concurrency, batchSize: this.options.batchSize });
   }
@@ -486,6 +501,7 @@ export class DeliveryWorker {
     this.wake.signal();
     this.log.info('draining', { inFlight: this.inFlight.size, waiting: this.slots.waiting });
     if (wasRunning) await this.loopDone;
+    await this.jobRunner?.stop(); // hands a running job back to the queue (worker/jobs/job-runner.ts)
     // Other workers may be asleep: producers must wake them from now on.
     await this.presence.end();
     const queued = this.slots.takeWaiting().map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() }));

@@ -22,4 +22,11 @@ export const sql = {
   deleteExpiredDeliveries: load('delete-expired-deliveries'),
   deleteOrphanMessages: load('delete-orphan-messages'),
   deleteOldStats: load('delete-old-stats'),
+  // Background jobs (worker/jobs/job-runner.ts).
+  takeJob: load('take-job'),
+  lockJob: load('job-lock'),
+  replayBatch: load('job-replay-batch'),
+  backfillBatch: load('job-backfill-batch'),
+  advanceJob: load('job-advance'),
+  endJob: load('job-end'),
 } as const;

@@ -22,6 +22,7 @@ export function AppTabs({ appId }: { appId: string }) {
       label: 'Deliveries',
       active: pathname.startsWith(`${base}/deliveries`),
     },
+    { href: `${base}/jobs`, label: 'Jobs', active: pathname.startsWith(`${base}/jobs`) },
     { href: `/overview?appId=${encodeURIComponent(appId)}`, label: 'Stats', active: false },
     { href: `${base}/settings`, label: 'Settings', active: pathname === `${base}/settings` },
   ];

@@ -13,6 +13,7 @@ import {
 import { endpointsQuery } from '@/lib/queries/endpoints';
 import { eventTypesQuery } from '@/lib/queries/event-types';
 import { statsKeys } from '@/lib/queries/stats';
+import type { Job } from '@/lib/queries/types';
 import { isTimeRange, TIME_RANGES } from '@/lib/queries/time-range';
 import {
   DELIVERY_STATE_FILTERS,
@@ -33,6 +34,7 @@ import { useUrlFilters } from '../filters/use-url-filters';
 import { countOf, formatCount } from '../format';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
+import { JobProgress } from '../jobs/job-progress';
 import { Dialog } from '../ui/dialog';
 import { Field, Select } from '../ui/field';
 import { PageHeader } from '../ui/page-header';
@@ -117,14 +119,16 @@ export function DeliveriesExplorer() {
     },
   });
   const countMatching = useMutation({ mutationFn: () => countMatchingDeliveries(filter) });
-  const replayMatching = useMutation({
-    mutationFn: () => replayMatchingDeliveries(filter),
-    onSuccess: async (result) => {
-      setConfirmOpen(false);
-      setNotice(`Replayed ${countOf(result.replayed, 'delivery', 'deliveries')} matching the filter.`);
-      await invalidate();
-    },
-  });
+  // A replay by filter is a background job (it can match millions): the dialog follows its progress,
+  // and can be closed while it runs (the app's Jobs page lists it).
+  const replayMatching = useMutation({ mutationFn: () => replayMatchingDeliveries(filter) });
+  const replayJob = replayMatching.data?.job;
+  const onReplayFinished = async (job: Job) => {
+    if (job.state === 'succeeded') {
+      setNotice(`Replayed ${countOf(job.processed, 'delivery', 'deliveries')} matching the filter.`);
+    }
+    await invalidate();
+  };
 
   const setFilter = (changes: Partial<Record<(typeof FILTER_NAMES)[number], string | undefined>>) => {
     setSelected(new Set());
@@ -360,17 +364,21 @@ export function DeliveriesExplorer() {
         onClose={() => setConfirmOpen(false)}
         title={filter.state ? 'Replay deliveries' : 'Replay failed deliveries'}
         footer={
-          <>
-            <Button onClick={() => setConfirmOpen(false)}>Cancel</Button>
-            <Button
-              variant="danger"
-              data-testid="confirm-replay-matching"
-              disabled={!countMatching.data || countMatching.data.matched === 0 || replayMatching.isPending}
-              onClick={() => replayMatching.mutate()}
-            >
-              {countMatching.data ? `Replay ${formatCount(countMatching.data.matched)}` : 'Replay'}
-            </Button>
-          </>
+          replayJob ? (
+            <Button onClick={() => setConfirmOpen(false)}>Close</Button>
+          ) : (
+            <>
+              <Button onClick={() => setConfirmOpen(false)}>Cancel</Button>
+              <Button
+                variant="danger"
+                data-testid="confirm-replay-matching"
+                disabled={!countMatching.data || countMatching.data.matched === 0 || replayMatching.isPending}
+                onClick={() => replayMatching.mutate()}
+              >
+                {countMatching.data ? `Replay ${formatCount(countMatching.data.matched)}` : 'Replay'}
+              </Button>
+            </>
+          )
         }
       >
         {countMatching.isPending ? (
@@ -381,9 +389,10 @@ export function DeliveriesExplorer() {
           <p className="text-sm" data-testid="replay-matching-count">
             {countMatching.data.matched === 0
               ? `No ${replaySet} delivery matches ${describeFilter(filter, endpointUrl)}.`
-              : `${countOf(countMatching.data.matched, 'delivery', 'deliveries')} (${replaySet}) ${countMatching.data.matched === 1 ? 'matches' : 'match'} ${describeFilter(filter, endpointUrl)}. Each is sent again now; attempts so far are kept, and a delivery being sent right now is left to finish.`}
+              : `${countOf(countMatching.data.matched, 'delivery', 'deliveries')} (${replaySet}) ${countMatching.data.matched === 1 ? 'matches' : 'match'} ${describeFilter(filter, endpointUrl)}. A background job sends each again, in batches you can follow and cancel; attempts so far are kept, and a delivery being sent right now is left to finish.`}
           </p>
         ) : null}
+        {replayJob ? <JobProgress job={replayJob} onFinished={(job) => void onReplayFinished(job)} /> : null}
         <InlineError error={replayMatching.error} />
       </Dialog>
     </div>

@@ -15,9 +15,11 @@ import {
   updateEndpoint,
 } from '@/lib/queries/endpoints';
 import { eventTypesQuery } from '@/lib/queries/event-types';
+import { backfillCountQuery, jobKeys, startBackfill } from '@/lib/queries/jobs';
 import { statsKeys } from '@/lib/queries/stats';
 import type { Endpoint } from '@/lib/queries/types';
 import { countOf, formatTime, toLocalInputValue } from '../format';
+import { JobProgress } from '../jobs/job-progress';
 import { OneTimeSecret } from '../shared/one-time-secret';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
@@ -25,7 +27,7 @@ import { Field, Input, Select } from '../ui/field';
 import { InlineError, Loading } from '../ui/states';
 import { EndpointForm } from './endpoint-form';
 
-type Panel = 'edit' | 'disable' | 'rotate' | 'secret' | 'test' | 'recover' | null;
+type Panel = 'edit' | 'disable' | 'rotate' | 'secret' | 'test' | 'recover' | 'backfill' | null;
 
 export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
   const { appId, id } = endpoint;
@@ -37,6 +39,7 @@ export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
       queryClient.invalidateQueries({ queryKey: deliveryKeys.forApp(appId) }),
       queryClient.invalidateQueries({ queryKey: statsKeys.all }),
     ]);
+  const refreshJobs = () => queryClient.invalidateQueries({ queryKey: jobKeys.forApp(appId) });
   const close = () => setPanel(null);
   const enable = useMutation({ mutationFn: () => enableEndpoint(appId, id), onSuccess: refresh });
   return (
@@ -52,6 +55,7 @@ export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
         )}
         <Button onClick={() => setPanel('test')}>Send test event</Button>
         <Button onClick={() => setPanel('recover')}>Recover…</Button>
+        <Button onClick={() => setPanel('backfill')}>Backfill…</Button>
         <Button onClick={() => setPanel('secret')}>Show secret</Button>
         <Button onClick={() => setPanel('rotate')}>Rotate secret</Button>
       </div>
@@ -61,7 +65,12 @@ export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
       {panel === 'rotate' ? <RotateDialog endpoint={endpoint} onClose={close} onDone={refresh} /> : null}
       {panel === 'secret' ? <SecretDialog endpoint={endpoint} onClose={close} /> : null}
       {panel === 'test' ? <TestDialog endpoint={endpoint} onClose={close} onDone={refresh} /> : null}
-      {panel === 'recover' ? <RecoverDialog endpoint={endpoint} onClose={close} onDone={refresh} /> : null}
+      {panel === 'recover' ? (
+        <RecoverDialog endpoint={endpoint} onClose={close} onDone={refresh} onJobStarted={refreshJobs} />
+      ) : null}
+      {panel === 'backfill' ? (
+        <BackfillDialog endpoint={endpoint} onClose={close} onDone={refresh} onJobStarted={refreshJobs} />
+      ) : null}
     </>
   );
 }
@@ -245,14 +254,15 @@ function TestDialog({ endpoint, onClose, onDone }: DialogProps) {
   );
 }
 
-function RecoverDialog({ endpoint, onClose, onDone }: DialogProps) {
+function RecoverDialog({ endpoint, onClose, onDone, onJobStarted }: DialogProps & { onJobStarted: () => unknown }) {
   const [since, setSince] = useState(() => toLocalInputValue(new Date(Date.now() - 60 * 60_000)));
   // The browser reads the input as local time; the API gets the same instant in UTC.
   const sinceDate = since ? new Date(since) : null;
   const valid = sinceDate !== null && !Number.isNaN(sinceDate.getTime());
+  // Starts a background job; the dialog then follows its progress and can cancel it.
   const recover = useMutation({
     mutationFn: () => recoverEndpoint(endpoint.appId, endpoint.id, sinceDate!.toISOString()),
-    onSuccess: onDone,
+    onSuccess: onJobStarted,
   });
   // The confirmation says how many before anything changes; counted again whenever `since` changes.
   const toReplay = useQuery({
@@ -267,7 +277,7 @@ function RecoverDialog({ endpoint, onClose, onDone }: DialogProps) {
       title="Recover failed deliveries"
       footer={
         recover.data ? (
-          <Button onClick={onClose}>Done</Button>
+          <Button onClick={onClose}>Close</Button>
         ) : (
           <>
             <Button onClick={onClose}>Cancel</Button>
@@ -284,7 +294,8 @@ function RecoverDialog({ endpoint, onClose, onDone }: DialogProps) {
     >
       <p className="text-sm text-zinc-600">
         Every failed delivery to this endpoint ({describeStates(FAILED_STATES)}, the same set as the explorer&apos;s
-        &ldquo;Replay failed&rdquo;) created since the chosen time is sent again now.
+        &ldquo;Replay failed&rdquo;) created since the chosen time is sent again, by a background job you can follow and
+        cancel here or on the app&apos;s Jobs page.
       </p>
       <Field
         label="Since (your local time)"
@@ -310,13 +321,79 @@ function RecoverDialog({ endpoint, onClose, onDone }: DialogProps) {
         </p>
       ) : null}
       <InlineError error={toReplay.error} />
-      {recover.data ? (
-        <p role="status" className="text-sm text-green-700">
-          Replayed {countOf(recover.data.replayed, 'delivery', 'deliveries')}
-          {recover.data.replayed ? '; they are being sent now.' : ': nothing failed since then.'}
+      {recover.data ? <JobProgress job={recover.data.job} onFinished={() => void onDone()} /> : null}
+      <InlineError error={recover.error} />
+    </Dialog>
+  );
+}
+
+function BackfillDialog({ endpoint, onClose, onDone, onJobStarted }: DialogProps & { onJobStarted: () => unknown }) {
+  const [since, setSince] = useState(() => toLocalInputValue(new Date(Date.now() - 24 * 60 * 60_000)));
+  const sinceDate = since ? new Date(since) : null;
+  const valid = sinceDate !== null && !Number.isNaN(sinceDate.getTime());
+  const backfill = useMutation({
+    mutationFn: () => startBackfill(endpoint.appId, endpoint.id, sinceDate!.toISOString()),
+    onSuccess: onJobStarted,
+  });
+  const toSend = useQuery({
+    ...backfillCountQuery(endpoint.appId, endpoint.id, valid ? sinceDate.toISOString() : null),
+    enabled: valid && !backfill.data,
+  });
+  const matched = toSend.data?.matched;
+  const types = endpoint.eventTypes.length ? endpoint.eventTypes.join(', ') : 'every event type';
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title="Backfill this endpoint"
+      footer={
+        backfill.data ? (
+          <Button onClick={onClose}>Close</Button>
+        ) : (
+          <>
+            <Button onClick={onClose}>Cancel</Button>
+            <Button
+              variant="primary"
+              disabled={backfill.isPending || !valid || matched === undefined || matched === 0}
+              onClick={() => backfill.mutate()}
+            >
+              Send them
+            </Button>
+          </>
+        )
+      }
+    >
+      <p className="text-sm text-zinc-600">
+        Every message of this app since the chosen time that this endpoint subscribes to ({types}) and has not received
+        is sent to it, oldest first, at the endpoint&apos;s own pace (its max concurrency of {endpoint.maxConcurrency}),
+        by a background job you can follow and cancel.
+      </p>
+      <Field
+        label="Since (your local time)"
+        hint={valid ? `That is ${sinceDate.toISOString()} in UTC.` : 'Choose a date and time.'}
+      >
+        <Input
+          type="datetime-local"
+          step={1}
+          disabled={backfill.isPending || backfill.isSuccess}
+          value={since}
+          onChange={(e) => setSince(e.target.value)}
+        />
+      </Field>
+      {!backfill.data && valid ? (
+        <p data-testid="backfill-count" className="text-sm text-zinc-700">
+          {matched === undefined
+            ? toSend.isError
+              ? null
+              : 'Counting messages…'
+            : matched === 0
+              ? 'Nothing to send: the endpoint has every matching message since then.'
+              : `${countOf(matched, 'message', 'messages')} will be sent to this endpoint.`}
         </p>
       ) : null}
-      <InlineError error={recover.error} />
+      <InlineError error={toSend.error} />
+      {backfill.data ? <JobProgress job={backfill.data.job} onFinished={() => void onDone()} /> : null}
+      <InlineError error={backfill.error} />
     </Dialog>
   );
 }

@@ -205,7 +205,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replay every failed delivery of the endpoint created since a time (dryRun counts them) */
+        /**
+         * Replay every failed delivery of the endpoint created since a time (dryRun counts them)
+         * @description Without dryRun, answers {job}: a background job replays them (GET /apps/{appId}/jobs/{jobId}).
+         */
         post: operations["recoverEndpoint"];
         delete?: never;
         options?: never;
@@ -328,7 +331,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replay a selection of deliveries, or every delivery matching a filter (dryRun counts them) */
+        /**
+         * Replay a selection of deliveries, or every delivery matching a filter (dryRun counts them)
+         * @description deliveryIds are replayed now ({replayed}); a filter starts a background job ({job}) whose total is the dry run's count.
+         */
         post: operations["replayDeliveries"];
         delete?: never;
         options?: never;
@@ -347,6 +353,81 @@ export interface paths {
         put?: never;
         /** Cancel a pending or in-flight delivery */
         post: operations["cancelDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/endpoints/{endpointId}/backfill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the endpoint every message since a time that it has no delivery for (dryRun counts them)
+         * @description Messages of its event types created since `since`, in creation order, at the endpoint's own pace; without dryRun, answers {job}.
+         */
+        post: operations["backfillEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List background jobs (replay, recover, backfill) with their progress and outcome, newest first */
+        get: operations["listJobs"];
+        put?: never;
+        /**
+         * Start a background job: replay a filter, recover an endpoint, or backfill an endpoint
+         * @description The job is counted (total) and queued; workers run it in batches. Poll it for progress.
+         */
+        post: operations["createJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/jobs/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a job with its progress (processed of total) */
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/jobs/{jobId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a queued or running job; what it already did stays done */
+        post: operations["cancelJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -504,6 +585,11 @@ export interface components {
             responseTruncated: boolean;
             /** @description true: a success recorded on its delivery row alone (HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS off): status, time and duration as recorded, request headers rebuilt with the secrets valid then, response not kept */
             keptOnDelivery: boolean;
+        };
+        BackfillResult: {
+            matched: number;
+        } | {
+            job: components["schemas"]["Job"];
         };
         CreatedApiKey: {
             apiKey: components["schemas"]["ApiKey"];
@@ -737,6 +823,42 @@ export interface components {
             data: components["schemas"]["EventType"][];
             nextCursor: string | null;
         };
+        Job: {
+            id: string;
+            appId: string;
+            /**
+             * @description replay: deliveries matching a filter; recover: failed deliveries of an endpoint since a time; backfill: messages since a time sent to an endpoint
+             * @enum {string}
+             */
+            kind: "replay" | "recover" | "backfill";
+            /** @description What the job acts on, as it was asked for */
+            params: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @description Rows the job will act on, counted when it was created */
+            total: number;
+            /** @description Rows acted on so far: replayed deliveries, or backfilled deliveries created */
+            processed: number;
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            updatedAt: string;
+        };
+        JobPage: {
+            data: components["schemas"]["Job"][];
+            nextCursor: string | null;
+        };
         Message: {
             id: string;
             appId: string;
@@ -796,6 +918,8 @@ export interface components {
             replayed: number;
         } | {
             matched: number;
+        } | {
+            job: components["schemas"]["Job"];
         };
         RotatedSecret: {
             secret: string;
@@ -2078,6 +2202,232 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    backfillEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Created at or after this time
+                     */
+                    since: string;
+                    /** @description Only count the messages it would send; changes nothing */
+                    dryRun?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackfillResult"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listJobs: {
+        parameters: {
+            query?: {
+                state?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                kind?: "replay" | "recover" | "backfill";
+                /** @description Page size, 1 to 250 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobPage"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    createJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    kind: "replay";
+                    /** @description The deliveries list filters; without `state`, the failed ones (retrying or dead) */
+                    filter: {
+                        endpointId?: string;
+                        eventType?: string;
+                        /**
+                         * @description A state, or `failed` (retrying or dead), or `pending` (waiting or retrying, the name before the split)
+                         * @enum {string}
+                         */
+                        state?: "waiting" | "retrying" | "delivering" | "succeeded" | "dead" | "cancelled" | "failed" | "pending";
+                        /** @description The latest attempt's error class */
+                        errorClass?: string;
+                        /** @description The latest attempt's status code */
+                        statusCode?: number;
+                        /** @description Exactly this many attempts made */
+                        attemptCount?: number;
+                        /** @description At least this many attempts made */
+                        minAttempts?: number;
+                        /** @description The message id, which is also the webhook-id header */
+                        messageId?: string;
+                        /** @description The message's idempotency key */
+                        idempotencyKey?: string;
+                        /**
+                         * Format: date-time
+                         * @description Created at or after
+                         */
+                        from?: string;
+                        /**
+                         * Format: date-time
+                         * @description Created before
+                         */
+                        to?: string;
+                        /** @description One delivery id */
+                        id?: string;
+                    };
+                } | {
+                    /** @constant */
+                    kind: "recover";
+                    endpointId: string;
+                    /**
+                     * Format: date-time
+                     * @description Created at or after this time
+                     */
+                    since: string;
+                } | {
+                    /** @constant */
+                    kind: "backfill";
+                    endpointId: string;
+                    /**
+                     * Format: date-time
+                     * @description Created at or after this time
+                     */
+                    since: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    cancelJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
                 };
             };
             401: components["responses"]["Error401"];

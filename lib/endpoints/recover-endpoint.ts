@@ -1,11 +1,13 @@
 import { deliveryStatesWhere, FAILED_STATES } from '../deliveries/delivery-states';
 import type { Prisma } from '../generated/prisma/client';
-import { countReplayable, replayDeliveries } from '../deliveries/replay-deliveries';
+import { countReplayable } from '../deliveries/replay-deliveries';
+import { createJob } from '../jobs/create-job';
 import { findEndpoint } from './find-endpoint';
 
 /** Replays every failed delivery (FAILED_STATES: retrying or dead, the set replay-by-filter uses) of
  * the endpoint created since `since`; retrying ones become due now instead of waiting.
- * A dry run only counts them, so a confirmation can say how many before anything changes. */
+ * A dry run only counts them, so a confirmation can say how many before anything changes; otherwise a
+ * job replays them in the background (lib/jobs/create-job.ts) and is returned, its total that count. */
 export async function recoverEndpoint({
   appId,
   endpointId,
@@ -24,5 +26,5 @@ export async function recoverEndpoint({
     AND: [deliveryStatesWhere(FAILED_STATES)],
   };
   if (dryRun) return { matched: await countReplayable({ appId, where }) };
-  return { replayed: await replayDeliveries({ appId, where }) };
+  return { job: await createJob({ appId, request: { kind: 'recover', endpointId, since } }) };
 }

@@ -34,6 +34,7 @@ import {
   message,
   messageWithOutcome,
 } from '../schemas/messages';
+import { backfillEndpointBody, backfillEndpointResult, createJobBody, job, listJobsQuery } from '../schemas/jobs';
 import { stats, statsQuery } from '../schemas/stats';
 
 const appParams = z.object({ appId: pathId });
@@ -42,6 +43,7 @@ const endpointParams = appParams.extend({ endpointId: pathId });
 const messageParams = appParams.extend({ messageId: pathId });
 const deliveryParams = appParams.extend({ deliveryId: pathId });
 const apiKeyParams = z.object({ keyId: pathId });
+const jobParams = appParams.extend({ jobId: pathId });
 
 // 401, 403 (CSRF for cookie sessions) and 429 can happen on every authenticated operation.
 const read = [400, 401, 403, 429];
@@ -304,6 +306,7 @@ export const operations = {
     path: '/apps/{appId}/endpoints/{endpointId}/recover',
     tag: 'Endpoints',
     summary: 'Replay every failed delivery of the endpoint created since a time (dryRun counts them)',
+    description: 'Without dryRun, answers {job}: a background job replays them (GET /apps/{appId}/jobs/{jobId}).',
     access: 'principal',
     params: endpointParams,
     body: recoverEndpointBody,
@@ -416,6 +419,9 @@ export const operations = {
     path: '/apps/{appId}/deliveries/replay',
     tag: 'Deliveries',
     summary: 'Replay a selection of deliveries, or every delivery matching a filter (dryRun counts them)',
+    description:
+      'deliveryIds are replayed now ({replayed}); a filter starts a background job ({job}) whose total is ' +
+      "the dry run's count.",
     access: 'principal',
     params: appParams,
     body: replayDeliveriesBody,
@@ -433,6 +439,74 @@ export const operations = {
     params: deliveryParams,
     status: 200,
     response: delivery,
+    errors: [...readOne, 409],
+  }),
+
+  backfillEndpoint: defineOperation({
+    operationId: 'backfillEndpoint',
+    method: 'POST',
+    path: '/apps/{appId}/endpoints/{endpointId}/backfill',
+    tag: 'Jobs',
+    summary: 'Send the endpoint every message since a time that it has no delivery for (dryRun counts them)',
+    description:
+      "Messages of its event types created since `since`, in creation order, at the endpoint's own pace; " +
+      'without dryRun, answers {job}.',
+    access: 'principal',
+    params: endpointParams,
+    body: backfillEndpointBody,
+    status: 200,
+    response: backfillEndpointResult,
+    errors: write,
+  }),
+  listJobs: defineOperation({
+    operationId: 'listJobs',
+    method: 'GET',
+    path: '/apps/{appId}/jobs',
+    tag: 'Jobs',
+    summary: 'List background jobs (replay, recover, backfill) with their progress and outcome, newest first',
+    access: 'principal',
+    params: appParams,
+    query: listJobsQuery,
+    status: 200,
+    response: page(job),
+    errors: [...read, 404],
+  }),
+  createJob: defineOperation({
+    operationId: 'createJob',
+    method: 'POST',
+    path: '/apps/{appId}/jobs',
+    tag: 'Jobs',
+    summary: 'Start a background job: replay a filter, recover an endpoint, or backfill an endpoint',
+    description: 'The job is counted (total) and queued; workers run it in batches. Poll it for progress.',
+    access: 'principal',
+    params: appParams,
+    body: createJobBody,
+    status: 202,
+    response: job,
+    errors: write,
+  }),
+  getJob: defineOperation({
+    operationId: 'getJob',
+    method: 'GET',
+    path: '/apps/{appId}/jobs/{jobId}',
+    tag: 'Jobs',
+    summary: 'Get a job with its progress (processed of total)',
+    access: 'principal',
+    params: jobParams,
+    status: 200,
+    response: job,
+    errors: readOne,
+  }),
+  cancelJob: defineOperation({
+    operationId: 'cancelJob',
+    method: 'POST',
+    path: '/apps/{appId}/jobs/{jobId}/cancel',
+    tag: 'Jobs',
+    summary: 'Cancel a queued or running job; what it already did stays done',
+    access: 'principal',
+    params: jobParams,
+    status: 200,
+    response: job,
     errors: [...readOne, 409],
   }),
 

@@ -24,6 +24,7 @@ import {
 } from '../schemas/endpoints';
 import { eventType } from '../schemas/event-types';
 import { message, messageOutcome, messageWithOutcome } from '../schemas/messages';
+import { backfillEndpointResult, job } from '../schemas/jobs';
 import { stats } from '../schemas/stats';
 
 export const namedSchemas = z.registry<{ id: string }>();
@@ -49,6 +50,8 @@ const NAMES: [z.ZodType, string][] = [
   [attempt, 'Attempt'],
   [replayResult, 'ReplayResult'],
   [replayDeliveriesResult, 'ReplaySelectionResult'],
+  [job, 'Job'],
+  [backfillEndpointResult, 'BackfillResult'],
   [stats, 'Stats'],
   [apiKey, 'ApiKey'],
   [createdApiKey, 'CreatedApiKey'],

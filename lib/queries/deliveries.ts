@@ -3,7 +3,7 @@ import { apiFetch, type QueryValue } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
 import { rangeToWindow, type TimeRange } from './time-range';
 import type { DeliveryStateFilter } from '../deliveries/delivery-states';
-import type { DeliveryDetail, Delivery, Page } from './types';
+import type { DeliveryDetail, Delivery, Job, Page } from './types';
 
 /** The explorer's filter, exactly as it appears in the page URL. */
 export interface DeliveryFilter {
@@ -99,8 +99,9 @@ export const countMatchingDeliveries = (filter: DeliveryFilter) =>
     body: { filter: filterBody(filter), dryRun: true },
   });
 
+/** Starts a background job replaying them (lib/queries/jobs.ts follows its progress). */
 export const replayMatchingDeliveries = (filter: DeliveryFilter) =>
-  apiFetch<{ replayed: number }>(`${base(filter.appId)}/replay`, {
+  apiFetch<{ job: Job }>(`${base(filter.appId)}/replay`, {
     method: 'POST',
     body: { filter: filterBody(filter) },
   });

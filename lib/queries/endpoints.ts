@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
-import type { Endpoint, EndpointSecret, Message, Page } from './types';
+import type { Endpoint, EndpointSecret, Job, Message, Page } from './types';
 
 export const endpointKeys = {
   all: ['endpoints'] as const,
@@ -79,8 +79,9 @@ export const rotateEndpointSecret = (appId: string, endpointId: string, gracePer
 export const sendTestEvent = (appId: string, endpointId: string, eventType?: string) =>
   apiFetch<Message>(`${one(appId, endpointId)}/test`, { method: 'POST', body: eventType ? { eventType } : {} });
 
+/** Starts a background job replaying them (lib/queries/jobs.ts follows its progress). */
 export const recoverEndpoint = (appId: string, endpointId: string, since: string) =>
-  apiFetch<{ replayed: number }>(`${one(appId, endpointId)}/recover`, { method: 'POST', body: { since } });
+  apiFetch<{ job: Job }>(`${one(appId, endpointId)}/recover`, { method: 'POST', body: { since } });
 
 /** How many deliveries a recover from `since` would replay: a dry run, so nothing changes. */
 export const recoverCountQuery = (appId: string, endpointId: string, since: string | null) =>

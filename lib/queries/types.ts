@@ -216,3 +216,19 @@ export interface ApiKey {
   lastUsedAt: string | null;
   revokedAt: string | null;
 }
+
+/** A background job: replay by filter, recover an endpoint, backfill an endpoint. */
+export interface Job {
+  id: string;
+  appId: string;
+  kind: 'replay' | 'recover' | 'backfill';
+  params: Record<string, unknown>;
+  state: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+  total: number;
+  processed: number;
+  error: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  updatedAt: string;
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cursorQuery, eventTypeName, isoDate, limitQuery, timestamp } from './common';
 import { DELIVERY_STATE_FILTERS, DELIVERY_STATES } from '../deliveries/delivery-states';
+import { job } from './job';
 import { idempotencyKeyHeader, message } from './messages';
 
 export const delivery = z.object({
@@ -103,6 +104,7 @@ export const replayDeliveriesBody = z.union([
 ]);
 
 export const replayDeliveriesResult = z.union([
-  z.object({ replayed: z.number().int() }),
-  z.object({ matched: z.number().int() }),
+  z.object({ replayed: z.number().int() }).describe('deliveryIds: the deliveries replayed now'),
+  z.object({ matched: z.number().int() }).describe('dryRun: how many the filter matches; nothing changed'),
+  z.object({ job }).describe('filter: the background job replaying them (GET /apps/{appId}/jobs/{jobId})'),
 ]);

@@ -24,6 +24,8 @@ const VALID_BODIES: Record<string, unknown> = {
   recoverEndpoint: { since: '2000-01-01T00:00:00Z' },
   createMessage: { eventType: 'invoice.paid', payload: { a: 1 } },
   replayDeliveries: { filter: {} },
+  createJob: { kind: 'replay', filter: {} },
+  backfillEndpoint: { since: '2000-01-01T00:00:00Z' },
 };
 
 function pathFor(operation: AnyOperation, app: string, owner: AppWorld): string {
@@ -32,6 +34,7 @@ function pathFor(operation: AnyOperation, app: string, owner: AppWorld): string 
     .replace('{endpointId}', owner.endpointId)
     .replace('{messageId}', owner.messageId)
     .replace('{deliveryId}', owner.deliveryId)
+    .replace('{jobId}', owner.jobId)
     .replace('{eventTypeName}', 'invoice.paid')}`;
 }
 
@@ -62,7 +65,7 @@ describe('app isolation', () => {
       expect(await snapshotRows(ctx.db.pool)).toEqual(before);
     });
 
-    if (/\{(endpointId|messageId|deliveryId|eventTypeName)\}/.test(operation.path)) {
+    if (/\{(endpointId|messageId|deliveryId|eventTypeName|jobId)\}/.test(operation.path)) {
       it(`${operation.method} ${operation.path}: ids of app A under app B's path get 404 and change nothing`, async () => {
         const before = await snapshotRows(ctx.db.pool);
         // Event types are addressed by name, which both apps share; delete B's so only A has one.
@@ -70,7 +73,10 @@ describe('app isolation', () => {
           ? pathFor(operation, b.appId, a).replace('invoice.paid', 'only.in.a')
           : pathFor(operation, b.appId, a);
         if (operation.path.includes('{eventTypeName}')) {
-          await ctx.db.pool.query(`INSERT INTO hookline.event_types (app_id, name) VALUES ($1, 'only.in.a') ON CONFLICT DO NOTHING`, [a.appId]);
+          await ctx.db.pool.query(
+            `INSERT INTO hookline.event_types (app_id, name) VALUES ($1, 'only.in.a') ON CONFLICT DO NOTHING`,
+            [a.appId],
+          );
         }
         const snapshot = operation.path.includes('{eventTypeName}') ? await snapshotRows(ctx.db.pool) : before;
         const response = await call(operation.method, path, { key: ctx.adminKey, body });
@@ -91,7 +97,7 @@ describe('app isolation', () => {
     expect(await snapshotRows(ctx.db.pool)).toEqual(before);
   });
 
-  it('stats of another app, or of another app\'s endpoint, are a 404 for an app-limited key', async () => {
+  it("stats of another app, or of another app's endpoint, are a 404 for an app-limited key", async () => {
     expect((await call('GET', '/v1/stats', { key: keyOfB, query: { appId: a.appId } })).status).toBe(404);
     expect((await call('GET', '/v1/stats', { key: keyOfB, query: { endpointId: a.endpointId } })).status).toBe(404);
     expect((await call('GET', '/v1/stats', { key: keyOfB })).status).toBe(200);
@@ -101,7 +107,9 @@ describe('app isolation', () => {
     const apps = await call('GET', '/v1/apps', { key: keyOfB });
     expect(apps.body.data.map((app: { id: string }) => app.id)).toEqual([b.appId]);
     expect((await call('GET', '/v1/api-keys', { key: keyOfB })).status).toBe(403);
-    expect((await call('POST', '/v1/apps', { key: keyOfB, body: { name: 'x' } })).body.error.code).toBe('key_not_allowed');
+    expect((await call('POST', '/v1/apps', { key: keyOfB, body: { name: 'x' } })).body.error.code).toBe(
+      'key_not_allowed',
+    );
     const before = await snapshotRows(ctx.db.pool);
     expect((await call('DELETE', `/v1/apps/${b.appId}`, { key: keyOfB })).status).toBe(403);
     expect(await snapshotRows(ctx.db.pool)).toEqual(before);

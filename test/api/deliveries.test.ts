@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { call, setUpApiTest, type ApiTestContext } from './support/api';
 import { expectError } from './support/expect-error';
+import { runQueuedJobs } from './support/jobs';
 import { insertDelivery, insertFailedAttempt, rowsAsText, type DeliveryFixture } from './support/world';
 
 let ctx: ApiTestContext;
@@ -301,7 +302,13 @@ describe('POST /apps/{appId}/deliveries/replay', () => {
       key: ctx.adminKey,
       body: { filter },
     });
-    expect(replay.body).toEqual({ replayed: 1 });
+    // A filter starts a background job whose total is the dry run's count; the rows change when it runs.
+    expect(replay.status, replay.text).toBe(200);
+    expect(replay.body.job).toMatchObject({ kind: 'replay', state: 'queued', total: 1, processed: 0 });
+    expect(await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1', [world.appId])).toEqual(before);
+    await runQueuedJobs(ctx.db.url);
+    const job = await call('GET', `/v1/apps/${world.appId}/jobs/${replay.body.job.id}`, { key: ctx.adminKey });
+    expect(job.body).toMatchObject({ state: 'succeeded', total: 1, processed: 1 });
     const { rows } = await ctx.db.pool.query('SELECT state FROM hookline.deliveries WHERE id = $1', [
       world.fixtures[1]!.id,
     ]);
@@ -341,7 +348,18 @@ describe('POST /apps/{appId}/deliveries/replay', () => {
       key: ctx.adminKey,
       body: { filter: {} },
     });
-    expect(replay.body).toEqual({ replayed: failed.length });
+    expect(replay.body.job).toMatchObject({ kind: 'replay', total: failed.length });
+    await runQueuedJobs(ctx.db.url);
+    const job = await call('GET', `/v1/apps/${world.appId}/jobs/${replay.body.job.id}`, { key: ctx.adminKey });
+    expect(job.body).toMatchObject({ state: 'succeeded', processed: failed.length });
+    expect(
+      (
+        await ctx.db.pool.query(
+          `SELECT count(*)::int AS n FROM hookline.deliveries WHERE id = ANY($1) AND state = 'pending'`,
+          [failed],
+        )
+      ).rows[0].n,
+    ).toBe(failed.length);
     // Succeeded, waiting, delivering and cancelled ones were not touched.
     expect(
       await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1 AND NOT id = ANY($2)', [world.appId, failed]),

@@ -5,6 +5,7 @@ import { resetApiSettings } from '../../lib/api/api-settings';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { call, setUpApiTest, type ApiTestContext } from './support/api';
 import { expectError } from './support/expect-error';
+import { runQueuedJobs } from './support/jobs';
 import { insertDelivery, rowsAsText } from './support/world';
 import { fanOutQueued } from '../support/deliveries';
 
@@ -534,7 +535,12 @@ describe('POST /apps/{appId}/endpoints/{endpointId}/recover', () => {
       body: { since },
     });
     expect(response.status, response.text).toBe(200);
-    expect(response.body).toEqual({ replayed: 2 });
+    // The recover runs as a background job whose total is the dry run's count.
+    expect(response.body.job).toMatchObject({ kind: 'recover', state: 'queued', total: 2 });
+    expect(await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1', [app])).toEqual(everyRowBefore);
+    await runQueuedJobs(ctx.db.url);
+    const job = await call('GET', `/v1/apps/${app}/jobs/${response.body.job.id}`, { key: ctx.adminKey });
+    expect(job.body).toMatchObject({ state: 'succeeded', total: 2, processed: 2 });
     const { rows } = await ctx.db.pool.query<{ id: string; state: string; due: boolean; attempt_count: number }>(
       'SELECT id, state, next_attempt_at <= now() AS due, attempt_count FROM hookline.deliveries WHERE id = ANY($1) ORDER BY attempt_count DESC',
       [[dead, retrying]],

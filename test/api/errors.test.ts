@@ -400,6 +400,7 @@ describe('operations that take no body', () => {
   it('are the ones this test expects', () => {
     expect(bodiless.map((operation) => operation.operationId).sort()).toEqual([
       'cancelDelivery',
+      'cancelJob',
       'deleteApp',
       'deleteEndpoint',
       'deleteEventType',
@@ -418,6 +419,7 @@ describe('operations that take no body', () => {
       eventTypeName: 'invoice.paid',
       messageId: world.messageId,
       deliveryId: world.deliveryId,
+      jobId: world.jobId,
       keyId: apiKey.id,
     };
     return `/v1${template.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!)}`;

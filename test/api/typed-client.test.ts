@@ -5,9 +5,12 @@ import createClient from 'openapi-fetch';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { paths } from '../../examples/typed-client/hookline-api';
 import { listFailedDeliveries } from '../../examples/typed-client/list-failed-deliveries';
+import { replayFailedAsJob } from '../../examples/typed-client/replay-failed-as-job';
 import { API_TYPES_FILE, generateApiTypes } from '../../scripts/generate-api-types';
 import { createApp, createEndpoint } from '../support/fixtures';
+import { waitUntil } from '../support/receiver';
 import { handle, ORIGIN, setUpApiTest, type ApiTestContext } from './support/api';
+import { runQueuedJobs } from './support/jobs';
 import { insertDelivery } from './support/world';
 
 let ctx: ApiTestContext;
@@ -37,6 +40,21 @@ describe('the typed client generated from the OpenAPI document', () => {
     const deliveries = await listFailedDeliveries({ baseUrl: ORIGIN, apiKey: ctx.adminKey, appId, fetch: handle });
     expect(deliveries.map((delivery) => delivery.id).sort()).toEqual(failed.sort());
     expect(new Set(deliveries.map((delivery) => delivery.state))).toEqual(new Set(['dead', 'retrying']));
+  });
+
+  it('replays the failed deliveries as a background job and follows it to the end', async () => {
+    const appId = await createApp(ctx.db.pool, 'typed client job');
+    const endpointId = (await createEndpoint(ctx.db.pool, appId, 'https://example.com/typed-job')).id;
+    for (let i = 0; i < 3; i++)
+      await insertDelivery(ctx.db.pool, { appId, endpointId, state: 'dead', attemptCount: 8 });
+    await insertDelivery(ctx.db.pool, { appId, endpointId, state: 'succeeded', attemptCount: 1 });
+    const done = replayFailedAsJob({ baseUrl: ORIGIN, apiKey: ctx.adminKey, appId, pollMs: 50, fetch: handle });
+    // The workers' job runner, as a worker process runs it.
+    await waitUntil(
+      async () => (await ctx.db.pool.query('SELECT 1 FROM hookline.jobs WHERE app_id = $1', [appId])).rowCount,
+    );
+    await runQueuedJobs(ctx.db.url);
+    expect(await done).toMatchObject({ kind: 'replay', state: 'succeeded', total: 3, processed: 3 });
   });
 
   it('turns an API error into the typed error body', async () => {

@@ -10,6 +10,8 @@ export interface AppWorld {
   messageId: string;
   deliveryId: string;
   attemptId: string;
+  /** A queued replay job (hookline.jobs). */
+  jobId: string;
 }
 
 /** An app with two event types, one endpoint, one message whose delivery is dead after one failed attempt. */
@@ -33,7 +35,20 @@ export async function createAppWorld(pool: Pool, name: string): Promise<AppWorld
             last_error_class = 'http_5xx', claimable_at = NULL WHERE id = $1`,
     [deliveryId],
   );
-  return { appId, endpointId: endpoint.id, secret: endpoint.secret, messageId, deliveryId, attemptId };
+  const job = await pool.query<{ id: string }>(
+    `INSERT INTO hookline.jobs (app_id, kind, params, total) VALUES ($1, 'replay', '{"filter": {"state": "dead"}}', 1)
+     RETURNING id`,
+    [appId],
+  );
+  return {
+    appId,
+    endpointId: endpoint.id,
+    secret: endpoint.secret,
+    messageId,
+    deliveryId,
+    attemptId,
+    jobId: job.rows[0]!.id,
+  };
 }
 
 export async function insertFailedAttempt(
@@ -51,7 +66,7 @@ export async function insertFailedAttempt(
   return rows[0]!.id;
 }
 
-const TABLES = ['apps', 'event_types', 'endpoints', 'endpoint_secrets', 'messages', 'deliveries', 'attempts'];
+const TABLES = ['apps', 'event_types', 'endpoints', 'endpoint_secrets', 'messages', 'deliveries', 'attempts', 'jobs'];
 
 /** A fingerprint of every row the API can change (API keys without last_used_at, which auth touches). */
 export async function snapshotRows(pool: Pool): Promise<Record<string, string>> {

@@ -1,0 +1,114 @@
+'use client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { cancelJob, isFinished, jobKeys, jobsQuery } from '@/lib/queries/jobs';
+import type { Job } from '@/lib/queries/types';
+import { formatCount, formatRelative, formatTime } from '../format';
+import { Button } from '../ui/button';
+import { Card } from '../ui/card';
+import { PageHeader } from '../ui/page-header';
+import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
+import { Table, Td, Th, Tr } from '../ui/table';
+import { ProgressBar } from './job-progress';
+import { JOB_KIND_INFO, JobStateBadge } from './job-state';
+
+/** What a job acts on, in words: the replay's filter, or the endpoint and time of a recover or backfill. */
+function JobTarget({ job }: { job: Job }) {
+  if (job.kind === 'replay') {
+    const filter = (job.params.filter ?? {}) as Record<string, unknown>;
+    const parts = Object.entries(filter).map(([key, value]) => `${key} = ${String(value)}`);
+    return <span className="font-mono text-xs break-all">{parts.join(', ') || 'every failed delivery'}</span>;
+  }
+  const endpointId = String(job.params.endpointId ?? '');
+  return (
+    <span className="text-xs">
+      <Link
+        className="font-mono break-all text-blue-700 hover:underline"
+        href={`/apps/${encodeURIComponent(job.appId)}/endpoints/${encodeURIComponent(endpointId)}`}
+      >
+        {endpointId}
+      </Link>{' '}
+      since {formatTime(String(job.params.since ?? ''))}
+    </span>
+  );
+}
+
+export function JobsList({ appId }: { appId: string }) {
+  const jobs = useQuery(jobsQuery(appId));
+  const queryClient = useQueryClient();
+  const cancel = useMutation({
+    mutationFn: (job: Job) => cancelJob(appId, job.id),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: jobKeys.forApp(appId) }),
+  });
+  return (
+    <div>
+      <PageHeader
+        title="Jobs"
+        subtitle="Bulk actions run by the workers in the background: replay by filter, recover, backfill"
+      />
+      <InlineError error={cancel.error} />
+      <Card>
+        {jobs.isPending ? (
+          <Loading label="Loading jobs…" />
+        ) : jobs.isError ? (
+          <ErrorState error={jobs.error} retry={() => void jobs.refetch()} />
+        ) : jobs.data.data.length === 0 ? (
+          <Empty title="No jobs yet">
+            Replay deliveries by filter in the deliveries explorer, or recover or backfill an endpoint from its page.
+          </Empty>
+        ) : (
+          <Table data-testid="jobs-table">
+            <thead>
+              <tr>
+                <Th>Job</Th>
+                <Th>State</Th>
+                <Th className="min-w-28 sm:min-w-40">Progress</Th>
+                {/* On a phone: what it is, how it ended, how far it got; the rest from 768 px. */}
+                <Th className="hidden md:table-cell">Acts on</Th>
+                <Th className="hidden md:table-cell">Started</Th>
+                <Th className="hidden md:table-cell">Finished</Th>
+                <Th />
+              </tr>
+            </thead>
+            <tbody>
+              {jobs.data.data.map((job) => (
+                <Tr key={job.id} data-testid="job-row">
+                  <Td>
+                    <div className="font-medium">{JOB_KIND_INFO[job.kind].label}</div>
+                    <div className="font-mono text-xs break-all text-zinc-400">{job.id}</div>
+                  </Td>
+                  <Td>
+                    <JobStateBadge state={job.state} />
+                    {job.error ? <div className="mt-1 text-xs text-red-700">{job.error}</div> : null}
+                  </Td>
+                  <Td>
+                    <div className="mb-1 text-xs text-zinc-600" data-testid="job-row-progress">
+                      {formatCount(job.processed)} of {formatCount(job.total)}
+                    </div>
+                    <ProgressBar job={job} />
+                  </Td>
+                  <Td className="hidden md:table-cell">
+                    <JobTarget job={job} />
+                  </Td>
+                  <Td className="hidden text-xs text-zinc-500 md:table-cell">
+                    {formatRelative(job.startedAt ?? job.createdAt)}
+                  </Td>
+                  <Td className="hidden text-xs text-zinc-500 md:table-cell">
+                    {job.finishedAt ? formatTime(job.finishedAt) : '—'}
+                  </Td>
+                  <Td className="text-right">
+                    {!isFinished(job) ? (
+                      <Button size="sm" variant="ghost" className="text-red-700" onClick={() => cancel.mutate(job)}>
+                        Cancel
+                      </Button>
+                    ) : null}
+                  </Td>
+                </Tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </Card>
+    </div>
+  );
+}

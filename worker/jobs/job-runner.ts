@@ -1,0 +1,259 @@
+// Runs background jobs (hookline.jobs: replay by filter, recover, backfill) inside a delivery worker.
+// Each worker runs at most one job at a time, on its own single connection so a job never takes a
+// connection the claim or the flush needs. A job is taken with SKIP LOCKED under a lease
+// (worker/sql/take-job.sql) and worked through in batches, each one short transaction:
+//   lock the job row, fenced on state and lease owner (job-lock.sql)
+//   -> change the batch's rows (job-replay-batch.sql / job-backfill-batch.sql)
+//   -> move the cursor, add to processed, renew the lease or finish (job-advance.sql)
+//   -> commit.
+// Crash cost: at most the batch in flight, which rolls back whole; its rows and the cursor did not
+// move, and when the lease runs out another worker resumes at the cursor. No row is done twice.
+// A cancel (lib/jobs/cancel-job.ts) is seen by the next batch's lock, so it stops within one batch.
+import type { Logger } from '../../lib/log';
+import { createPool, type Pool, type PoolClient } from '../../lib/pg';
+import { replayMatch, type StoredReplayParams } from './job-filter';
+import { sql } from '../sql';
+
+export interface JobRunnerOptions {
+  connectionString: string;
+  workerId: string;
+  log: Logger;
+  /** Rows per batch transaction. 2,000 replayed rows is ~30 ms of locks (see job-replay-batch.sql). */
+  batchSize?: number;
+  /** A pause between batches, to leave the database to the delivery hot path; default none. */
+  batchPauseMs?: number;
+  /** The job's lease, renewed by every batch; a killed worker's job is resumed this long after. */
+  leaseSeconds?: number;
+  /** How often an idle runner looks for a job, and a paced backfill for room. */
+  pollIntervalMs?: number;
+}
+
+interface TakenJob {
+  id: string;
+  app_id: string;
+  kind: 'replay' | 'recover' | 'backfill';
+  params: StoredReplayParams & { endpointId?: string; since?: string };
+  cursor: Record<string, unknown> | null;
+  as_of: Date;
+  total: number;
+  processed: number;
+}
+
+interface BatchOutcome {
+  changed: number;
+  cursor: Record<string, unknown> | null;
+  done: boolean;
+  /** Nothing to do until the endpoint sends what is queued (a paced backfill). */
+  waiting?: boolean;
+  /** The job cannot go on: ends as failed with this message. */
+  failure?: string;
+}
+
+// After this many consecutive database errors on one job it ends as failed (its cursor shows how far
+// it got); fewer are retried after a back-off, as the worker's other loops do.
+const MAX_CONSECUTIVE_ERRORS = 5;
+
+export class JobRunner {
+  private readonly pool: Pool;
+  private readonly batchSize: number;
+  private readonly leaseSeconds: number;
+  private readonly pollMs: number;
+  private stopping = false;
+  private loopDone: Promise<void> | null = null;
+  private sleeper: { timer: NodeJS.Timeout; resolve: () => void } | null = null;
+
+  constructor(private readonly options: JobRunnerOptions) {
+    this.pool = createPool(options.connectionString, { max: 1 });
+    this.batchSize = options.batchSize ?? 2000;
+    this.leaseSeconds = options.leaseSeconds ?? 30;
+    this.pollMs = options.pollIntervalMs ?? 1000;
+  }
+
+  start(): void {
+    this.loopDone ??= this.loop();
+  }
+
+  /** Finishes the batch in flight, hands the job back to the queue and closes the connection. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wakeUp();
+    await this.loopDone;
+    await this.pool.end().catch(() => {});
+  }
+
+  /** Takes jobs until none is left; for tests and scripts that run jobs without the loop. */
+  async runUntilIdle(): Promise<void> {
+    while (!this.stopping && (await this.runOne())) {
+      /* next job */
+    }
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      let ran = false;
+      try {
+        ran = await this.runOne();
+      } catch (error) {
+        this.options.log.warn('job runner failed; retrying', { error });
+      }
+      if (!ran) await this.sleep(this.pollMs);
+    }
+  }
+
+  /** Takes one job and works it until it ends, is cancelled, is lost, or the runner stops. */
+  private async runOne(): Promise<boolean> {
+    const { rows } = await this.pool.query<TakenJob>(sql.takeJob, [this.options.workerId, this.leaseSeconds]);
+    const job = rows[0];
+    if (!job) return false;
+    const log = this.options.log.child({ jobId: job.id, kind: job.kind });
+    log.info('job taken', { processed: job.processed, total: job.total, resumed: job.cursor !== null });
+    let cursor = job.cursor;
+    let errors = 0;
+    while (true) {
+      if (this.stopping) {
+        // Back to the queue now rather than when the lease runs out: another worker resumes it at once.
+        await this.pool.query(sql.endJob, [job.id, this.options.workerId, 'running', null]).catch(() => {});
+        return true;
+      }
+      let outcome: BatchOutcome | 'lost';
+      try {
+        outcome = await this.batch(job, cursor);
+        errors = 0;
+      } catch (error) {
+        errors++;
+        if (errors >= MAX_CONSECUTIVE_ERRORS) {
+          const message = `stopped after ${errors} database errors in a row; the last: ${(error as Error).message}`;
+          await this.pool.query(sql.endJob, [job.id, this.options.workerId, 'failed', message]).catch(() => {});
+          log.error('job failed', { error });
+          return true;
+        }
+        log.warn('job batch failed; retrying', { error, errors });
+        await this.sleep(Math.min(10_000, 200 * 2 ** errors));
+        continue;
+      }
+      if (outcome === 'lost') {
+        log.info('job cancelled or taken over; stopping it here');
+        return true;
+      }
+      if (outcome.failure) {
+        await this.pool.query(sql.endJob, [job.id, this.options.workerId, 'failed', outcome.failure]);
+        log.warn('job failed', { error: outcome.failure });
+        return true;
+      }
+      if (outcome.done) {
+        log.info('job finished');
+        return true;
+      }
+      cursor = outcome.cursor ?? cursor;
+      if (outcome.waiting) await this.sleep(this.pollMs);
+      else if (this.options.batchPauseMs) await this.sleep(this.options.batchPauseMs);
+    }
+  }
+
+  /** One batch in one transaction; 'lost' when the job is no longer this worker's to run. */
+  private async batch(job: TakenJob, cursor: Record<string, unknown> | null): Promise<BatchOutcome | 'lost'> {
+    const client = await this.pool.connect();
+    let lost: Error | undefined;
+    const onError = (error: Error) => (lost = error);
+    client.on('error', onError);
+    try {
+      await client.query('BEGIN');
+      const fence = await client.query(sql.lockJob, [job.id, this.options.workerId]);
+      if (fence.rowCount === 0) {
+        await client.query('ROLLBACK');
+        return 'lost';
+      }
+      const outcome =
+        job.kind === 'backfill' ? await this.backfill(client, job, cursor) : await this.replay(client, job, cursor);
+      if (outcome.failure) {
+        await client.query('ROLLBACK');
+        return outcome;
+      }
+      await client.query(sql.advanceJob, [
+        job.id,
+        this.options.workerId,
+        outcome.cursor ? JSON.stringify(outcome.cursor) : null,
+        outcome.changed,
+        outcome.done,
+        this.leaseSeconds,
+      ]);
+      await client.query('COMMIT');
+      return outcome;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.removeListener('error', onError);
+      client.release(lost);
+    }
+  }
+
+  private async replay(
+    client: PoolClient,
+    job: TakenJob,
+    cursor: Record<string, unknown> | null,
+  ): Promise<BatchOutcome> {
+    const match = replayMatch(job.kind as 'replay' | 'recover', job.params);
+    const after = typeof cursor?.id === 'string' ? cursor.id : '';
+    const { rows } = await client.query<{ scanned: number; changed: number; last_id: string | null }>(sql.replayBatch, [
+      job.app_id,
+      JSON.stringify(match),
+      after,
+      job.as_of,
+      this.batchSize,
+    ]);
+    const row = rows[0]!;
+    // Fewer rows than a batch means the keyset reached the end of the set.
+    return {
+      changed: row.changed,
+      cursor: row.last_id ? { id: row.last_id } : null,
+      done: row.scanned < this.batchSize,
+    };
+  }
+
+  private async backfill(
+    client: PoolClient,
+    job: TakenJob,
+    cursor: Record<string, unknown> | null,
+  ): Promise<BatchOutcome> {
+    const { rows } = await client.query<{
+      endpoints: number;
+      room: number;
+      scanned: number;
+      changed: number;
+      cursor: Record<string, unknown> | null;
+    }>(sql.backfillBatch, [
+      job.app_id,
+      job.params.endpointId,
+      job.params.since,
+      job.as_of,
+      cursor ? JSON.stringify(cursor) : null,
+      this.batchSize,
+    ]);
+    const row = rows[0]!;
+    if (row.endpoints === 0) return { changed: 0, cursor: null, done: false, failure: 'the endpoint was deleted' };
+    if (row.room === 0) return { changed: 0, cursor: null, done: false, waiting: true };
+    return { changed: row.changed, cursor: row.cursor, done: row.scanned < row.room };
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.sleeper = {
+        timer: setTimeout(() => {
+          this.sleeper = null;
+          resolve();
+        }, ms),
+        resolve,
+      };
+    });
+  }
+
+  private wakeUp(): void {
+    if (!this.sleeper) return;
+    clearTimeout(this.sleeper.timer);
+    const { resolve } = this.sleeper;
+    this.sleeper = null;
+    resolve();
+  }
+}

@@ -1,0 +1,57 @@
+-- One batch of a backfill job: deliveries to endpoint $2 for the next messages of app $1 created
+-- since $3 and before the job ($4), after cursor $5 ({createdAt, id}: creation order), that the
+-- endpoint subscribes to and has no delivery for. A message still in the fan-out queue is skipped:
+-- its fan-out reads the endpoints when it runs and gives this endpoint its delivery itself (the queue
+-- row lives until its deliveries are recorded, so one of the two always sees the other).
+-- Order: claims take the oldest claimable_at first (claim-deliveries.sql), so each new delivery is
+-- due one microsecond after the one before it, continuing after the last batch's (the cursor's
+-- lastDue), never before now: the claim queue hands them out in message creation order.
+-- Pace: at most $6 of the endpoint's deliveries wait in the claim queue at once (room). A batch only
+-- fills the room the endpoint's workers freed by sending, so a backfill of a million messages moves
+-- at the endpoint's speed (its max concurrency and rate limit) instead of flooding the queue ahead
+-- of every other endpoint's work. Room 0 inserts nothing and the runner waits.
+WITH endpoint AS (
+  SELECT e.id, e.event_types FROM hookline.endpoints AS e WHERE e.id = $2 AND e.app_id = $1
+), room AS (
+  SELECT greatest(0, $6 - (SELECT count(*) FROM (
+           SELECT 1 FROM hookline.deliveries AS d
+            WHERE d.endpoint_id = $2 AND d.claimable_at IS NOT NULL
+            LIMIT $6) AS queued))::int AS n
+), batch AS (
+  SELECT m.id, m.event_type, m.created_at
+    FROM hookline.messages AS m, endpoint AS e
+   WHERE m.app_id = $1
+     AND m.created_at >= $3
+     AND m.created_at <= $4
+     AND ($5::jsonb IS NULL OR (m.created_at, m.id) > (($5::jsonb ->> 'createdAt')::timestamptz, $5::jsonb ->> 'id'))
+     AND m.target_endpoint_id IS NULL
+     AND (cardinality(e.event_types) = 0 OR m.event_type = ANY (e.event_types))
+   ORDER BY m.created_at, m.id
+   LIMIT (SELECT n FROM room)
+), fresh AS (
+  SELECT b.*, row_number() OVER (ORDER BY b.created_at, b.id) AS rank
+    FROM batch AS b
+   WHERE NOT EXISTS (SELECT 1 FROM hookline.deliveries AS d WHERE d.message_id = b.id AND d.endpoint_id = $2)
+     AND NOT EXISTS (SELECT 1 FROM hookline.fanout_queue AS q WHERE q.message_id = b.id)
+), inserted AS (
+  INSERT INTO hookline.deliveries AS d
+         (app_id, message_id, endpoint_id, event_type, state, next_attempt_at, claimable_at, created_at, updated_at)
+  SELECT $1, f.id, $2, f.event_type, 'pending', f.due, f.due, now(), now()
+    FROM (SELECT fresh.*,
+                 greatest(now(), coalesce(($5::jsonb ->> 'lastDue')::timestamptz, now()))
+                   + make_interval(secs => rank / 1e6) AS due
+            FROM fresh) AS f
+  RETURNING d.claimable_at
+), last AS (
+  SELECT created_at, id FROM batch ORDER BY created_at DESC, id DESC LIMIT 1
+)
+SELECT (SELECT count(*) FROM endpoint)::int AS endpoints,
+       (SELECT n FROM room) AS room,
+       (SELECT count(*) FROM batch)::int AS scanned,
+       (SELECT count(*) FROM inserted)::int AS changed,
+       (SELECT jsonb_build_object(
+                 'createdAt', last.created_at,
+                 'id', last.id,
+                 'lastDue', coalesce((SELECT max(claimable_at) FROM inserted),
+                                     ($5::jsonb ->> 'lastDue')::timestamptz))
+          FROM last) AS cursor

@@ -1,0 +1,58 @@
+-- One batch of a replay or recover job: the next $5 deliveries of app $1 after cursor $3 (keyset on
+-- the primary key) that match $2 and existed when the job was created ($4), put back to pending, due
+-- now: exactly what lib/deliveries/replay-deliveries.ts does to the rows countReplayable counted for
+-- the job's total. $2 is that count's filter as JSON (worker/jobs/job-filter.ts builds it from the
+-- same DeliveryFilter): every key is optional, and `states` holds the public states (waiting and
+-- retrying are pending split on attempt_count, lib/deliveries/delivery-states.ts).
+-- Rows a worker is delivering are not touched (state <> 'delivering'): their worker holds the lease
+-- and records the outcome, as the synchronous replay always did. FOR UPDATE (not SKIP LOCKED: a
+-- skipped row would be passed by the cursor and never replayed) waits for a claim or a flush holding
+-- a row, then re-checks these conditions on its new version, so a row claimed meanwhile is left to
+-- its worker and the cursor still passes it.
+-- Cost: a batch of 2,000 is one short transaction (tens of ms); a million-row replay is 500 of them,
+-- with the claim and the flushes running in between instead of waiting behind one long UPDATE.
+-- Keyset on the primary key reads the app's rows in id order (ids start with their creation time);
+-- a very selective filter over a large app reads many non-matching rows per batch, which costs time,
+-- not locks.
+WITH batch AS (
+  SELECT d.id
+    FROM hookline.deliveries AS d
+   WHERE d.app_id = $1
+     AND d.id > $3
+     AND d.created_at <= $4
+     AND d.state <> 'delivering'
+     AND ($2::jsonb ->> 'endpointId' IS NULL OR d.endpoint_id = $2::jsonb ->> 'endpointId')
+     AND ($2::jsonb ->> 'eventType' IS NULL OR d.event_type = $2::jsonb ->> 'eventType')
+     AND ($2::jsonb ->> 'id' IS NULL OR d.id = $2::jsonb ->> 'id')
+     AND ($2::jsonb ->> 'messageId' IS NULL OR d.message_id = $2::jsonb ->> 'messageId')
+     AND ($2::jsonb ->> 'errorClass' IS NULL OR d.last_error_class = $2::jsonb ->> 'errorClass')
+     AND ($2::jsonb ->> 'statusCode' IS NULL OR d.last_status_code = ($2::jsonb ->> 'statusCode')::int)
+     AND ($2::jsonb ->> 'attemptCount' IS NULL OR d.attempt_count = ($2::jsonb ->> 'attemptCount')::int)
+     AND ($2::jsonb ->> 'minAttempts' IS NULL OR d.attempt_count >= ($2::jsonb ->> 'minAttempts')::int)
+     AND ($2::jsonb ->> 'from' IS NULL OR d.created_at >= ($2::jsonb ->> 'from')::timestamptz)
+     AND ($2::jsonb ->> 'to' IS NULL OR d.created_at < ($2::jsonb ->> 'to')::timestamptz)
+     AND ($2::jsonb ->> 'idempotencyKey' IS NULL OR d.message_id IN (
+           SELECT m.id FROM hookline.messages AS m
+            WHERE m.app_id = $1 AND m.idempotency_key = $2::jsonb ->> 'idempotencyKey'))
+     AND ($2::jsonb -> 'states' IS NULL OR
+          CASE WHEN d.state <> 'pending' THEN d.state
+               WHEN d.attempt_count > 0 THEN 'retrying'
+               ELSE 'waiting' END IN (SELECT jsonb_array_elements_text($2::jsonb -> 'states')))
+   ORDER BY d.id
+   LIMIT $5
+     FOR UPDATE
+), replayed AS (
+  UPDATE hookline.deliveries AS d
+     SET state = 'pending',
+         next_attempt_at = now(),
+         claimable_at = now(),
+         lease_owner = NULL,
+         lease_expires_at = NULL,
+         updated_at = now()
+    FROM batch
+   WHERE d.id = batch.id
+  RETURNING d.id
+)
+SELECT (SELECT count(*) FROM batch)::int AS scanned,
+       (SELECT count(*) FROM replayed)::int AS changed,
+       (SELECT max(id) FROM batch) AS last_id
