@@ -26,6 +26,7 @@ import { EndpointSlots } from './endpoint-slots';
 import { LeaseBook } from './leases';
 import { applyRetention, logRetention, readGauges, sampleQueueDepth, type RetentionOptions } from './maintenance';
 import { startMetricsServer, WorkerMetrics } from './metrics';
+import { runOperationsPass } from './operations/run-operations-pass'; // operational events (issue 14)
 import { BUSY_POLL_MS, BUSY_WINDOW_MS, PollingPresence } from './polling-presence';
 import type { Resolver } from './resolve-and-pin';
 import { sql } from './sql';
@@ -646,6 +647,7 @@ export class DeliveryWorker {
         this.metrics.circuits.set({ state }, gauges.circuits.find((row) => row.state === state)?.count ?? 0);
       }
       if (this.options.retention) logRetention(this.log, await applyRetention(this.pool, this.options.retention));
+      await runOperationsPass(this.pool); // operational events (issue 14): dead deliveries, alert rules
     } catch (error) {
       this.metrics.databaseErrors.inc({ operation: 'maintenance' });
       this.log.warn('maintenance failed; next run in a minute', { error });

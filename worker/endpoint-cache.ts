@@ -14,6 +14,7 @@ interface Row {
   headers: Record<string, string>;
   implicit: boolean;
   timeout_ms: number | null;
+  raw_body: boolean;
   secrets: string[];
 }
 
@@ -50,6 +51,7 @@ export class EndpointCache {
           secrets: row.secrets,
           implicit: row.implicit,
           timeoutMs: row.timeout_ms,
+          rawBody: row.raw_body,
         };
         this.entries.set(row.id, { settings, loadedAt: now });
         found.set(row.id, settings);

@@ -20,7 +20,7 @@ export interface RetentionOptions {
   maxBatches?: number;
 }
 
-async function withTryLock<T>(pool: Pool, key: number, work: (query: Pool['query']) => Promise<T>): Promise<T | null> {
+export async function withTryLock<T>(pool: Pool, key: number, work: (query: Pool['query']) => Promise<T>): Promise<T | null> {
   const client = await pool.connect();
   // A checked-out client has no error listener (the pool's is only on idle ones), and the connection
   // dying while we hold it (Postgres restarting during a retention run) is emitted as an 'error' event:

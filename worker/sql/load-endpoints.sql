@@ -1,7 +1,11 @@
 -- Endpoint settings and their currently valid signing secrets, newest first, for the worker's
 -- short-lived cache. During a rotation's grace period the old secret is still valid and signs too.
+-- raw_body: an operational endpoint with a payload template (migration 20261124130000): its messages'
+-- payloads were rendered into the whole body (Slack's {"text": ...}) when the event was emitted.
 SELECT e.id, e.app_id, e.url, e.enabled, e.max_concurrency, e.headers, e.implicit, e.timeout_ms,
-       coalesce(array_agg(s.secret ORDER BY s.created_at DESC) FILTER (WHERE s.id IS NOT NULL), '{}') AS secrets
+       coalesce(array_agg(s.secret ORDER BY s.created_at DESC) FILTER (WHERE s.id IS NOT NULL), '{}') AS secrets,
+       EXISTS (SELECT 1 FROM hookline.operational_endpoints AS o
+                WHERE o.endpoint_id = e.id AND o.payload_template IS NOT NULL) AS raw_body
   FROM hookline.endpoints AS e
   LEFT JOIN hookline.endpoint_secrets AS s
     ON s.endpoint_id = e.id AND (s.expires_at IS NULL OR s.expires_at > now())
