@@ -93,7 +93,7 @@ export function IssueDetail({ issueId }: { issueId: string }) {
           <Table data-testid="issue-events">
             <thead>
               <tr>
-                <Th>When</Th>
+                <Th className="hidden sm:table-cell">When</Th>
                 <Th>Event</Th>
                 <Th>Details</Th>
               </tr>
@@ -101,9 +101,11 @@ export function IssueDetail({ issueId }: { issueId: string }) {
             <tbody>
               {data.events.map((event) => (
                 <Tr key={event.id}>
-                  <Td className="whitespace-nowrap text-xs text-zinc-500">{formatTime(event.createdAt)}</Td>
+                  <Td className="hidden whitespace-nowrap text-xs text-zinc-500 sm:table-cell">
+                    {formatTime(event.createdAt)}
+                  </Td>
                   <Td className="font-mono text-xs">{event.type}</Td>
-                  <Td className="max-w-md truncate text-xs text-zinc-600">{summarize(event.data)}</Td>
+                  <Td className="max-w-md text-xs text-zinc-600">{summarize(event.data)}</Td>
                 </Tr>
               ))}
             </tbody>

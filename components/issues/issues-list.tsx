@@ -81,10 +81,10 @@ export function IssuesList() {
                 <tr>
                   <Th>Issue</Th>
                   <Th>Status</Th>
-                  <Th className="text-right">Events</Th>
-                  <Th className="text-right">Dead deliveries</Th>
-                  <Th>First seen</Th>
-                  <Th>Last seen</Th>
+                  <Th className="hidden text-right sm:table-cell">Events</Th>
+                  <Th className="text-right">Dead</Th>
+                  <Th className="hidden md:table-cell">First seen</Th>
+                  <Th className="hidden sm:table-cell">Last seen</Th>
                   <Th />
                 </tr>
               </thead>
@@ -103,10 +103,10 @@ export function IssuesList() {
                     <Td>
                       <IssueStatusBadge status={issue.status} />
                     </Td>
-                    <Td className="tabular text-right">{formatCount(issue.eventCount)}</Td>
+                    <Td className="tabular hidden text-right sm:table-cell">{formatCount(issue.eventCount)}</Td>
                     <Td className="tabular text-right">{formatCount(issue.affectedDeliveries)}</Td>
-                    <Td className="text-xs text-zinc-500">{formatTime(issue.firstSeenAt)}</Td>
-                    <Td className="text-xs text-zinc-500">{formatRelative(issue.lastSeenAt)}</Td>
+                    <Td className="hidden text-xs text-zinc-500 md:table-cell">{formatTime(issue.firstSeenAt)}</Td>
+                    <Td className="hidden text-xs text-zinc-500 sm:table-cell">{formatRelative(issue.lastSeenAt)}</Td>
                     <Td>
                       <IssueActions issue={issue} />
                     </Td>

@@ -79,8 +79,8 @@ export function AlertRulesCard() {
                   <tr>
                     <Th>Condition</Th>
                     <Th>State</Th>
-                    <Th>Last value</Th>
-                    <Th>Checked</Th>
+                    <Th className="hidden sm:table-cell">Last value</Th>
+                    <Th className="hidden sm:table-cell">Checked</Th>
                     <Th />
                   </tr>
                 </thead>
@@ -89,8 +89,12 @@ export function AlertRulesCard() {
                     <Tr key={rule.id} data-testid="alert-rule-row">
                       <Td>{describeAlertRule(rule)}</Td>
                       <Td>{rule.firing ? <Badge tone="fail">firing</Badge> : <Badge tone="ok">ok</Badge>}</Td>
-                      <Td className="tabular text-xs">{rule.lastValue === null ? '–' : rule.lastValue.toFixed(1)}</Td>
-                      <Td className="text-xs text-zinc-500">{formatRelative(rule.lastEvaluatedAt)}</Td>
+                      <Td className="tabular hidden text-xs sm:table-cell">
+                        {rule.lastValue === null ? '–' : rule.lastValue.toFixed(1)}
+                      </Td>
+                      <Td className="hidden text-xs text-zinc-500 sm:table-cell">
+                        {formatRelative(rule.lastEvaluatedAt)}
+                      </Td>
                       <Td className="text-right">
                         <Button size="sm" variant="ghost" className="text-red-700" onClick={() => remove.mutate(rule)}>
                           Delete

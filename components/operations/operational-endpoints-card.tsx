@@ -71,15 +71,15 @@ export function OperationalEndpointsCard() {
               <tr>
                 <Th>URL</Th>
                 <Th>Events of</Th>
-                <Th>Event types</Th>
-                <Th>Body</Th>
+                <Th className="hidden sm:table-cell">Event types</Th>
+                <Th className="hidden sm:table-cell">Body</Th>
                 <Th />
               </tr>
             </thead>
             <tbody>
               {endpoints.data.data.map((endpoint) => (
                 <Tr key={endpoint.id} data-testid="operational-endpoint-row">
-                  <Td className="max-w-xs">
+                  <Td className="max-w-[10rem] sm:max-w-xs">
                     <Link
                       href={`/apps/${OPERATIONS_APP_ID}/endpoints/${endpoint.id}`}
                       className="block truncate font-mono text-xs hover:underline"
@@ -96,10 +96,10 @@ export function OperationalEndpointsCard() {
                       <Badge tone="flight">all apps</Badge>
                     )}
                   </Td>
-                  <Td className="text-xs text-zinc-600">
+                  <Td className="hidden text-xs text-zinc-600 sm:table-cell">
                     {endpoint.eventTypes.length === 0 ? 'all' : endpoint.eventTypes.join(', ')}
                   </Td>
-                  <Td className="text-xs text-zinc-600">
+                  <Td className="hidden text-xs text-zinc-600 sm:table-cell">
                     {endpoint.payloadTemplate ? 'template' : 'Standard Webhooks'}
                   </Td>
                   <Td className="text-right">
