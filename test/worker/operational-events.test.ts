@@ -6,7 +6,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendEvent } from '../support/deliveries';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import type { TestDatabase } from '../support/database';
+import { call, setUpApiTest } from '../api/support/api';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { answer, startReceiver, waitUntil, type ReceivedRequest, type Receiver } from '../support/receiver';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
@@ -14,6 +15,7 @@ import { runOperationsPass } from '../../worker/operations/run-operations-pass';
 
 const OPS = 'app_hookline_ops';
 let db: TestDatabase;
+let adminKey: string;
 let appA: string;
 let appB: string;
 const receivers: Receiver[] = [];
@@ -53,7 +55,10 @@ function bodies(target: Receiver): { type?: string; text?: string; data?: Record
 const typesOf = (target: Receiver) => bodies(target).map((body) => body.type);
 
 beforeAll(async () => {
-  db = await createTestDatabase();
+  // The API's test setup: a database of its own, and the REST routes for reading deliveries back.
+  const api = await setUpApiTest();
+  db = api.db;
+  adminKey = api.adminKey;
   appA = await createApp(db.pool, 'Acme');
   appB = await createApp(db.pool, 'Other');
   envelope = await operationalEndpoint(null, null);
@@ -115,6 +120,14 @@ describe('endpoint transitions', () => {
     });
     expect(Object.keys(texts[0]!)).toEqual(['text']);
     for (const request of slack.receiver.requests) expect(verify(request, slack.secret)).toBe(true);
+    // The dashboard's "request" of that delivery is the bytes sent (copy as curl must verify too).
+    const slackMessage = slack.receiver.requests[0]!.headers['webhook-id'];
+    const { rows: slackDelivery } = await db.pool.query<{ id: string }>(
+      'SELECT id FROM hookline.deliveries WHERE message_id = $1',
+      [slackMessage],
+    );
+    const detail = await call('GET', `/v1/apps/${OPS}/deliveries/${slackDelivery[0]!.id}`, { key: adminKey });
+    expect(detail.body.request.body).toBe(slack.receiver.requests[0]!.body);
     // Scoped to another app: nothing about this one.
     expect(otherApp.receiver.requests).toHaveLength(0);
 
