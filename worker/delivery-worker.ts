@@ -647,7 +647,8 @@ export class DeliveryWorker {
         this.metrics.circuits.set({ state }, gauges.circuits.find((row) => row.state === state)?.count ?? 0);
       }
       if (this.options.retention) logRetention(this.log, await applyRetention(this.pool, this.options.retention));
-      await runOperationsPass(this.pool); // operational events (issue 14): dead deliveries, alert rules
+      // Operational events (issue 14): dead deliveries, alert rules.
+      await runOperationsPass(this.pool, { retentionMs: this.options.retention?.retentionMs });
     } catch (error) {
       this.metrics.databaseErrors.inc({ operation: 'maintenance' });
       this.log.warn('maintenance failed; next run in a minute', { error });

@@ -279,4 +279,24 @@ describe('the operations pass', () => {
       /unknown operational event type 'job.exploded'/,
     );
   });
+  it('deletes events and delivery links older than the retention period, and only those', async () => {
+    const { rows } = await db.pool.query<{ id: string }>(
+      `SELECT hookline.emit_operational_event($1, 'job.finished', '{"job_id": "job_old", "kind": "bulk_replay"}') AS id`,
+      [appB],
+    );
+    await db.pool.query(
+      "UPDATE hookline.operational_events SET created_at = now() - interval '31 days' WHERE id = $1",
+      [rows[0]!.id],
+    );
+    await db.pool.query(
+      "INSERT INTO hookline.issue_deliveries (issue_id, delivery_id, app_id, detected_at) VALUES ('iss_old', 'dlv_old', $1, now() - interval '31 days')",
+      [appB],
+    );
+    const before = await countRows(db.pool, 'operational_events');
+    const links = await countRows(db.pool, 'issue_deliveries');
+    await runOperationsPass(db.pool, { retentionMs: 30 * 86_400_000 });
+    expect(await countRows(db.pool, 'operational_events', 'id = $1', [rows[0]!.id])).toBe(0);
+    expect(await countRows(db.pool, 'operational_events')).toBe(before - 1);
+    expect(await countRows(db.pool, 'issue_deliveries')).toBe(links - 1);
+  });
 });

@@ -29,7 +29,15 @@ export interface OperationsPassOptions {
    * a flush plus an attempt's timeout (30 s at most by default) after its attempt started. 5 minutes.
    */
   deadLookbackSeconds?: number;
+  /**
+   * Operational events and issues' delivery links older than this are deleted (HOOKLINE_RETENTION, the
+   * deliveries' own retention: a link to a deleted delivery leads nowhere); null or 0 keeps them.
+   */
+  retentionMs?: number | null;
 }
+
+// Rows per retention DELETE and pass: the pass stays short; a backlog goes over the next minutes.
+const RETENTION_BATCH = 10_000;
 
 export interface OperationsPassResult {
   deadEvents: number;
@@ -150,6 +158,21 @@ export async function runOperationsPass(
         [],
       ]);
       (fires ? result.alertsFired : result.alertsResolved).push(rule.id);
+    }
+    if (options.retentionMs) {
+      const seconds = options.retentionMs / 1000;
+      await query(
+        `DELETE FROM hookline.operational_events WHERE id IN (
+           SELECT id FROM hookline.operational_events WHERE created_at < now() - make_interval(secs => $1)
+            ORDER BY created_at LIMIT $2)`,
+        [seconds, RETENTION_BATCH],
+      );
+      await query(
+        `DELETE FROM hookline.issue_deliveries WHERE (issue_id, delivery_id) IN (
+           SELECT issue_id, delivery_id FROM hookline.issue_deliveries WHERE detected_at < now() - make_interval(secs => $1)
+            ORDER BY detected_at LIMIT $2)`,
+        [seconds, RETENTION_BATCH],
+      );
     }
     return result;
   });

@@ -94,6 +94,8 @@ CREATE TABLE hookline.issue_deliveries (
 );
 -- "dead deliveries above N per hour" counts these per app.
 CREATE INDEX issue_deliveries_app_id_detected_at_idx ON hookline.issue_deliveries (app_id, detected_at);
+-- Retention: rows older than HOOKLINE_RETENTION go with the deliveries they name.
+CREATE INDEX issue_deliveries_detected_at_idx ON hookline.issue_deliveries (detected_at);
 
 -- 4. The event log: what was emitted, for the dashboard and for tests; messages carry the bodies.
 CREATE TABLE hookline.operational_events (
