@@ -399,13 +399,17 @@ describe('operations that take no body', () => {
 
   it('are the ones this test expects', () => {
     expect(bodiless.map((operation) => operation.operationId).sort()).toEqual([
+      'acknowledgeIssue',
       'cancelDelivery',
+      'deleteAlertRule',
       'deleteApp',
       'deleteEndpoint',
       'deleteEventType',
+      'deleteOperationalEndpoint',
       'enableEndpoint',
       'replayDelivery',
       'replayMessage',
+      'resolveIssue',
       'revokeApiKey',
     ]);
   });
@@ -419,6 +423,9 @@ describe('operations that take no body', () => {
       messageId: world.messageId,
       deliveryId: world.deliveryId,
       keyId: apiKey.id,
+      // Operational events: ids that need not exist, the body is refused before anything is looked up.
+      issueId: 'iss_bodiless',
+      ruleId: 'alrt_bodiless',
     };
     return `/v1${template.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!)}`;
   };
