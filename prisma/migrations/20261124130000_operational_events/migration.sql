@@ -5,8 +5,8 @@
 --   - endpoint transitions (disabled/enabled, circuit opened/closed, failing/recovered): a row trigger
 --     on hookline.endpoints whose WHEN clause is true only on those transitions. The worker writes an
 --     endpoint's row at most once a second while it is healthy (record-results.sql), and the WHEN
---     clause is evaluated without calling any function body, so a healthy endpoint pays a few
---     comparisons per write and nothing else.
+--     clause is a few comparisons with a constant (the threshold is an inlined IMMUTABLE SQL function),
+--     so such a write pays those comparisons and no PL/pgSQL call.
 --   - dead deliveries and alert rules: a periodic pass of one worker at a time
 --     (worker/operations/run-operations-pass.ts).
 --   - anything else that wants to tell operators (bulk jobs): SELECT hookline.emit_operational_event(...).
@@ -339,7 +339,7 @@ CREATE TRIGGER endpoints_operational_events AFTER UPDATE ON hookline.endpoints
   FOR EACH ROW
   WHEN (OLD.enabled IS DISTINCT FROM NEW.enabled
         OR (OLD.circuit_state = 'closed') IS DISTINCT FROM (NEW.circuit_state = 'closed')
+        -- crossing the failing threshold, either way (recovered is the way down to 0)
         OR (OLD.consecutive_failures < hookline.operational_failing_threshold())
-           IS DISTINCT FROM (NEW.consecutive_failures < hookline.operational_failing_threshold())
-        OR (OLD.consecutive_failures >= hookline.operational_failing_threshold() AND NEW.consecutive_failures = 0))
+           IS DISTINCT FROM (NEW.consecutive_failures < hookline.operational_failing_threshold()))
   EXECUTE FUNCTION hookline.endpoint_operational_events();

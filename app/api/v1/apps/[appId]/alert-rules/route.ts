@@ -1,5 +1,6 @@
 import { route } from '@/lib/api/route';
-import { createAlertRule, listAlertRules } from '@/lib/operations/alert-rules';
+import { createAlertRule } from '@/lib/operations/create-alert-rule';
+import { listAlertRules } from '@/lib/operations/list-alert-rules';
 import { operations } from '@/lib/openapi/operations';
 
 export const runtime = 'nodejs';

@@ -1,5 +1,6 @@
 import { route } from '@/lib/api/route';
-import { deleteAlertRule, updateAlertRule } from '@/lib/operations/alert-rules';
+import { deleteAlertRule } from '@/lib/operations/delete-alert-rule';
+import { updateAlertRule } from '@/lib/operations/update-alert-rule';
 import { operations } from '@/lib/openapi/operations';
 
 export const runtime = 'nodejs';
