@@ -5,7 +5,7 @@
 // Slack-style with a payload template, and one scoped to another app that must get nothing.
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendEvent } from '../support/deliveries';
+import { fanOutQueued, sendEvent } from '../support/deliveries';
 import type { TestDatabase } from '../support/database';
 import { call, setUpApiTest } from '../api/support/api';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
@@ -298,5 +298,55 @@ describe('the operations pass', () => {
     expect(await countRows(db.pool, 'operational_events', 'id = $1', [rows[0]!.id])).toBe(0);
     expect(await countRows(db.pool, 'operational_events')).toBe(before - 1);
     expect(await countRows(db.pool, 'issue_deliveries')).toBe(links - 1);
+  });
+});
+
+describe('alert rules on the queue and on dead deliveries', () => {
+  it('fires oldest_waiting_above for a delivery due and unsent too long, and dead_per_hour_above', async () => {
+    // No worker from here on: a due delivery stays unsent.
+    await stopTestWorkers();
+    const appD = await createApp(db.pool, 'Backlogged');
+    await createEventType(db.pool, appD, 'queue.test');
+    await createEndpoint(db.pool, appD, 'http://127.0.0.1:9/unused');
+    await sendEvent(db.pool, appD, 'queue.test', {});
+    await fanOutQueued(db.pool);
+    const { rows: rules } = await db.pool.query<{ id: string; kind: string }>(
+      `INSERT INTO hookline.alert_rules (app_id, kind, threshold) VALUES ($1, 'oldest_waiting_above', 300),
+              ($2, 'dead_per_hour_above', 3) RETURNING id, kind`,
+      [appD, appA],
+    );
+    const waiting = rules.find((rule) => rule.kind === 'oldest_waiting_above')!.id;
+    const dead = rules.find((rule) => rule.kind === 'dead_per_hour_above')!.id;
+
+    // Due for a minute: under the threshold.
+    await db.pool.query("UPDATE hookline.deliveries SET claimable_at = now() - interval '1 minute' WHERE app_id = $1", [
+      appD,
+    ]);
+    // App A had 4 dead deliveries counted in the last hour (the test above): more than 3.
+    expect((await runOperationsPass(db.pool))!.alertsFired).toEqual([dead]);
+
+    await db.pool.query(
+      "UPDATE hookline.deliveries SET claimable_at = now() - interval '10 minutes' WHERE app_id = $1",
+      [appD],
+    );
+    const fired = await runOperationsPass(db.pool);
+    expect(fired!.alertsFired).toEqual([waiting]);
+    const { rows } = await db.pool.query<{ firing: boolean; last_value: number }>(
+      'SELECT firing, last_value FROM hookline.alert_rules WHERE id = $1',
+      [waiting],
+    );
+    expect(rows[0]!.firing).toBe(true);
+    expect(rows[0]!.last_value).toBeGreaterThan(590);
+
+    // Sent (here: cancelled) at last: the rule clears, its issue is resolved.
+    await db.pool.query("UPDATE hookline.deliveries SET state = 'cancelled', claimable_at = NULL WHERE app_id = $1", [
+      appD,
+    ]);
+    expect((await runOperationsPass(db.pool))!.alertsResolved).toEqual([waiting]);
+    const issue = await db.pool.query(
+      "SELECT status FROM hookline.issues WHERE subject_id = $1 AND error_class = 'alert'",
+      [waiting],
+    );
+    expect(issue.rows[0].status).toBe('resolved');
   });
 });
