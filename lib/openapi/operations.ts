@@ -125,7 +125,7 @@ export const operations = {
     access: 'deployment',
     params: appParams,
     status: 204,
-    errors: readOne,
+    errors: [...readOne, 409],
   }),
 
   listEventTypes: defineOperation({

@@ -214,3 +214,29 @@ describe('the OpenAPI document', () => {
     expect(document.components.schemas.DeliveryDeadEvent.properties.data.properties).toHaveProperty('delivery_ids');
   });
 });
+
+describe('DELETE /apps/{appId}', () => {
+  it("removes the app's issues, events and alert rules, keeps subscriptions scoped to it, and keeps the operations app", async () => {
+    const doomed = await createApp(ctx.db.pool, 'Doomed');
+    await emit(doomed, 'endpoint.failing', 'ep_doomed', 'timeout');
+    await call('POST', `/v1/apps/${doomed}/alert-rules`, {
+      key: ctx.adminKey,
+      body: { kind: 'dead_per_hour_above', threshold: 1 },
+    });
+    const scoped = await call('POST', '/v1/operational-endpoints', {
+      key: ctx.adminKey,
+      body: { url: 'https://example.com/doomed', scopeAppId: doomed },
+    });
+    expect((await call('DELETE', `/v1/apps/${doomed}`, { key: ctx.adminKey })).status).toBe(204);
+    for (const table of ['issues', 'operational_events', 'alert_rules']) {
+      expect(await countRows(ctx.db.pool, table, 'app_id = $1', [doomed]), table).toBe(0);
+    }
+    // Still scoped to the deleted app (so it receives nothing), never widened to every app.
+    expect(
+      (await call('GET', `/v1/operational-endpoints/${scoped.body.id}`, { key: ctx.adminKey })).body.scopeAppId,
+    ).toBe(doomed);
+
+    expectError(await call('DELETE', '/v1/apps/app_hookline_ops', { key: ctx.adminKey }), 409, 'operations_app');
+    expect(await countRows(ctx.db.pool, 'event_types', "app_id = 'app_hookline_ops'")).toBe(10);
+  });
+});
