@@ -47,7 +47,8 @@ async function atWidths(page: Page, name: string) {
 }
 
 test('an issue opens, is acknowledged and resolved, and reopens when the endpoint fails again', async ({ page }) => {
-  test.setTimeout(120_000);
+  // The last step waits for the worker's once-a-minute operations pass.
+  test.setTimeout(200_000);
   const env = e2eEnv();
   const app = await createApp({ name: 'E2E Issues Shop' });
   await setReceiverMode('fail');
@@ -104,6 +105,21 @@ test('an issue opens, is acknowledged and resolved, and reopens when the endpoin
   expect(reopened).toMatchObject({ status: 'open', reopenedCount: 1 });
   expect(reopened.eventCount).toBeGreaterThanOrEqual(2);
   await atWidths(page, 'issue-reopened');
+
+  // The dead deliveries (retry schedule "0,1s") are counted into the issue by the worker's
+  // once-a-minute pass, each linking to its delivery.
+  await expect
+    .poll(async () => (await api<{ affectedDeliveries: number }>('GET', `/issues/${issue.id}`)).affectedDeliveries, {
+      timeout: 90_000,
+      intervals: [2_000],
+    })
+    .toBeGreaterThan(0);
+  const firstDelivery = page.getByTestId('issue-deliveries').getByRole('link').first();
+  await expect(firstDelivery).toBeVisible({ timeout: 15_000 });
+  await screenshot(page, 'issue-with-deliveries-1280');
+  await firstDelivery.click();
+  await page.waitForURL(new RegExp(`/apps/${app.appId}/deliveries/dlv_`));
+  await expect(page.locator('main')).toContainText('dead');
 
   await page.goto(`${env.baseUrl}/issues?status=open`);
   await expect(page.getByTestId('issue-row').filter({ hasText: app.appName })).toContainText('open');
