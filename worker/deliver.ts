@@ -34,6 +34,8 @@ export interface EndpointSettings {
   timeoutMs: number | null;
   /** This endpoint's retry schedule (its own or its app's); null: the worker's. */
   retryScheduleMs?: readonly number[] | null;
+  /** An operational endpoint with a payload template: the payload was rendered at emission and is the body. */
+  rawBody?: boolean;
 }
 
 export type DeliveryState = 'succeeded' | 'pending' | 'dead';
@@ -71,9 +73,10 @@ export interface DeliverOptions {
  */
 export function buildBody(
   delivery: Pick<ClaimedDelivery, 'eventType' | 'createdAt' | 'payload'>,
-  endpoint: Pick<EndpointSettings, 'implicit'> = { implicit: false },
+  endpoint: Pick<EndpointSettings, 'implicit' | 'rawBody'> = { implicit: false },
 ): string {
-  if (endpoint.implicit) return delivery.payload;
+  // Operational events (issue 14): a templated endpoint's payload is already the whole body.
+  if (endpoint.implicit || endpoint.rawBody) return delivery.payload;
   return `{"type":${JSON.stringify(delivery.eventType)},"timestamp":"${delivery.createdAt.toISOString()}","data":${delivery.payload}}`;
 }
 

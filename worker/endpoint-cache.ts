@@ -16,6 +16,7 @@ interface Row {
   implicit: boolean;
   timeout_ms: number | null;
   retry_schedule_ms: number[];
+  raw_body: boolean;
   secrets: string[];
 }
 
@@ -53,6 +54,7 @@ export class EndpointCache {
           implicit: row.implicit,
           timeoutMs: row.timeout_ms,
           retryScheduleMs: row.retry_schedule_ms.length > 0 ? row.retry_schedule_ms : null,
+          rawBody: row.raw_body,
         };
         this.entries.set(row.id, { settings, loadedAt: now });
         found.set(row.id, settings);

@@ -1,9 +1,12 @@
-// Once-a-minute chores that need one worker, not all of them: the queue depth sample and retention.
+// Once-a-minute chores that need one worker, not all of them: the queue depth sample, retention and
+// the operational events pass (worker/operations/).
 // Each runs inside a transaction holding a transaction-level advisory lock taken with try (never
 // waiting), so with N workers one does the work and the others skip that minute.
 import type { Logger } from '../lib/log';
 import type { Pool } from '../lib/pg';
+import { withTryLock } from './advisory-lock';
 import type { WorkerMetrics } from './metrics';
+import { runOperationsPass } from './operations/run-operations-pass';
 import { sql } from './sql';
 
 // Arbitrary constants, the same in every Hookline process.
@@ -24,55 +27,6 @@ export interface RetentionOptions {
    * `npm run bench` measures keeps up with that, in transactions of tens of milliseconds each.
    */
   budgetMs?: number;
-}
-
-/**
- * Runs `work` if this process gets the advisory lock `key`, else returns null. `transaction`: the lock
- * is a transaction's, and `work` runs inside that transaction; otherwise it is the session's, held by
- * a connection with no transaction open while `work` runs on others (retention deletes for up to its
- * budget, longer than the worker sessions' 10 s idle-in-transaction limit), and given back after.
- */
-async function withTryLock<T>(
-  pool: Pool,
-  key: number,
-  mode: 'transaction' | 'session',
-  work: (query: Pool['query']) => Promise<T>,
-): Promise<T | null> {
-  const client = await pool.connect();
-  // A checked-out client has no error listener (the pool's is only on idle ones), and the connection
-  // dying while we hold it (Postgres restarting during a retention run) is emitted as an 'error' event:
-  // unhandled, that ended the worker (test/worker/postgres-restart.test.ts). The failed query reports
-  // the error; this keeps the event from killing the process, and the client is then discarded.
-  let lost: Error | undefined;
-  const onError = (error: Error) => (lost = error);
-  client.on('error', onError);
-  try {
-    if (mode === 'session') {
-      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [key]);
-      if (!rows[0]?.locked) return null;
-      try {
-        return await work(client.query.bind(client) as Pool['query']);
-      } finally {
-        // If this fails the connection is gone, and the lock with it.
-        await client.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => {});
-      }
-    }
-    await client.query('BEGIN');
-    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [key]);
-    if (!rows[0]?.locked) {
-      await client.query('ROLLBACK');
-      return null;
-    }
-    const result = await work(client.query.bind(client) as Pool['query']);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.removeListener('error', onError);
-    client.release(lost);
-  }
 }
 
 /** Writes this minute's sample unless another worker did. Returns the rows written, or null if skipped. */
@@ -161,6 +115,8 @@ export async function runMaintenance(options: {
       metrics.circuits.set({ state }, gauges.circuits.find((row) => row.state === state)?.count ?? 0);
     }
     if (options.retention) logRetention(log, await applyRetention(pool, options.retention));
+    // Operational events (issue 14): newly dead deliveries, alert rules.
+    await runOperationsPass(pool, { retentionMs: options.retention?.retentionMs });
   } catch (error) {
     metrics.databaseErrors.inc({ operation: 'maintenance' });
     log.warn('maintenance failed; next run in a minute', { error });

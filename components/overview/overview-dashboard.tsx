@@ -15,6 +15,7 @@ import { LiveStatus } from '../filters/live-status';
 import { TimeRangePicker } from '../filters/time-range-picker';
 import { useUrlFilters } from '../filters/use-url-filters';
 import { formatCount, formatMs, formatPercent, formatRate } from '../format';
+import { OpenIssuesBanner } from '../issues/open-issues-banner';
 import { ErrorClass, StatusCode } from '../shared/state-badge';
 import { Card, CardBody, CardHeader } from '../ui/card';
 import { PageHeader } from '../ui/page-header';
@@ -87,6 +88,7 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
   };
   return (
     <div className="space-y-4">
+      <OpenIssuesBanner />
       <section aria-label="Queue now" className="grid grid-cols-2 gap-2 sm:grid-cols-4">
         {queueCard('waiting')}
         {queueCard('retrying', 'retry')}

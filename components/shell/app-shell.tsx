@@ -3,17 +3,20 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
 import { apiFetch } from '@/lib/api-client';
+import { OpenIssuesCount } from '../issues/open-issues-count';
 import { Button } from '../ui/button';
 import { cn } from '../ui/cn';
 import { InlineError } from '../ui/states';
 
 const NAV = [
   { href: '/overview', label: 'Overview' },
+  { href: '/issues', label: 'Issues' },
   { href: '/deliveries', label: 'Deliveries' },
   { href: '/messages', label: 'Messages' },
   { href: '/endpoints', label: 'Endpoints' },
   { href: '/apps', label: 'Apps' },
   { href: '/api-keys', label: 'API keys' },
+  { href: '/operations', label: 'Operations' },
 ];
 
 // The mark from public/logo.svg; the name beside it is the link's text, so the image is decorative.
@@ -80,6 +83,7 @@ export function AppShell({ email, children }: { email: string; children: ReactNo
                 )}
               >
                 {item.label}
+                {item.href === '/issues' ? <OpenIssuesCount /> : null}
               </Link>
             ))}
           </nav>

@@ -486,6 +486,184 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operational-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the endpoints that receive operational events */
+        get: operations["listOperationalEndpoints"];
+        put?: never;
+        /**
+         * Subscribe an endpoint to operational events, deployment-wide or for one app; the response holds its signing secret
+         * @description The endpoint belongs to the internal operations app (app_hookline_ops), so its secret can be rotated, a test event sent and its deliveries read through the /apps/app_hookline_ops/endpoints routes.
+         */
+        post: operations["createOperationalEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operational-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an operational endpoint */
+        get: operations["getOperationalEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete an operational endpoint */
+        delete: operations["deleteOperationalEndpoint"];
+        options?: never;
+        head?: never;
+        /** Change an operational endpoint (URL, event types, scope, payload template) */
+        patch: operations["updateOperationalEndpoint"];
+        trace?: never;
+    };
+    "/operational-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The operational event log, newest first (an app-limited key sees its own app) */
+        get: operations["listOperationalEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Issues (one per endpoint and error class, or per alert rule), most recently seen first */
+        get: operations["listIssues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/issues/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Issues per status (the dashboard nav shows the open count) */
+        get: operations["countIssues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/issues/{issueId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An issue with its affected deliveries and events */
+        get: operations["getIssue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/issues/{issueId}/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Acknowledge an open issue */
+        post: operations["acknowledgeIssue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/issues/{issueId}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resolve an issue; it reopens when the same thing happens again */
+        post: operations["resolveIssue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/alert-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an app's alert rules with their state */
+        get: operations["listAlertRules"];
+        put?: never;
+        /** Create an alert rule; each firing is an operational event and an issue */
+        post: operations["createAlertRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/alert-rules/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an alert rule */
+        delete: operations["deleteAlertRule"];
+        options?: never;
+        head?: never;
+        /** Change an alert rule */
+        patch: operations["updateAlertRule"];
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -504,9 +682,307 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operational event endpoint.disabled
+         * @description Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) by the operational endpoint's secret, retried like every delivery.
+         */
+        post: operations["operationalEvent_endpoint_disabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "endpoint.enabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operational event endpoint.enabled
+         * @description Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) by the operational endpoint's secret, retried like every delivery.
+         */
+        post: operations["operationalEvent_endpoint_enabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "endpoint.circuit_opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operational event endpoint.circuit_opened
+         * @description Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) by the operational endpoint's secret, retried like every delivery.
+         */
+        post: operations["operationalEvent_endpoint_circuit_opened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "endpoint.circuit_closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operational event endpoint.circuit_closed
+         * @description Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) by the operational endpoint's secret, retried like every delivery.
+         */
+        post: operations["operationalEvent_endpoint_circuit_closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "endpoint.failing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operational event endpoint.failing
+         * @description Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) by the operational endpoint's secret, retried like every delivery.
+         */
+        post: operations["operationalEvent_endpoint_failing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "endpoint.recovered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operational event endpoint.recovered
+         * @description Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) by the operational endpoint's secret, retried like every delivery.
+         */
+        post: operations["operationalEvent_endpoint_recovered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "delivery.dead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operational event delivery.dead
+         * @description Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) by the operational endpoint's secret, retried like every delivery.
+         */
+        post: operations["operationalEvent_delivery_dead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "alert.fired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operational event alert.fired
+         * @description Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) by the operational endpoint's secret, retried like every delivery.
+         */
+        post: operations["operationalEvent_alert_fired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "alert.resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operational event alert.resolved
+         * @description Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) by the operational endpoint's secret, retried like every delivery.
+         */
+        post: operations["operationalEvent_alert_resolved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.finished": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operational event job.finished
+         * @description Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) by the operational endpoint's secret, retried like every delivery.
+         */
+        post: operations["operationalEvent_job_finished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        AlertFiredEvent: {
+            /** @constant */
+            type: "alert.fired";
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            timestamp: string;
+            data: {
+                /** @description opev_...: the operational event; the webhook-id header is the message id */
+                event_id: string;
+                /** @description The app the event is about */
+                app_id: string;
+                app_name?: string;
+                /** @description The issue this event opened, touched or resolved */
+                issue_id?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                occurred_at: string;
+                alert_rule_id: string;
+                /** @enum {string} */
+                kind: "success_rate_below" | "oldest_waiting_above" | "dead_per_hour_above";
+                threshold: number;
+                window_minutes: number;
+                /** @description The measured value: percent, seconds or deliveries per hour */
+                value: number | null;
+                /** @description The rule in words, e.g. "success rate below 95 % over 15 min" */
+                condition: string;
+                description: string;
+            };
+        };
+        AlertResolvedEvent: {
+            /** @constant */
+            type: "alert.resolved";
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            timestamp: string;
+            data: {
+                /** @description opev_...: the operational event; the webhook-id header is the message id */
+                event_id: string;
+                /** @description The app the event is about */
+                app_id: string;
+                app_name?: string;
+                /** @description The issue this event opened, touched or resolved */
+                issue_id?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                occurred_at: string;
+                alert_rule_id: string;
+                /** @enum {string} */
+                kind: "success_rate_below" | "oldest_waiting_above" | "dead_per_hour_above";
+                threshold: number;
+                window_minutes: number;
+                /** @description The measured value: percent, seconds or deliveries per hour */
+                value: number | null;
+                /** @description The rule in words, e.g. "success rate below 95 % over 15 min" */
+                condition: string;
+                description: string;
+            };
+        };
+        AlertRule: {
+            id: string;
+            appId: string;
+            /**
+             * @description success_rate_below: threshold in percent over windowMinutes; oldest_waiting_above: threshold in seconds; dead_per_hour_above: threshold in dead deliveries over the last hour
+             * @enum {string}
+             */
+            kind: "success_rate_below" | "oldest_waiting_above" | "dead_per_hour_above";
+            threshold: number;
+            windowMinutes: number;
+            description: string;
+            enabled: boolean;
+            firing: boolean;
+            lastValue: number | null;
+            lastEvaluatedAt: string | null;
+            firedAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            updatedAt: string;
+        };
+        AlertRulePage: {
+            data: components["schemas"]["AlertRule"][];
+            nextCursor: string | null;
+        };
         ApiKey: {
             id: string;
             name: string;
@@ -625,6 +1101,37 @@ export interface components {
              */
             updatedAt: string;
         };
+        DeliveryDeadEvent: {
+            /** @constant */
+            type: "delivery.dead";
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            timestamp: string;
+            data: {
+                /** @description opev_...: the operational event; the webhook-id header is the message id */
+                event_id: string;
+                /** @description The app the event is about */
+                app_id: string;
+                app_name?: string;
+                /** @description The issue this event opened, touched or resolved */
+                issue_id?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                occurred_at: string;
+                endpoint_id: string;
+                endpoint_url: string;
+                error_class: string;
+                /** @description Deliveries of this endpoint and error class found dead by this pass */
+                count: number;
+                /** @description Up to 20 of them; the issue lists all */
+                delivery_ids: string[];
+                last_status_code: number | null;
+            };
+        };
         DeliveryDetail: {
             id: string;
             appId: string;
@@ -721,6 +1228,163 @@ export interface components {
             updatedAt: string;
             health: components["schemas"]["EndpointHealth"];
         };
+        EndpointCircuitClosedEvent: {
+            /** @constant */
+            type: "endpoint.circuit_closed";
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            timestamp: string;
+            data: {
+                /** @description opev_...: the operational event; the webhook-id header is the message id */
+                event_id: string;
+                /** @description The app the event is about */
+                app_id: string;
+                app_name?: string;
+                /** @description The issue this event opened, touched or resolved */
+                issue_id?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                occurred_at: string;
+                endpoint_id: string;
+                endpoint_url: string;
+                consecutive_failures: number;
+                last_error_class: string | null;
+                /** @enum {string} */
+                circuit_state: "closed" | "open" | "half_open";
+                failing_since: string | null;
+                last_failure_at: string | null;
+            };
+        };
+        EndpointCircuitOpenedEvent: {
+            /** @constant */
+            type: "endpoint.circuit_opened";
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            timestamp: string;
+            data: {
+                /** @description opev_...: the operational event; the webhook-id header is the message id */
+                event_id: string;
+                /** @description The app the event is about */
+                app_id: string;
+                app_name?: string;
+                /** @description The issue this event opened, touched or resolved */
+                issue_id?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                occurred_at: string;
+                endpoint_id: string;
+                endpoint_url: string;
+                consecutive_failures: number;
+                last_error_class: string | null;
+                /** @enum {string} */
+                circuit_state: "closed" | "open" | "half_open";
+                failing_since: string | null;
+                last_failure_at: string | null;
+                circuit_open_until: string | null;
+            };
+        };
+        EndpointDisabledEvent: {
+            /** @constant */
+            type: "endpoint.disabled";
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            timestamp: string;
+            data: {
+                /** @description opev_...: the operational event; the webhook-id header is the message id */
+                event_id: string;
+                /** @description The app the event is about */
+                app_id: string;
+                app_name?: string;
+                /** @description The issue this event opened, touched or resolved */
+                issue_id?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                occurred_at: string;
+                endpoint_id: string;
+                endpoint_url: string;
+                consecutive_failures: number;
+                last_error_class: string | null;
+                /** @enum {string} */
+                circuit_state: "closed" | "open" | "half_open";
+                failing_since: string | null;
+                last_failure_at: string | null;
+                reason: string | null;
+            };
+        };
+        EndpointEnabledEvent: {
+            /** @constant */
+            type: "endpoint.enabled";
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            timestamp: string;
+            data: {
+                /** @description opev_...: the operational event; the webhook-id header is the message id */
+                event_id: string;
+                /** @description The app the event is about */
+                app_id: string;
+                app_name?: string;
+                /** @description The issue this event opened, touched or resolved */
+                issue_id?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                occurred_at: string;
+                endpoint_id: string;
+                endpoint_url: string;
+                consecutive_failures: number;
+                last_error_class: string | null;
+                /** @enum {string} */
+                circuit_state: "closed" | "open" | "half_open";
+                failing_since: string | null;
+                last_failure_at: string | null;
+            };
+        };
+        EndpointFailingEvent: {
+            /** @constant */
+            type: "endpoint.failing";
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            timestamp: string;
+            data: {
+                /** @description opev_...: the operational event; the webhook-id header is the message id */
+                event_id: string;
+                /** @description The app the event is about */
+                app_id: string;
+                app_name?: string;
+                /** @description The issue this event opened, touched or resolved */
+                issue_id?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                occurred_at: string;
+                endpoint_id: string;
+                endpoint_url: string;
+                consecutive_failures: number;
+                last_error_class: string | null;
+                /** @enum {string} */
+                circuit_state: "closed" | "open" | "half_open";
+                failing_since: string | null;
+                last_failure_at: string | null;
+            };
+        };
         EndpointHealth: {
             /** @enum {string} */
             circuitState: "closed" | "open" | "half_open";
@@ -737,6 +1401,38 @@ export interface components {
         EndpointPage: {
             data: components["schemas"]["Endpoint"][];
             nextCursor: string | null;
+        };
+        EndpointRecoveredEvent: {
+            /** @constant */
+            type: "endpoint.recovered";
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            timestamp: string;
+            data: {
+                /** @description opev_...: the operational event; the webhook-id header is the message id */
+                event_id: string;
+                /** @description The app the event is about */
+                app_id: string;
+                app_name?: string;
+                /** @description The issue this event opened, touched or resolved */
+                issue_id?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                occurred_at: string;
+                endpoint_id: string;
+                endpoint_url: string;
+                consecutive_failures: number;
+                last_error_class: string | null;
+                /** @enum {string} */
+                circuit_state: "closed" | "open" | "half_open";
+                failing_since: string | null;
+                last_failure_at: string | null;
+                failed_attempts: number;
+            };
         };
         EndpointSecrets: {
             secrets: {
@@ -823,6 +1519,76 @@ export interface components {
             data: components["schemas"]["EventType"][];
             nextCursor: string | null;
         };
+        Issue: {
+            id: string;
+            appId: string;
+            endpointId: string | null;
+            alertRuleId: string | null;
+            /** @description The error class, or "alert" for an alert rule */
+            errorClass: string;
+            title: string;
+            /** @enum {string} */
+            status: "open" | "acknowledged" | "resolved";
+            /** @description Operational events that opened or touched it */
+            eventCount: number;
+            /** @description Dead deliveries counted into it */
+            affectedDeliveries: number;
+            reopenedCount: number;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            firstSeenAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            lastSeenAt: string;
+            acknowledgedAt: string | null;
+            resolvedAt: string | null;
+        };
+        IssueCounts: {
+            open: number;
+            acknowledged: number;
+            resolved: number;
+        };
+        IssueDetail: {
+            id: string;
+            appId: string;
+            endpointId: string | null;
+            alertRuleId: string | null;
+            /** @description The error class, or "alert" for an alert rule */
+            errorClass: string;
+            title: string;
+            /** @enum {string} */
+            status: "open" | "acknowledged" | "resolved";
+            /** @description Operational events that opened or touched it */
+            eventCount: number;
+            /** @description Dead deliveries counted into it */
+            affectedDeliveries: number;
+            reopenedCount: number;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            firstSeenAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            lastSeenAt: string;
+            acknowledgedAt: string | null;
+            resolvedAt: string | null;
+            endpointUrl: string | null;
+            /** @description The most recent 100 affected deliveries */
+            deliveryIds: string[];
+            /** @description The most recent 50 events of this issue */
+            events: components["schemas"]["OperationalEventRecord"][];
+        };
+        IssuePage: {
+            data: components["schemas"]["Issue"][];
+            nextCursor: string | null;
+        };
         Job: {
             id: string;
             appId: string;
@@ -854,6 +1620,34 @@ export interface components {
              * @description ISO-8601 timestamp
              */
             updatedAt: string;
+        };
+        JobFinishedEvent: {
+            /** @constant */
+            type: "job.finished";
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            timestamp: string;
+            /** @description Emitted by background jobs; their own fields (counts, times) follow */
+            data: {
+                /** @description opev_...: the operational event; the webhook-id header is the message id */
+                event_id: string;
+                /** @description The app the event is about */
+                app_id: string;
+                app_name?: string;
+                /** @description The issue this event opened, touched or resolved */
+                issue_id?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                occurred_at: string;
+                job_id: string;
+                kind: string;
+            } & {
+                [key: string]: unknown;
+            };
         };
         JobPage: {
             data: components["schemas"]["Job"][];
@@ -909,6 +1703,118 @@ export interface components {
         };
         MessageWithOutcomePage: {
             data: components["schemas"]["MessageWithOutcome"][];
+            nextCursor: string | null;
+        };
+        OperationalEndpoint: {
+            id: string;
+            appId: string;
+            url: string;
+            description: string;
+            eventTypes: string[];
+            enabled: boolean;
+            disabledReason: string | null;
+            disabledAt: string | null;
+            maxConcurrency: number;
+            rateLimitPerSecond: number | null;
+            headers: {
+                [key: string]: string;
+            };
+            implicit: boolean;
+            /** @description This endpoint's own schedule; null: the app's, else the deployment's */
+            retrySchedule: string | null;
+            /** @description This endpoint's own deadline; null: the app's, else the deployment's */
+            timeoutMs: number | null;
+            retryPolicy: {
+                /** @description e.g. "0,5s,5m,30m" */
+                retrySchedule: string;
+                maxAttempts: number;
+                /** @enum {string} */
+                retryScheduleFrom: "endpoint" | "app" | "deployment";
+                timeoutMs: number;
+                /** @enum {string} */
+                timeoutFrom: "endpoint" | "app" | "deployment";
+            };
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            updatedAt: string;
+            health: components["schemas"]["EndpointHealth"];
+            /** @description Only events of this app; null: every app (deployment-wide) */
+            scopeAppId: string | null;
+            payloadTemplate: string | null;
+        };
+        OperationalEndpointPage: {
+            data: components["schemas"]["OperationalEndpoint"][];
+            nextCursor: string | null;
+        };
+        OperationalEndpointWithSecret: {
+            id: string;
+            appId: string;
+            url: string;
+            description: string;
+            eventTypes: string[];
+            enabled: boolean;
+            disabledReason: string | null;
+            disabledAt: string | null;
+            maxConcurrency: number;
+            rateLimitPerSecond: number | null;
+            headers: {
+                [key: string]: string;
+            };
+            implicit: boolean;
+            /** @description This endpoint's own schedule; null: the app's, else the deployment's */
+            retrySchedule: string | null;
+            /** @description This endpoint's own deadline; null: the app's, else the deployment's */
+            timeoutMs: number | null;
+            retryPolicy: {
+                /** @description e.g. "0,5s,5m,30m" */
+                retrySchedule: string;
+                maxAttempts: number;
+                /** @enum {string} */
+                retryScheduleFrom: "endpoint" | "app" | "deployment";
+                timeoutMs: number;
+                /** @enum {string} */
+                timeoutFrom: "endpoint" | "app" | "deployment";
+            };
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            updatedAt: string;
+            health: components["schemas"]["EndpointHealth"];
+            /** @description Only events of this app; null: every app (deployment-wide) */
+            scopeAppId: string | null;
+            payloadTemplate: string | null;
+            secret: string;
+        };
+        OperationalEventRecord: {
+            id: string;
+            appId: string;
+            type: string;
+            endpointId: string | null;
+            issueId: string | null;
+            data: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+        };
+        OperationalEventRecordPage: {
+            data: components["schemas"]["OperationalEventRecord"][];
             nextCursor: string | null;
         };
         ReplayResult: {
@@ -1223,6 +2129,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };
@@ -2567,6 +3474,487 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
+    listOperationalEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 250 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationalEndpointPage"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    createOperationalEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description http or https URL: your receiver, or a Slack/PagerDuty incoming webhook */
+                    url: string;
+                    description?: string;
+                    /** @description Operational event types to receive; empty or omitted = all */
+                    eventTypes?: ("endpoint.disabled" | "endpoint.enabled" | "endpoint.circuit_opened" | "endpoint.circuit_closed" | "endpoint.failing" | "endpoint.recovered" | "delivery.dead" | "alert.fired" | "alert.resolved" | "job.finished")[];
+                    scopeAppId?: string | null;
+                    payloadTemplate?: string | null;
+                    headers?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationalEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getOperationalEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationalEndpoint"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    deleteOperationalEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    updateOperationalEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url?: string;
+                    description?: string;
+                    /** @description Operational event types to receive; empty or omitted = all */
+                    eventTypes?: ("endpoint.disabled" | "endpoint.enabled" | "endpoint.circuit_opened" | "endpoint.circuit_closed" | "endpoint.failing" | "endpoint.recovered" | "delivery.dead" | "alert.fired" | "alert.resolved" | "job.finished")[];
+                    scopeAppId?: string | null;
+                    payloadTemplate?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationalEndpoint"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listOperationalEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 250 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first page */
+                cursor?: string;
+                appId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationalEventRecordPage"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listIssues: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 250 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first page */
+                cursor?: string;
+                appId?: string;
+                /** @description unresolved = open or acknowledged; omitted = all */
+                status?: "open" | "acknowledged" | "resolved" | "unresolved";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuePage"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    countIssues: {
+        parameters: {
+            query?: {
+                appId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssueCounts"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                issueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssueDetail"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    acknowledgeIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                issueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    resolveIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                issueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listAlertRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRulePage"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    createAlertRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description success_rate_below: threshold in percent over windowMinutes; oldest_waiting_above: threshold in seconds; dead_per_hour_above: threshold in dead deliveries over the last hour
+                     * @enum {string}
+                     */
+                    kind: "success_rate_below" | "oldest_waiting_above" | "dead_per_hour_above";
+                    threshold: number;
+                    /** @description success_rate_below only; default 15 */
+                    windowMinutes?: number;
+                    description?: string;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRule"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    deleteAlertRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    updateAlertRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    threshold?: number;
+                    windowMinutes?: number;
+                    description?: string;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRule"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -2588,6 +3976,226 @@ export interface operations {
                 };
             };
             500: components["responses"]["Error500"];
+        };
+    };
+    operationalEvent_endpoint_disabled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointDisabledEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    operationalEvent_endpoint_enabled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointEnabledEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    operationalEvent_endpoint_circuit_opened: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointCircuitOpenedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    operationalEvent_endpoint_circuit_closed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointCircuitClosedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    operationalEvent_endpoint_failing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointFailingEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    operationalEvent_endpoint_recovered: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointRecoveredEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    operationalEvent_delivery_dead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeliveryDeadEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    operationalEvent_alert_fired: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertFiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    operationalEvent_alert_resolved: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertResolvedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    operationalEvent_job_finished: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobFinishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

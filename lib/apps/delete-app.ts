@@ -1,5 +1,6 @@
 import { getPrisma } from '../db';
-import { notFound } from '../errors';
+import { conflict, notFound } from '../errors';
+import { OPERATIONS_APP_ID } from '../operations/operations-app';
 
 /**
  * Deletes the app and everything it owns. Event types, endpoints, secrets and keys go by foreign-key
@@ -7,6 +8,10 @@ import { notFound } from '../errors';
  * the app row: migration 20261123170000_write_path_v2), so they are deleted here, in one transaction.
  */
 export async function deleteApp({ appId }: { appId: string }): Promise<void> {
+  // Its event types are the operational event types; without them nothing could be reported.
+  if (appId === OPERATIONS_APP_ID) {
+    throw conflict('operations_app', 'The operations app holds the operational endpoints and cannot be deleted');
+  }
   const prisma = getPrisma();
   const count = await prisma.$transaction(async (tx) => {
     // The app row first: from here on hookline.send refuses this app, so no message can slip in
@@ -18,6 +23,12 @@ export async function deleteApp({ appId }: { appId: string }): Promise<void> {
     await tx.$executeRaw`DELETE FROM hookline.fanout_queue AS q USING hookline.messages AS m
                           WHERE m.id = q.message_id AND m.app_id = ${appId}`;
     await tx.$executeRaw`DELETE FROM hookline.messages WHERE app_id = ${appId}`;
+    // Operational events about it (migration 20261124130000). Subscriptions scoped to it stay: without
+    // their scope they would become deployment-wide; scoped to no app they receive nothing.
+    await tx.$executeRaw`DELETE FROM hookline.issue_deliveries WHERE app_id = ${appId}`;
+    await tx.$executeRaw`DELETE FROM hookline.issues WHERE app_id = ${appId}`;
+    await tx.$executeRaw`DELETE FROM hookline.operational_events WHERE app_id = ${appId}`;
+    await tx.$executeRaw`DELETE FROM hookline.alert_rules WHERE app_id = ${appId}`;
     return count;
   });
   if (count === 0) throw notFound('App', appId);

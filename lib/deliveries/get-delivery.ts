@@ -2,6 +2,7 @@ import { getPrisma } from '../db';
 import { notFound } from '../errors';
 import { effectiveRetryPolicy } from '../endpoints/retry-policy';
 import { messageView } from '../messages/message-view';
+import { hasPayloadTemplate } from '../operations/has-payload-template';
 import { attemptView, deliveryInclude, deliveryView } from './delivery-view';
 import { explainWait } from './explain-wait';
 import { rebuildRequestBody } from './rebuild-request-body';
@@ -54,7 +55,8 @@ export async function getDelivery({ appId, deliveryId }: { appId: string; delive
       eventType: row.message.eventType,
       createdAt: row.message.createdAt,
       payloadText: payload?.text ?? 'null',
-      implicit: row.endpoint.implicit,
+      // A templated operational endpoint is sent the rendered payload alone, as an implicit one.
+      implicit: row.endpoint.implicit || (await hasPayloadTemplate(appId, row.endpointId)),
     }),
   };
   const log = attempts.map(attemptView);

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { AnyOperation } from '../api/operation';
 import { errorBody } from '../schemas/common';
+import { OPERATIONAL_EVENT_TYPES, operationalEventEnvelopes } from '../schemas/operations';
 import { operations } from './operations';
 import { nameListResponse, namedSchemas } from './schema-registry';
 
@@ -112,6 +113,26 @@ export function buildOpenApiDocument() {
   for (const operation of Object.values(operations) as AnyOperation[]) {
     (paths[operation.path] ??= {})[operation.method.toLowerCase()] = operationObject(operation, schemas);
   }
+  // Operational events (issue 14): what Hookline POSTs to operational endpoints, one webhook per type,
+  // each body a named component. A payload template replaces the body with the rendered template.
+  const webhooks: Record<string, unknown> = {};
+  for (const type of OPERATIONAL_EVENT_TYPES) {
+    webhooks[type] = {
+      post: {
+        operationId: `operationalEvent_${type.replace(/[.]/g, '_')}`,
+        summary: `Operational event ${type}`,
+        tags: ['Operational events'],
+        description:
+          'Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) by the ' +
+          "operational endpoint's secret, retried like every delivery.",
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: jsonSchema(operationalEventEnvelopes[type], 'output', schemas) } },
+        },
+        responses: { 200: { description: 'Any 2xx acknowledges the event' } },
+      },
+    };
+  }
   const errorResponse = (description: string) => ({
     description,
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
@@ -128,6 +149,7 @@ export function buildOpenApiDocument() {
     servers: [{ url: '/api/v1' }],
     security: [{ apiKey: [] }, { session: [] }],
     paths,
+    webhooks,
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key, hl_...' },

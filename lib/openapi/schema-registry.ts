@@ -25,6 +25,18 @@ import {
 import { eventType } from '../schemas/event-types';
 import { message, messageOutcome, messageWithOutcome } from '../schemas/messages';
 import { backfillEndpointResult, job } from '../schemas/jobs';
+import {
+  alertRule,
+  issue,
+  issueCounts,
+  issueDetail,
+  OPERATIONAL_EVENT_TYPES,
+  operationalEndpoint,
+  operationalEndpointWithSecret,
+  operationalEvent,
+  operationalEventEnvelopes,
+  operationalEventSchemaName,
+} from '../schemas/operations';
 import { stats } from '../schemas/stats';
 
 export const namedSchemas = z.registry<{ id: string }>();
@@ -55,6 +67,18 @@ const NAMES: [z.ZodType, string][] = [
   [stats, 'Stats'],
   [apiKey, 'ApiKey'],
   [createdApiKey, 'CreatedApiKey'],
+  [operationalEndpoint, 'OperationalEndpoint'],
+  [operationalEndpointWithSecret, 'OperationalEndpointWithSecret'],
+  [operationalEvent, 'OperationalEventRecord'],
+  [issue, 'Issue'],
+  [issueDetail, 'IssueDetail'],
+  [issueCounts, 'IssueCounts'],
+  [alertRule, 'AlertRule'],
+  // The bodies operational endpoints receive (the document's `webhooks`), e.g. EndpointFailingEvent.
+  ...OPERATIONAL_EVENT_TYPES.map((type): [z.ZodType, string] => [
+    operationalEventEnvelopes[type],
+    operationalEventSchemaName(type),
+  ]),
 ];
 for (const [schema, id] of NAMES) namedSchemas.add(schema, { id });
 

@@ -29,5 +29,7 @@ export async function buildServer({ root, outDir }: { root: string; outDir: stri
     logLevel: 'warning',
   });
   cpSync(join(root, 'worker', 'sql'), join(outDir, 'sql'), { recursive: true });
+  // The operations pass's statements (worker/operations/sql) are read the same way, from the same folder.
+  cpSync(join(root, 'worker', 'operations', 'sql'), join(outDir, 'sql'), { recursive: true });
   return [join(outDir, 'start.js'), join(outDir, 'worker.js')];
 }

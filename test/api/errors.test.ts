@@ -399,14 +399,18 @@ describe('operations that take no body', () => {
 
   it('are the ones this test expects', () => {
     expect(bodiless.map((operation) => operation.operationId).sort()).toEqual([
+      'acknowledgeIssue',
       'cancelDelivery',
       'cancelJob',
+      'deleteAlertRule',
       'deleteApp',
       'deleteEndpoint',
       'deleteEventType',
+      'deleteOperationalEndpoint',
       'enableEndpoint',
       'replayDelivery',
       'replayMessage',
+      'resolveIssue',
       'revokeApiKey',
     ]);
   });
@@ -421,6 +425,9 @@ describe('operations that take no body', () => {
       deliveryId: world.deliveryId,
       jobId: world.jobId,
       keyId: apiKey.id,
+      // Operational events: ids that need not exist, the body is refused before anything is looked up.
+      issueId: 'iss_bodiless',
+      ruleId: 'alrt_bodiless',
     };
     return `/v1${template.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!)}`;
   };

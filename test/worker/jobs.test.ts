@@ -13,7 +13,7 @@ import { jobDeliveryFilter } from '../../lib/jobs/count-job';
 import type { DeliveryFilter } from '../../lib/schemas/deliveries';
 import { JobRunner } from '../../worker/jobs/job-runner';
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { createApp, createEndpoint, createEventType } from '../support/fixtures';
+import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { startReceiver, waitUntil, type Receiver } from '../support/receiver';
 import { killAll, spawnWorker, type WorkerProcess } from '../support/worker-process';
 import { startTestWorker, stopTestWorkers, testLogger } from '../support/worker';
@@ -246,7 +246,15 @@ describe('replaying 100,000 deliveries while the worker is delivering', () => {
     await createEventType(db.pool, appId, 'order.created');
     const endpoint = (await createEndpoint(db.pool, appId, `${receiver.url}/hooks`, { maxConcurrency: 64 })).id;
     await insertDeliveries(appId, endpoint, 100_000, { state: 'dead' });
-    await startTestWorker(db.url, { concurrency: 256, batchSize: 256, jobs: { batchSize: 2000, pollIntervalMs: 50 } });
+    // A 15 s attempt deadline: on a loaded machine the test's 2 s one timed live requests out that the
+    // receiver had already answered, and their retries (legitimate: a timeout is a failure) showed up
+    // here as a second request for the same webhook-id.
+    await startTestWorker(db.url, {
+      concurrency: 256,
+      batchSize: 256,
+      http: { timeoutMs: 15_000, keepBytes: 4096, drainBytes: 1_048_576 },
+      jobs: { batchSize: 2000, pollIntervalMs: 50 },
+    });
 
     // Live traffic before, during and after the job: the worker delivers it alongside.
     const live: string[] = [];
@@ -285,6 +293,8 @@ describe('replaying 100,000 deliveries while the worker is delivering', () => {
       const id = request.headers['webhook-id']!;
       perMessage.set(id, (perMessage.get(id) ?? 0) + 1);
     }
+    // No attempt failed (a failure's retry would be a second request, and not a duplicate send).
+    expect(await countRows(db.pool, 'attempts', 'endpoint_id = $1', [endpoint])).toBe(0);
     expect(receiver.requests.length).toBe(100_000 + live.length);
     expect([...perMessage.values()].every((count) => count === 1)).toBe(true);
     expect(perMessage.size).toBe(100_000 + live.length);

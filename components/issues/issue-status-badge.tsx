@@ -1,0 +1,8 @@
+import type { IssueStatus } from '@/lib/queries/operations';
+import { Badge, type Tone } from '../ui/badge';
+
+const TONES: Record<IssueStatus, Tone> = { open: 'fail', acknowledged: 'retry', resolved: 'ok' };
+
+export function IssueStatusBadge({ status }: { status: IssueStatus }) {
+  return <Badge tone={TONES[status]}>{status}</Badge>;
+}

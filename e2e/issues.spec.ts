@@ -1,0 +1,163 @@
+// Operational events in the dashboard: a failing endpoint opens an issue (the trigger on
+// hookline.endpoints, through the real worker), an operator acknowledges and resolves it in Chromium,
+// and when the endpoint recovers and fails again the same issue reopens. The nav and the overview show
+// the open count. Operational endpoints (Slack preset) and alert rules are set up on /operations.
+import { expect, test, type Page } from '@playwright/test';
+import { e2eEnv } from './support/env';
+import {
+  api,
+  createApp,
+  expectNoHorizontalOverflow,
+  screenshot,
+  sendMessages,
+  setReceiverMode,
+  signIn,
+} from './support/helpers';
+
+interface Issue {
+  id: string;
+  appId: string;
+  endpointId: string | null;
+  status: string;
+  title: string;
+}
+
+test.afterEach(async () => {
+  await setReceiverMode('ok');
+});
+
+async function issueOf(appId: string): Promise<Issue | undefined> {
+  return (await api<{ data: Issue[] }>('GET', `/issues?appId=${appId}`)).data[0];
+}
+
+async function consecutiveFailures(appId: string, endpointId: string): Promise<number> {
+  const endpoint = await api<{ health: { consecutiveFailures: number } }>(
+    'GET',
+    `/apps/${appId}/endpoints/${endpointId}`,
+  );
+  return endpoint.health.consecutiveFailures;
+}
+
+async function atWidths(page: Page, name: string) {
+  await screenshot(page, `${name}-1280`);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expectNoHorizontalOverflow(page, name);
+  await screenshot(page, `${name}-375`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test('an issue opens, is acknowledged and resolved, and reopens when the endpoint fails again', async ({ page }) => {
+  // The last step waits for the worker's once-a-minute operations pass.
+  test.setTimeout(200_000);
+  const env = e2eEnv();
+  const app = await createApp({ name: 'E2E Issues Shop' });
+  await setReceiverMode('fail');
+  // Three failed attempts in a row: endpoint.failing, and with it the issue (endpoint, http_5xx).
+  await sendMessages(3, { appId: app.appId });
+  await expect.poll(async () => (await issueOf(app.appId))?.status, { timeout: 30_000 }).toBe('open');
+  const issue = (await issueOf(app.appId))!;
+  expect(issue.endpointId).toBe(app.endpointId);
+
+  await signIn(page);
+  await expect(page.getByTestId('overview-open-issues')).toContainText('open');
+  const navCount = page.getByTestId('nav-open-issues');
+  await expect(navCount).toBeVisible();
+  const openBefore = Number(await navCount.textContent());
+  expect(openBefore).toBeGreaterThanOrEqual(1);
+
+  await page.getByRole('link', { name: /^Issues/ }).click();
+  await page.waitForURL(/\/issues/);
+  const row = page.getByTestId('issue-row').filter({ hasText: app.appName });
+  await expect(row).toContainText('Failing');
+  await expect(row).toContainText('http_5xx');
+  await expect(row).toContainText('open');
+  await atWidths(page, 'issues-open');
+
+  await row.getByRole('link').first().click();
+  await page.waitForURL(new RegExp(`/issues/${issue.id}`));
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Failing');
+  await expect(page.getByRole('link', { name: app.endpointUrl })).toBeVisible();
+  await page.getByRole('button', { name: 'Acknowledge' }).click();
+  await expect(page.getByRole('button', { name: 'Acknowledge' })).toHaveCount(0);
+  await expect(page.locator('main')).toContainText('acknowledged');
+  // Acknowledged issues are being handled: the nav counts open ones only.
+  await expect
+    .poll(async () => Number((await page.getByTestId('nav-open-issues').count()) ? await navCount.textContent() : 0))
+    .toBe(openBefore - 1);
+  expect((await api<Issue>('GET', `/issues/${issue.id}`)).status).toBe('acknowledged');
+
+  await page.getByRole('button', { name: 'Resolve' }).click();
+  await expect(page.getByRole('button', { name: 'Resolve' })).toHaveCount(0);
+  await expect(page.locator('main')).toContainText('resolved');
+  expect((await api<Issue>('GET', `/issues/${issue.id}`)).status).toBe('resolved');
+  await atWidths(page, 'issue-resolved');
+
+  // The endpoint recovers (its failure streak ends)...
+  await setReceiverMode('ok');
+  await sendMessages(1, { appId: app.appId });
+  await expect.poll(() => consecutiveFailures(app.appId, app.endpointId), { timeout: 30_000 }).toBe(0);
+  // ...and fails again: the same issue reopens, and the page (live) shows it.
+  await setReceiverMode('fail');
+  await sendMessages(3, { appId: app.appId });
+  await expect(page.locator('main')).toContainText('reopened once', { timeout: 30_000 });
+  await expect(page.getByRole('button', { name: 'Acknowledge' })).toBeVisible();
+  const reopened = await api<Issue & { reopenedCount: number; eventCount: number }>('GET', `/issues/${issue.id}`);
+  expect(reopened).toMatchObject({ status: 'open', reopenedCount: 1 });
+  expect(reopened.eventCount).toBeGreaterThanOrEqual(2);
+  await atWidths(page, 'issue-reopened');
+
+  // The dead deliveries (retry schedule "0,1s") are counted into the issue by the worker's
+  // once-a-minute pass, each linking to its delivery.
+  await expect
+    .poll(async () => (await api<{ affectedDeliveries: number }>('GET', `/issues/${issue.id}`)).affectedDeliveries, {
+      timeout: 90_000,
+      intervals: [2_000],
+    })
+    .toBeGreaterThan(0);
+  const firstDelivery = page.getByTestId('issue-deliveries').getByRole('link').first();
+  await expect(firstDelivery).toBeVisible({ timeout: 15_000 });
+  await screenshot(page, 'issue-with-deliveries-1280');
+  await firstDelivery.click();
+  await page.waitForURL(new RegExp(`/apps/${app.appId}/deliveries/dlv_`));
+  await expect(page.locator('main')).toContainText('dead');
+
+  await page.goto(`${env.baseUrl}/issues?status=open`);
+  await expect(page.getByTestId('issue-row').filter({ hasText: app.appName })).toContainText('open');
+});
+
+test('operations: subscribe a Slack-style endpoint and add an alert rule', async ({ page }) => {
+  const env = e2eEnv();
+  const app = await createApp({ name: 'E2E Alerting Shop' });
+  await signIn(page);
+  await page.getByRole('link', { name: 'Operations' }).click();
+  await page.waitForURL(/\/operations/);
+
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('URL').fill(`${env.receiverUrl}/slack/${app.appId}`);
+  await dialog.getByLabel('Events of').selectOption(app.appId);
+  await dialog.getByRole('checkbox', { name: 'endpoint.failing' }).check();
+  await dialog.getByRole('button', { name: 'Slack' }).click();
+  await expect(dialog.getByLabel('Payload template')).toHaveValue(/"text"/);
+  await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(dialog.getByTestId('operational-endpoint-secret')).toContainText('whsec_');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  const row = page.getByTestId('operational-endpoint-row').filter({ hasText: `/slack/${app.appId}` });
+  await expect(row).toContainText(app.appName);
+  await expect(row).toContainText('endpoint.failing');
+  await expect(row).toContainText('template');
+
+  // A template that is not JSON once filled in is refused, naming the field.
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  await dialog.getByLabel('URL').fill(`${env.receiverUrl}/broken`);
+  await dialog.getByLabel('Payload template').fill('{"text": {{type}}}');
+  await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(dialog).toContainText('payloadTemplate');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  await page.getByRole('combobox', { name: 'App' }).selectOption(app.appId);
+  await page.getByLabel('Threshold (%)').fill('90');
+  await page.getByRole('button', { name: 'Add rule' }).click();
+  await expect(page.getByTestId('alert-rule-row')).toContainText('Success rate below 90 % over 15 min');
+  await atWidths(page, 'operations');
+});
