@@ -14,6 +14,9 @@ export const app = z.object({
   name: z.string(),
   createdAt: timestamp,
   updatedAt: timestamp,
+  portalFrameAncestors: z
+    .array(z.string())
+    .describe("Origins allowed to embed the app's customer portal in an iframe; empty: none"),
   summary: appSummary.optional().describe('Only when listed with summary=true'),
 });
 
@@ -26,4 +29,26 @@ export const listAppsQuery = pageQuery.extend({
 });
 
 export const createAppBody = z.strictObject({ name: z.string().trim().min(1).max(200) });
-export const updateAppBody = z.strictObject({ name: z.string().trim().min(1).max(200) });
+// One CSP source expression per entry, and nothing else: a space, ";" or quote would let an entry add
+// directives of its own to the portal's Content-Security-Policy.
+export const frameAncestorOrigin = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(
+    /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/,
+    'must be an origin such as https://app.example.com, https://*.example.com or http://localhost:3000 (scheme, host and port only)',
+  );
+
+export const updateAppBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200).optional(),
+    portalFrameAncestors: z
+      .array(frameAncestorOrigin)
+      .max(20)
+      .describe("Origins allowed to embed the app's customer portal in an iframe (at most 20); [] allows none")
+      .optional(),
+  })
+  .refine((body) => body.name !== undefined || body.portalFrameAncestors !== undefined, {
+    message: 'send name, portalFrameAncestors or both',
+  });
