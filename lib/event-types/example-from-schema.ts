@@ -55,7 +55,9 @@ export function exampleFromSchema(schema: unknown, depth = 0): unknown {
     case 'array':
       return isSchema(schema.items) ? [exampleFromSchema(schema.items, depth + 1)] : [];
     case 'string':
-      return typeof schema.format === 'string' && FORMAT_EXAMPLES[schema.format] ? FORMAT_EXAMPLES[schema.format] : 'string';
+      return typeof schema.format === 'string' && FORMAT_EXAMPLES[schema.format]
+        ? FORMAT_EXAMPLES[schema.format]
+        : 'string';
     case 'integer':
       return typeof schema.minimum === 'number' ? Math.ceil(schema.minimum) : 0;
     case 'number':

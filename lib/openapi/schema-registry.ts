@@ -24,6 +24,7 @@ import {
 } from '../schemas/endpoints';
 import { eventType } from '../schemas/event-types';
 import { message, messageOutcome, messageWithOutcome } from '../schemas/messages';
+import { createdPortalSession, portalSession } from '../schemas/portal-sessions';
 import { stats } from '../schemas/stats';
 
 export const namedSchemas = z.registry<{ id: string }>();
@@ -52,6 +53,8 @@ const NAMES: [z.ZodType, string][] = [
   [stats, 'Stats'],
   [apiKey, 'ApiKey'],
   [createdApiKey, 'CreatedApiKey'],
+  [portalSession, 'PortalSession'],
+  [createdPortalSession, 'CreatedPortalSession'],
 ];
 for (const [schema, id] of NAMES) namedSchemas.add(schema, { id });
 

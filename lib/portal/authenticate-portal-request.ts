@@ -18,5 +18,11 @@ export async function authenticatePortalRequest(request: Request): Promise<Princ
     throw unauthorized('The portal session is missing, expired or revoked; open a new portal link');
   }
   if (!SAFE_METHODS.has(request.method.toUpperCase())) assertSameOrigin(request);
-  return { kind: 'portal', id: `portal:${session.id}`, sessionId: session.id, appId: session.appId, readOnly: session.readOnly };
+  return {
+    kind: 'portal',
+    id: `portal:${session.id}`,
+    sessionId: session.id,
+    appId: session.appId,
+    readOnly: session.readOnly,
+  };
 }

@@ -2,7 +2,10 @@ import type { PortalSession } from '../generated/prisma/client';
 
 export type PortalSessionStatus = 'active' | 'expired' | 'revoked';
 
-export function portalSessionStatus(row: Pick<PortalSession, 'expiresAt' | 'revokedAt'>, now = Date.now()): PortalSessionStatus {
+export function portalSessionStatus(
+  row: Pick<PortalSession, 'expiresAt' | 'revokedAt'>,
+  now = Date.now(),
+): PortalSessionStatus {
   if (row.revokedAt) return 'revoked';
   return row.expiresAt.getTime() <= now ? 'expired' : 'active';
 }

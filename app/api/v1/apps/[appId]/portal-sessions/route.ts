@@ -6,7 +6,9 @@ import { portalBaseUrl } from '@/lib/portal/portal-base-url';
 
 export const runtime = 'nodejs';
 
-export const GET = route(operations.listPortalSessions, ({ params, query }) => listPortalSessions({ ...params, ...query }));
+export const GET = route(operations.listPortalSessions, ({ params, query }) =>
+  listPortalSessions({ ...params, ...query }),
+);
 export const POST = route(operations.createPortalSession, ({ request, params, body }) =>
   createPortalSession({ ...params, ...body, baseUrl: portalBaseUrl(request) }),
 );
