@@ -10,6 +10,7 @@ export interface App {
   name: string;
   createdAt: string;
   updatedAt: string;
+  portalFrameAncestors?: string[];
   summary?: {
     endpoints: number;
     attempts24h: number;
@@ -26,6 +27,8 @@ export interface EventType {
   description: string | null;
   schema: unknown;
   archived: boolean;
+  /** Derived from the schema by the API (lib/event-types/example-from-schema.ts). */
+  example?: unknown;
   createdAt: string;
   updatedAt: string;
 }
