@@ -36,7 +36,7 @@ export function appQuery(appId: string) {
 
 export const createApp = (body: { name: string }) => apiFetch<App>('/api/v1/apps', { method: 'POST', body });
 
-export const updateApp = (appId: string, body: { name: string }) =>
+export const updateApp = (appId: string, body: { name?: string; portalFrameAncestors?: string[] }) =>
   apiFetch<App>(`/api/v1/apps/${encodeURIComponent(appId)}`, { method: 'PATCH', body });
 
 export const deleteApp = (appId: string) =>
