@@ -10,10 +10,13 @@ export function portalBaseUrl(request: Request): string {
   const configured = loadConfig().HOOKLINE_PUBLIC_URL;
   if (configured) return configured;
   const url = new URL(request.url);
+  let protocol = url.protocol.slice(0, -1);
+  // Next.js builds request.url from the address it listens on ("localhost"), not from the Host the
+  // caller used; the caller's Host is the address it reached us at, and the link goes back to it.
+  let host = request.headers.get('host') ?? url.host;
   if (getApiSettings().trustProxy) {
-    const host = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim();
-    const proto = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
-    if (host) return `${proto || url.protocol.slice(0, -1)}://${host}`;
+    protocol = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() || protocol;
+    host = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() || host;
   }
-  return url.origin;
+  return `${protocol}://${host}`;
 }
