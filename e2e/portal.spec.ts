@@ -10,6 +10,7 @@ import {
   screenshot,
   sendMessages,
   setReceiverMode,
+  signIn,
 } from './support/helpers';
 
 // The customer's portal in Chromium, for two apps: the operator's backend creates a link with an
@@ -235,4 +236,35 @@ test('the portal embeds in an iframe on an allowed origin only; the dashboard ne
     allowed.server.close();
     other.server.close();
   }
+});
+
+test("the dashboard sets who may embed an app's portal, and opens the portal read-only", async ({ page, context }) => {
+  const env = e2eEnv();
+  const app = await createApp({ name: 'Portal Settings', eventTypes: ['order.created'] });
+  await signIn(page);
+  await page.goto(`${env.baseUrl}/apps/${app.appId}/settings`);
+  const field = page.getByLabel('Sites allowed to embed the portal');
+  await field.fill('https://app.customer.example/settings');
+  await page.getByRole('button', { name: 'Save' }).last().click();
+  await expect(page.getByText(/portalFrameAncestors\.0: must be an origin/)).toBeVisible();
+  expect((await api<{ portalFrameAncestors: string[] }>('GET', `/apps/${app.appId}`)).portalFrameAncestors).toEqual([]);
+  await field.fill('https://app.customer.example\nhttps://*.customer.example');
+  await page.getByRole('button', { name: 'Save' }).last().click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+  expect((await api<{ portalFrameAncestors: string[] }>('GET', `/apps/${app.appId}`)).portalFrameAncestors).toEqual([
+    'https://app.customer.example',
+    'https://*.customer.example',
+  ]);
+  await screenshot(page, 'portal-settings-1280');
+
+  const popup = context.waitForEvent('page');
+  await page.getByRole('button', { name: /Open the portal/ }).click();
+  const portal = await popup;
+  await portal.waitForURL(`${env.baseUrl}/portal`);
+  await expect(portal.getByTestId('portal-app-name')).toHaveText('Portal Settings');
+  await expect(portal.getByText('Read-only')).toBeVisible();
+  const headers = (await portal.request.get(`${env.baseUrl}/portal`)).headers();
+  expect(headers['content-security-policy']).toContain(
+    'frame-ancestors https://app.customer.example https://*.customer.example',
+  );
 });

@@ -32,11 +32,11 @@ export function PortalDeliveriesTable({
             <Td>
               <Link
                 href={portalDeliveryHref(delivery.id)}
-                className="font-mono text-xs font-medium text-zinc-900 hover:underline"
+                className="break-all font-mono text-xs font-medium text-zinc-900 hover:underline"
               >
                 {delivery.eventType}
               </Link>
-              <div className="font-mono text-[11px] text-zinc-400">{delivery.id}</div>
+              <div className="font-mono text-[11px] text-zinc-400 max-sm:hidden">{delivery.id}</div>
             </Td>
             {showEndpoint ? (
               <Td className="max-w-[16rem] break-all font-mono text-xs text-zinc-600 max-sm:hidden">
