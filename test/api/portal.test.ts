@@ -276,6 +276,17 @@ describe('portal API: every route is scoped by the session', () => {
     });
   }
 
+  it("filters naming another app's ids find nothing (the session's app bounds every query)", async () => {
+    for (const query of [`endpointId=${b.endpointId}`, `messageId=${b.messageId}`, `id=${b.deliveryId}`]) {
+      const response = await portalCall('GET', `/v1/apps/${a.appId}/deliveries?${query}`, { token: tokenOfA });
+      expect(response.status, query).toBe(200);
+      expect(response.body.data, query).toEqual([]);
+    }
+    // The same filters with B's own session do find B's delivery, so the empty answers above are the scoping.
+    const own = await portalCall('GET', `/v1/apps/${b.appId}/deliveries?id=${b.deliveryId}`, { token: tokenOfB });
+    expect(own.body.data.map((d: { id: string }) => d.id)).toEqual([b.deliveryId]);
+  });
+
   it('a read-only session reads, but does not see signing secrets', async () => {
     const token = await portalToken(a.appId, { readOnly: true });
     expect((await portalCall('GET', `/v1/apps/${a.appId}/deliveries`, { token })).status).toBe(200);
