@@ -245,12 +245,12 @@ test("the dashboard sets who may embed an app's portal, and opens the portal rea
   await page.goto(`${env.baseUrl}/apps/${app.appId}/settings`);
   const field = page.getByLabel('Sites allowed to embed the portal');
   await field.fill('https://app.customer.example/settings');
-  await page.getByRole('button', { name: 'Save' }).last().click();
+  await page.getByRole('button', { name: 'Allow these sites' }).click();
   await expect(page.getByText(/portalFrameAncestors\.0: must be an origin/)).toBeVisible();
   expect((await api<{ portalFrameAncestors: string[] }>('GET', `/apps/${app.appId}`)).portalFrameAncestors).toEqual([]);
   await field.fill('https://app.customer.example\nhttps://*.customer.example');
-  await page.getByRole('button', { name: 'Save' }).last().click();
-  await expect(page.getByText('Saved.')).toBeVisible();
+  await page.getByRole('button', { name: 'Allow these sites' }).click();
+  await expect(page.getByText('Embedding sites updated.')).toBeVisible();
   expect((await api<{ portalFrameAncestors: string[] }>('GET', `/apps/${app.appId}`)).portalFrameAncestors).toEqual([
     'https://app.customer.example',
     'https://*.customer.example',

@@ -58,14 +58,14 @@ export function PortalSettings({ appId }: { appId: string }) {
             />
           </Field>
           <InlineError error={save.error} />
-          {save.isSuccess ? <p className="text-sm text-green-700">Saved.</p> : null}
+          {save.isSuccess ? <p className="text-sm text-green-700">Embedding sites updated.</p> : null}
           <div className="flex flex-wrap gap-2">
             <Button
               type="submit"
               variant="primary"
               disabled={save.isPending || toLines(app.data.portalFrameAncestors) === fromLines(origins).join('\n')}
             >
-              Save
+              Allow these sites
             </Button>
             <Button disabled={preview.isPending} onClick={() => preview.mutate()}>
               Open the portal (read-only, 15 min)
