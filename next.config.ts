@@ -19,9 +19,13 @@ const nextConfig: NextConfig = {
           { key: 'X-Content-Type-Options', value: 'nosniff' },
           // Links to receivers and docs must not carry dashboard URLs (app, endpoint and message ids).
           { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
-          // frame-ancestors 'none' for browsers that predate it.
-          { key: 'X-Frame-Options', value: 'DENY' },
         ],
+      },
+      {
+        // frame-ancestors 'none' for browsers that predate it. Not on the customer portal, which its
+        // app may allow other sites to frame: proxy.ts decides there.
+        source: '/:path((?!portal(?:/|$)).*)',
+        headers: [{ key: 'X-Frame-Options', value: 'DENY' }],
       },
     ];
   },

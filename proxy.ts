@@ -2,26 +2,40 @@
 // page. Next.js reads the nonce from the request's Content-Security-Policy header and puts it on the
 // scripts it renders; the same policy goes out on the response. The API and static files are not
 // matched: they run no inline script, and next.config.ts gives them the other security headers.
+//
+// Customer portal pages (/portal) may be framed by the origins their app allows: the session cookie
+// names the app, so those pages cost one indexed lookup here. Without a live session, or with no
+// origin allowed, they are as unframeable as the dashboard.
 import { NextResponse, type NextRequest } from 'next/server';
+import { findPortalSession } from './lib/portal/find-portal-session';
+import { isPortalPath, PORTAL_COOKIE_NAME } from './lib/portal/portal-cookie';
 import { contentSecurityPolicy, createNonce } from './lib/security/content-security-policy';
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const nonce = createNonce();
-  const policy = contentSecurityPolicy(nonce);
+  const portal = isPortalPath(request.nextUrl.pathname);
+  const frameAncestors = portal
+    ? ((await findPortalSession(request.cookies.get(PORTAL_COOKIE_NAME)?.value))?.frameAncestors ?? [])
+    : [];
+  const policy = contentSecurityPolicy(nonce, { frameAncestors });
   const headers = new Headers(request.headers);
   headers.set('content-security-policy', policy);
   headers.set('x-nonce', nonce);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set('content-security-policy', policy);
+  // next.config.ts sends X-Frame-Options: DENY everywhere but /portal; for browsers that predate
+  // frame-ancestors, a portal nobody may frame says DENY too.
+  if (portal && frameAncestors.length === 0) response.headers.set('x-frame-options', 'DENY');
   return response;
 }
 
 export const config = {
   matcher: [
     {
-      // The API and the static files of public/ run no inline script.
+      // The API (the REST API and the portal's view of it) and the static files of public/ run no
+      // inline script.
       source:
-        '/((?!api/|_next/static|_next/image|favicon.ico|favicon.svg|logo.svg|apple-touch-icon.png|icon-192.png|icon-512.png|manifest.webmanifest|robots.txt).*)',
+        '/((?!api/|portal/api/|portal/open|_next/static|_next/image|favicon.ico|favicon.svg|logo.svg|apple-touch-icon.png|icon-192.png|icon-512.png|manifest.webmanifest|robots.txt).*)',
       // Prefetches fetch RSC data, not a page with scripts.
       missing: [
         { type: 'header', key: 'next-router-prefetch' },

@@ -40,11 +40,19 @@ export function buildQueryString(query: Record<string, QueryValue> | undefined):
   return text ? `?${text}` : '';
 }
 
+// The customer portal (app/portal) reuses the dashboard's query factories and components; its pages
+// reach the same REST paths below /portal/api, where the portal cookie (Path=/portal) is sent and the
+// portal's session, not the admin's, decides (lib/portal/authenticate-portal-request.ts).
+function portalPrefix(path: string): string {
+  if (typeof window === 'undefined' || !path.startsWith('/api/')) return '';
+  return /^\/portal(\/|$)/.test(window.location.pathname) ? '/portal' : '';
+}
+
 export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promise<T> {
   const { method = 'GET', query, body, signal } = request;
   let response: Response;
   try {
-    response = await fetch(`${path}${buildQueryString(query)}`, {
+    response = await fetch(`${portalPrefix(path)}${path}${buildQueryString(query)}`, {
       method,
       signal,
       credentials: 'same-origin',

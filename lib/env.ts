@@ -135,6 +135,17 @@ const configSchema = z.object({
   // Behind a reverse proxy that terminates TLS: believe its X-Forwarded-Proto and X-Forwarded-Host.
   // Off, those headers are dropped on arrival, since any client could send them.
   HOOKLINE_TRUST_PROXY: boolean('HOOKLINE_TRUST_PROXY', false),
+  // The address customers' browsers reach Hookline at, for portal session URLs. Unset: the origin of
+  // the request that created the session (right when the operator's backend calls the public address).
+  HOOKLINE_PUBLIC_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: 'HOOKLINE_PUBLIC_URL must be an http(s) URL such as https://hooks.example.com',
+    })
+    .refine((value) => !URL.canParse(value) || ['', '/'].includes(new URL(value).pathname + new URL(value).search), {
+      error: 'HOOKLINE_PUBLIC_URL must be an origin without a path, such as https://hooks.example.com',
+    })
+    .optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -15,12 +15,16 @@ const SECRET_PATTERNS: [RegExp, string][] = [
   [/\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi, `$1${REDACTED}`],
   // API keys: "hl_" and 43 characters; the first 8 are shown in lists anyway and identify the key.
   [/\b(hl_[A-Za-z0-9_-]{8})[A-Za-z0-9_-]+/g, `$1${REDACTED}`],
+  // Customer portal session tokens ("hlp_" and 43 characters), in a portal URL or anywhere else.
+  [/\bhlp_[A-Za-z0-9_-]+/g, `hlp_${REDACTED}`],
   // Endpoint signing secrets.
   [/\bwhsec_[A-Za-z0-9+/=_-]+/g, `whsec_${REDACTED}`],
   // A password inside a URL: postgresql://user:password@host.
   [/\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi, `$1${REDACTED}@`],
   // The session cookie, in a Cookie or Set-Cookie header.
   [/\b(hookline_session=)[^\s;,"']+/g, `$1${REDACTED}`],
+  // The customer portal's session cookie.
+  [/\b(hookline_portal=)[^\s;,"']+/g, `$1${REDACTED}`],
   // password=…, access_token=…, "password": "…" in free text (query strings, libpq strings, JSON). A
   // bare "secret: 42" in prose is left alone.
   [

@@ -143,7 +143,10 @@ function EventTypeDialog({
         <Field label="Description">
           <Input value={description} onChange={(e) => setDescription(e.target.value)} />
         </Field>
-        <Field label="JSON Schema (optional)">
+        <Field
+          label="JSON Schema (optional)"
+          hint="The customer portal shows an example payload built from it; an `examples` keyword chooses the values."
+        >
           <Textarea rows={6} value={schemaText} onChange={(e) => setSchemaText(e.target.value)} placeholder='{"type":"object"}' />
         </Field>
         {schemaError ? <InlineError error={schemaError} /> : null}

@@ -33,7 +33,7 @@ export interface paths {
         delete: operations["deleteApp"];
         options?: never;
         head?: never;
-        /** Rename an app or change its endpoints' default retry schedule and timeout */
+        /** Rename an app, change its endpoints' default retry schedule and timeout, or set the origins allowed to embed its customer portal */
         patch: operations["updateApp"];
         trace?: never;
     };
@@ -429,6 +429,44 @@ export interface paths {
         /** Cancel a queued or running job; what it already did stays done */
         post: operations["cancelJob"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/portal-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the app's portal sessions, newest first (never their tokens) */
+        get: operations["listPortalSessions"];
+        put?: never;
+        /**
+         * Create a link to the app's customer portal; the response holds its URL, once
+         * @description The URL opens a portal showing this app only: its endpoints, event types and deliveries. It works until expiresInSeconds have passed or the session is revoked. Embed it in an iframe on an origin listed in the app's portalFrameAncestors.
+         */
+        post: operations["createPortalSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/portal-sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a portal session (effective immediately) */
+        delete: operations["revokePortalSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1018,6 +1056,8 @@ export interface components {
              * @description ISO-8601 timestamp
              */
             updatedAt: string;
+            /** @description Origins allowed to embed the app's customer portal in an iframe; empty: none */
+            portalFrameAncestors: string[];
             /** @description Only when listed with summary=true */
             summary?: components["schemas"]["AppSummary"];
         };
@@ -1071,6 +1111,26 @@ export interface components {
             apiKey: components["schemas"]["ApiKey"];
             /** @description The key; shown only in this response */
             key: string;
+        };
+        CreatedPortalSession: {
+            id: string;
+            appId: string;
+            readOnly: boolean;
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            expiresAt: string;
+            revokedAt: string | null;
+            /** @description Open this (or put it in an iframe) to enter the portal; shown once, it holds the session token */
+            url: string;
         };
         Delivery: {
             id: string;
@@ -1504,6 +1564,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             archived: boolean;
+            /** @description An example payload derived from the schema (its `examples` keyword wins); null without a schema */
+            example: unknown;
             /**
              * Format: date-time
              * @description ISO-8601 timestamp
@@ -1815,6 +1877,28 @@ export interface components {
         };
         OperationalEventRecordPage: {
             data: components["schemas"]["OperationalEventRecord"][];
+            nextCursor: string | null;
+        };
+        PortalSession: {
+            id: string;
+            appId: string;
+            readOnly: boolean;
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            expiresAt: string;
+            revokedAt: string | null;
+        };
+        PortalSessionPage: {
+            data: components["schemas"]["PortalSession"][];
             nextCursor: string | null;
         };
         ReplayResult: {
@@ -2151,6 +2235,8 @@ export interface operations {
                     retrySchedule?: (string | (string | number)[]) | null;
                     /** @description Per-attempt deadline in milliseconds, 100 to 300000; null: inherit */
                     timeoutMs?: number | null;
+                    /** @description Origins allowed to embed the app's customer portal in an iframe (at most 20); [] allows none */
+                    portalFrameAncestors?: string[];
                 };
             };
         };
@@ -3341,6 +3427,113 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listPortalSessions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 250 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSessionPage"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    createPortalSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description How long the link and the session it opens last, 300 to 86400 seconds (default 3600)
+                     * @default 3600
+                     */
+                    expiresInSeconds?: number;
+                    /**
+                     * @description The customer may look but change nothing (and does not see signing secrets)
+                     * @default false
+                     */
+                    readOnly?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedPortalSession"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    revokePortalSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSession"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { authenticateRequest } from '../auth/authenticate-request';
 import type { Principal } from '../auth/principal';
 import { ApiError, badRequest, forbidden, invalidFields } from '../errors';
+import { assertPortalMayCall } from '../portal/portal-operations';
 import { getApiSettings } from './api-settings';
 import { errorResponse } from './error-response';
 import type { AnyOperation, Parsed } from './operation';
@@ -73,6 +74,7 @@ async function authorize(operation: AnyOperation, request: Request, params: unkn
   if (appId !== undefined && principal.appId !== null && principal.appId !== appId) {
     throw new ApiError(404, 'not_found', `App ${JSON.stringify(appId)} does not exist`);
   }
+  if (principal.kind === 'portal') assertPortalMayCall(operation, principal.readOnly);
   if (operation.access === 'deployment' && principal.appId !== null) {
     throw forbidden(
       'key_not_allowed',

@@ -7,6 +7,7 @@ export function appView(app: App) {
     name: app.name,
     retrySchedule: app.retryScheduleMs.length > 0 ? formatRetrySchedule(app.retryScheduleMs) : null,
     timeoutMs: app.timeoutMs,
+    portalFrameAncestors: app.portalFrameAncestors,
     createdAt: app.createdAt,
     updatedAt: app.updatedAt,
   };

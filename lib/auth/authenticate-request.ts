@@ -1,5 +1,7 @@
 import { getApiSettings } from '../api/api-settings';
 import { ApiError, forbidden, unauthorized } from '../errors';
+import { authenticatePortalRequest } from '../portal/authenticate-portal-request';
+import { isPortalPath } from '../portal/portal-cookie';
 import { authenticateApiKey } from './authenticate-api-key';
 import { getAdminSession } from './get-admin-session';
 import type { Principal } from './principal';
@@ -13,6 +15,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * equal to ours, or Sec-Fetch-Site: same-origin. Bearer keys are never sent implicitly and need no check.
  */
 export async function authenticateRequest(request: Request): Promise<Principal> {
+  // The customer portal's API (app/portal/api) is the REST API seen through a portal session only.
+  if (isPortalPath(new URL(request.url).pathname)) return authenticatePortalRequest(request);
   const authorization = request.headers.get('authorization');
   if (authorization !== null) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);

@@ -1,4 +1,5 @@
 import type { EventType } from '../generated/prisma/client';
+import { exampleFromSchema } from './example-from-schema';
 
 export function eventTypeView(row: EventType) {
   return {
@@ -8,6 +9,7 @@ export function eventTypeView(row: EventType) {
     description: row.description,
     schema: (row.schema ?? null) as Record<string, unknown> | null,
     archived: row.archived,
+    example: exampleFromSchema(row.schema),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -50,6 +50,7 @@ import {
   updateAlertRuleBody,
   updateOperationalEndpointBody,
 } from '../schemas/operations';
+import { createdPortalSession, createPortalSessionBody, portalSession } from '../schemas/portal-sessions';
 import { stats, statsQuery } from '../schemas/stats';
 
 const appParams = z.object({ appId: pathId });
@@ -62,6 +63,7 @@ const jobParams = appParams.extend({ jobId: pathId });
 const operationalEndpointParams = z.object({ endpointId: pathId });
 const issueParams = z.object({ issueId: pathId });
 const alertRuleParams = appParams.extend({ ruleId: pathId });
+const portalSessionParams = appParams.extend({ sessionId: pathId });
 
 // 401, 403 (CSRF for cookie sessions) and 429 can happen on every authenticated operation.
 const read = [400, 401, 403, 429];
@@ -110,7 +112,7 @@ export const operations = {
     method: 'PATCH',
     path: '/apps/{appId}',
     tag: 'Apps',
-    summary: "Rename an app or change its endpoints' default retry schedule and timeout",
+    summary: "Rename an app, change its endpoints' default retry schedule and timeout, or set the origins allowed to embed its customer portal",
     access: 'principal',
     params: appParams,
     body: updateAppBody,
@@ -526,6 +528,48 @@ export const operations = {
     status: 200,
     response: job,
     errors: [...readOne, 409],
+  }),
+  createPortalSession: defineOperation({
+    operationId: 'createPortalSession',
+    method: 'POST',
+    path: '/apps/{appId}/portal-sessions',
+    tag: 'Customer portal',
+    summary: "Create a link to the app's customer portal; the response holds its URL, once",
+    description:
+      "The URL opens a portal showing this app only: its endpoints, event types and deliveries. It works " +
+      'until expiresInSeconds have passed or the session is revoked. Embed it in an iframe on an origin ' +
+      "listed in the app's portalFrameAncestors.",
+    access: 'principal',
+    params: appParams,
+    body: createPortalSessionBody,
+    status: 201,
+    response: createdPortalSession,
+    errors: write,
+  }),
+  listPortalSessions: defineOperation({
+    operationId: 'listPortalSessions',
+    method: 'GET',
+    path: '/apps/{appId}/portal-sessions',
+    tag: 'Customer portal',
+    summary: "List the app's portal sessions, newest first (never their tokens)",
+    access: 'principal',
+    params: appParams,
+    query: pageQuery,
+    status: 200,
+    response: page(portalSession),
+    errors: [...read, 404],
+  }),
+  revokePortalSession: defineOperation({
+    operationId: 'revokePortalSession',
+    method: 'DELETE',
+    path: '/apps/{appId}/portal-sessions/{sessionId}',
+    tag: 'Customer portal',
+    summary: 'Revoke a portal session (effective immediately)',
+    access: 'principal',
+    params: portalSessionParams,
+    status: 200,
+    response: portalSession,
+    errors: readOne,
   }),
 
   getStats: defineOperation({

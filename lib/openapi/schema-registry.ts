@@ -37,6 +37,7 @@ import {
   operationalEventEnvelopes,
   operationalEventSchemaName,
 } from '../schemas/operations';
+import { createdPortalSession, portalSession } from '../schemas/portal-sessions';
 import { stats } from '../schemas/stats';
 
 export const namedSchemas = z.registry<{ id: string }>();
@@ -79,6 +80,8 @@ const NAMES: [z.ZodType, string][] = [
     operationalEventEnvelopes[type],
     operationalEventSchemaName(type),
   ]),
+  [portalSession, 'PortalSession'],
+  [createdPortalSession, 'CreatedPortalSession'],
 ];
 for (const [schema, id] of NAMES) namedSchemas.add(schema, { id });
 

@@ -38,9 +38,8 @@ export const createApp = (body: { name: string }) => apiFetch<App>('/api/v1/apps
 
 export const updateApp = (
   appId: string,
-  body: { name?: string; retrySchedule?: string | null; timeoutMs?: number | null },
-) =>
-  apiFetch<App>(`/api/v1/apps/${encodeURIComponent(appId)}`, { method: 'PATCH', body });
+  body: { name?: string; retrySchedule?: string | null; timeoutMs?: number | null; portalFrameAncestors?: string[] },
+) => apiFetch<App>(`/api/v1/apps/${encodeURIComponent(appId)}`, { method: 'PATCH', body });
 
 export const deleteApp = (appId: string) =>
   apiFetch<void>(`/api/v1/apps/${encodeURIComponent(appId)}`, { method: 'DELETE' });

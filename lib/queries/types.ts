@@ -13,6 +13,7 @@ export interface App {
   timeoutMs: number | null;
   createdAt: string;
   updatedAt: string;
+  portalFrameAncestors?: string[];
   summary?: {
     endpoints: number;
     attempts24h: number;
@@ -29,6 +30,8 @@ export interface EventType {
   description: string | null;
   schema: unknown;
   archived: boolean;
+  /** Derived from the schema by the API (lib/event-types/example-from-schema.ts). */
+  example?: unknown;
   createdAt: string;
   updatedAt: string;
 }

@@ -10,6 +10,9 @@ export const eventType = z.object({
   description: z.string(),
   schema: jsonSchemaObject.nullable(),
   archived: z.boolean(),
+  example: z
+    .unknown()
+    .describe("An example payload derived from the schema (its `examples` keyword wins); null without a schema"),
   createdAt: timestamp,
   updatedAt: timestamp,
 });

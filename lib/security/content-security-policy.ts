@@ -8,7 +8,7 @@
 // cover (and a nonce in style-src would make browsers ignore 'unsafe-inline'). Style injection cannot
 // run code, and script-src is what stops XSS.
 
-export function contentSecurityPolicy(nonce: string): string {
+export function contentSecurityPolicy(nonce: string, { frameAncestors = [] }: { frameAncestors?: string[] } = {}): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
@@ -19,8 +19,10 @@ export function contentSecurityPolicy(nonce: string): string {
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    // No other site may frame the dashboard (clickjacking its replay and disable buttons).
-    "frame-ancestors 'none'",
+    // No other site may frame the dashboard (clickjacking its replay and disable buttons). A customer
+    // portal page is framed only by the origins its app lists (validated as bare origins when set, in
+    // lib/schemas/apps.ts, so an entry cannot add a directive); none listed, none allowed.
+    `frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'"}`,
   ].join('; ');
 }
 

@@ -22,6 +22,7 @@ describe('POST /apps', () => {
       timeoutMs: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      portalFrameAncestors: [],
     });
     const { rows } = await ctx.db.pool.query('SELECT name FROM hookline.apps WHERE id = $1', [response.body.id]);
     expect(rows).toEqual([{ name: 'Acme' }]);

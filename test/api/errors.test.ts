@@ -412,11 +412,17 @@ describe('operations that take no body', () => {
       'replayMessage',
       'resolveIssue',
       'revokeApiKey',
+      'revokePortalSession',
     ]);
   });
 
   const pathOf = async (template: string) => {
     const { apiKey } = await createApiKey({ name: 'bodiless', appId: null }, { prisma: getPrisma(ctx.db.url) });
+    const session = await ctx.db.pool.query<{ id: string }>(
+      `INSERT INTO hookline.portal_sessions (app_id, token_hash, expires_at)
+       VALUES ($1, md5(random()::text), now() + interval '1 hour') RETURNING id`,
+      [world.appId],
+    );
     const ids: Record<string, string> = {
       appId: world.appId,
       endpointId: world.endpointId,
@@ -428,6 +434,7 @@ describe('operations that take no body', () => {
       // Operational events: ids that need not exist, the body is refused before anything is looked up.
       issueId: 'iss_bodiless',
       ruleId: 'alrt_bodiless',
+      sessionId: session.rows[0]!.id,
     };
     return `/v1${template.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!)}`;
   };

@@ -112,3 +112,29 @@ describe('redactValue', () => {
     expect(redactValue(cyclic)).toEqual({ tokens: 5, apiKeyCreated: true, password: null, self: '[circular]' });
   });
 });
+
+describe('customer portal tokens', () => {
+  const TOKEN = 'hlp_' + 'Zx9'.repeat(14) + 'q';
+
+  it('are redacted in a portal URL, a Cookie header and free text', () => {
+    for (const text of [
+      `GET /portal/open?token=${TOKEN} 303`,
+      `https://hooks.example.com/portal/open?token=${TOKEN}&x=1`,
+      `cookie: hookline_portal=${TOKEN}; hookline_session=abc`,
+      `the session ${TOKEN} expired`,
+    ]) {
+      const redacted = redactString(text);
+      expect(redacted, text).not.toContain(TOKEN.slice(4));
+      expect(redacted).toContain(REDACTED);
+    }
+  });
+
+  it('are redacted in a logged line', () => {
+    const { stream, raw } = capture();
+    createLogger({}, stream).info(`opened portal ${TOKEN}`, {
+      url: `/portal/open?token=${TOKEN}`,
+      headers: { cookie: `hookline_portal=${TOKEN}` },
+    });
+    expect(raw()).not.toContain(TOKEN.slice(4));
+  });
+});

@@ -148,6 +148,28 @@ describe('a full run writes no secret', () => {
         body: JSON.stringify({ name: 'csrf' }),
       });
       expect(crossSite.status).toBe(403);
+
+      // A customer portal link: created, opened (token in the URL, then in the cookie), used, and
+      // opened again once revoked; and a forged token.
+      const portal = (await (await api('POST', `/apps/${app.id}/portal-sessions`, {})).json()) as {
+        id: string;
+        url: string;
+      };
+      const portalToken = new URL(portal.url).searchParams.get('token')!;
+      const opened = await fetch(portal.url, { redirect: 'manual' });
+      expect(opened.status).toBe(303);
+      const portalCookie = opened.headers.get('set-cookie')!.split(';')[0]!;
+      expect((await fetch(`${baseUrl}/portal`, { headers: { cookie: portalCookie } })).status).toBe(200);
+      const portalApi = await fetch(`${baseUrl}/portal/api/v1/apps/${app.id}/endpoints`, {
+        headers: { cookie: portalCookie },
+      });
+      expect(portalApi.status).toBe(200);
+      expect((await api('DELETE', `/apps/${app.id}/portal-sessions/${portal.id}`)).status).toBe(200);
+      expect((await fetch(portal.url, { redirect: 'manual' })).status).toBe(401);
+      expect(
+        (await fetch(`${baseUrl}/portal/api/v1/apps/${app.id}/endpoints`, { headers: { cookie: portalCookie } }))
+          .status,
+      ).toBe(401);
       await stopServer();
 
       // The 500 was logged, with the database's message, and the secret in it redacted.
@@ -164,6 +186,7 @@ describe('a full run writes no secret', () => {
         'the new API key': apiKey,
         'the endpoint secret': ENDPOINT_SECRET,
         'the session token': sessionToken,
+        'the portal token': portalToken,
         'the mistyped password': `${ADMIN_PASSWORD}-wrong`,
       })) {
         expect(output.includes(secret), `${what} is in the output`).toBe(false);

@@ -1,0 +1,39 @@
+import type { Metadata } from 'next';
+import { cookies } from 'next/headers';
+import type { ReactNode } from 'react';
+import { PortalSessionProvider } from '@/components/portal/portal-session';
+import { PortalShell } from '@/components/portal/portal-shell';
+import { findPortalSession } from '@/lib/portal/find-portal-session';
+import { PORTAL_COOKIE_NAME } from '@/lib/portal/portal-cookie';
+
+// The customer's portal: its own shell, one app, authenticated by the portal cookie only (the admin's
+// sign-in means nothing here). Every page depends on that cookie, so none can be prerendered.
+export const dynamic = 'force-dynamic';
+
+export const metadata: Metadata = { title: { default: 'Webhooks', template: '%s · Webhooks' } };
+
+export default async function PortalLayout({ children }: { children: ReactNode }) {
+  const session = await findPortalSession((await cookies()).get(PORTAL_COOKIE_NAME)?.value);
+  if (!session) {
+    return (
+      <main className="mx-auto max-w-lg px-4 py-16" data-testid="portal-expired">
+        <h1 className="text-lg font-semibold text-zinc-900">This portal session has ended</h1>
+        <p className="mt-2 text-sm text-zinc-600">
+          It expired or was revoked. Open the webhooks page of the product you came from again to get a new one.
+        </p>
+      </main>
+    );
+  }
+  return (
+    <PortalSessionProvider
+      value={{
+        appId: session.appId,
+        appName: session.appName,
+        readOnly: session.readOnly,
+        expiresAt: session.expiresAt.toISOString(),
+      }}
+    >
+      <PortalShell>{children}</PortalShell>
+    </PortalSessionProvider>
+  );
+}

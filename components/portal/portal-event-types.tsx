@@ -1,0 +1,58 @@
+'use client';
+import { useQuery } from '@tanstack/react-query';
+import { eventTypesQuery } from '@/lib/queries/event-types';
+import { Card, CardHeader } from '../ui/card';
+import { PageHeader } from '../ui/page-header';
+import { Empty, ErrorState, Loading } from '../ui/states';
+import { TextBlock } from '../ui/text-block';
+import { usePortalSession } from './portal-session';
+
+export function PortalEventTypes() {
+  const { appId } = usePortalSession();
+  const eventTypes = useQuery(eventTypesQuery(appId));
+  if (eventTypes.isPending) return <Loading label="Loading event types…" />;
+  if (eventTypes.isError) return <ErrorState error={eventTypes.error} retry={() => void eventTypes.refetch()} />;
+  const live = eventTypes.data.data.filter((eventType) => !eventType.archived);
+  return (
+    <div>
+      <PageHeader
+        title="Event types"
+        subtitle="What your endpoints can subscribe to, and what each payload looks like"
+      />
+      {live.length === 0 ? (
+        <Card>
+          <Empty title="No event types yet" />
+        </Card>
+      ) : (
+        <div className="space-y-4">
+          {live.map((eventType) => (
+            <Card key={eventType.id} data-testid="portal-event-type">
+              <CardHeader
+                title={<span className="font-mono">{eventType.name}</span>}
+                subtitle={eventType.description || undefined}
+              />
+              <div className="grid gap-3 p-3 lg:grid-cols-2">
+                <div>
+                  <div className="mb-1 text-xs font-medium text-zinc-500">Example payload</div>
+                  {eventType.example === null || eventType.example === undefined ? (
+                    <p className="text-sm text-zinc-500">No schema, so any JSON.</p>
+                  ) : (
+                    <TextBlock label="Example payload" text={JSON.stringify(eventType.example, null, 2)} />
+                  )}
+                </div>
+                <div>
+                  <div className="mb-1 text-xs font-medium text-zinc-500">JSON Schema</div>
+                  {eventType.schema ? (
+                    <TextBlock label="JSON Schema" text={JSON.stringify(eventType.schema, null, 2)} />
+                  ) : (
+                    <p className="text-sm text-zinc-500">None</p>
+                  )}
+                </div>
+              </div>
+            </Card>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,270 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test, type Page } from '@playwright/test';
+import { e2eEnv } from './support/env';
+import {
+  api,
+  createApp,
+  expectNoHorizontalOverflow,
+  listDeliveries,
+  screenshot,
+  sendMessages,
+  setReceiverMode,
+  signIn,
+} from './support/helpers';
+
+// The customer's portal in Chromium, for two apps: the operator's backend creates a link with an
+// app-limited key, the customer opens it (the token leaves the address bar), and works on that app's
+// endpoints, event types and deliveries, never seeing the other app's.
+
+async function portalUrl(appId: string, body: Record<string, unknown> = {}): Promise<string> {
+  // An app-limited key, as an operator's backend would hold: enough to create the app's portal links.
+  const { key } = await api<{ key: string }>('POST', '/api-keys', { name: `portal links of ${appId}`, appId });
+  const response = await fetch(`${e2eEnv().baseUrl}/api/v1/apps/${appId}/portal-sessions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { url: string }).url;
+}
+
+async function openPortal(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  // Traded for a cookie and redirected: the token is in neither the address bar nor script reach.
+  await page.waitForURL(`${e2eEnv().baseUrl}/portal`);
+  expect(page.url()).not.toContain('token');
+  expect(await page.evaluate(() => document.cookie)).not.toContain('hlp_');
+}
+
+async function pictures(page: Page, name: string): Promise<void> {
+  await screenshot(page, `${name}-1280`);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expectNoHorizontalOverflow(page, `${name} at 375 px`);
+  await screenshot(page, `${name}-375`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test('two apps: each portal shows and changes only its own app', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const env = e2eEnv();
+  await setReceiverMode('ok');
+  const alpha = await createApp({ name: 'Portal Alpha', eventTypes: ['order.created'] });
+  const beta = await createApp({ name: 'Portal Beta', eventTypes: ['shipment.sent'] });
+  await api('POST', `/apps/${alpha.appId}/event-types`, {
+    name: 'invoice.paid',
+    description: 'An invoice was paid in full.',
+    schema: {
+      type: 'object',
+      required: ['invoiceId', 'amount'],
+      properties: {
+        invoiceId: { type: 'string', examples: ['inv_1042'] },
+        amount: { type: 'integer', minimum: 1 },
+        paidAt: { type: 'string', format: 'date-time' },
+      },
+    },
+  });
+  await sendMessages(2, { appId: alpha.appId, eventType: 'order.created' });
+  await sendMessages(1, { appId: beta.appId, eventType: 'shipment.sent' });
+
+  const alphaContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await alphaContext.newPage();
+  await openPortal(page, await portalUrl(alpha.appId));
+
+  // Endpoints: Alpha's only, in the portal's own shell (no dashboard navigation).
+  await expect(page.getByTestId('portal-app-name')).toHaveText('Portal Alpha');
+  await expect(page.getByTestId('portal-endpoint-row')).toHaveCount(1);
+  await expect(page.getByTestId('portal-endpoints-table')).toContainText(alpha.endpointUrl);
+  await expect(page.getByTestId('portal-endpoints-table')).not.toContainText(beta.endpointUrl);
+  await expect(page.getByRole('link', { name: 'API keys' })).toHaveCount(0);
+  await pictures(page, 'portal-endpoints');
+
+  // Create an endpoint; its secret is shown once.
+  const newUrl = `${env.receiverUrl}/hooks/portal-alpha-added`;
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  await page.getByLabel('URL').fill(newUrl);
+  await page.getByLabel('Description').fill('Added from the portal');
+  await page.getByRole('dialog').getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(page.getByTestId('portal-new-endpoint-secret')).toContainText('whsec_');
+  await page.getByRole('link', { name: 'Open endpoint' }).click();
+  await expect(page.getByTestId('portal-endpoint-url')).toHaveText(newUrl);
+
+  // Send a test event and watch it succeed.
+  await page.getByRole('button', { name: 'Send test event' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('dialog')).toContainText('Sent message');
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByTestId('portal-delivery-row').first()).toContainText(/succeeded/i, { timeout: 20_000 });
+
+  // See the secret, rotate it (two secrets during the grace period).
+  await page.getByRole('button', { name: 'Show secret' }).click();
+  await expect(page.getByTestId('endpoint-secrets').locator('li')).toHaveCount(1);
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: 'Rotate secret' }).click();
+  await page.getByTestId('confirm-rotate').click();
+  await expect(page.getByTestId('rotated-secret')).toContainText('whsec_');
+  await page.getByRole('button', { name: 'Done' }).click();
+  await page.getByRole('button', { name: 'Show secret' }).click();
+  await expect(page.getByTestId('endpoint-secrets').locator('li')).toHaveCount(2);
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+
+  // Edit, disable with a reason, enable.
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await page.getByLabel('Description').fill('Edited in the portal');
+  await page.getByRole('dialog').getByRole('button', { name: /save/i }).click();
+  await expect(page.getByText('Edited in the portal')).toBeVisible();
+  await page.getByRole('button', { name: 'Disable' }).click();
+  await page.getByLabel('Reason (shown on the endpoint)').fill('Our server is moving');
+  await page.getByRole('dialog').getByRole('button', { name: 'Disable' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Our server is moving' })).toBeVisible();
+  await page.getByRole('button', { name: 'Enable' }).click();
+  await expect(page.getByRole('button', { name: 'Disable' })).toBeVisible();
+  await pictures(page, 'portal-endpoint');
+
+  // Recover: deliveries that died while the receiver failed are sent again.
+  await setReceiverMode('fail');
+  const [failedMessage] = await sendMessages(1, { appId: alpha.appId, eventType: 'order.created' });
+  await expect
+    .poll(
+      async () => (await listDeliveries(alpha.appId, 'state=dead')).filter((d) => d.messageId === failedMessage).length,
+      {
+        timeout: 30_000,
+      },
+    )
+    .toBe(2);
+  await setReceiverMode('ok');
+  await page.getByRole('button', { name: 'Recover…' }).click();
+  await expect(page.getByTestId('recover-count')).toContainText('1');
+  await page.getByRole('dialog').getByRole('button', { name: 'Replay failed since then' }).click();
+  await expect(page.getByRole('dialog').getByRole('status')).toBeVisible();
+  await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+
+  // Event types: read-only, with schema and derived example.
+  await page.getByRole('link', { name: 'Event types' }).click();
+  const invoice = page.getByTestId('portal-event-type').filter({ hasText: 'invoice.paid' });
+  await expect(invoice).toContainText('"invoiceId": "inv_1042"');
+  await expect(invoice).toContainText('"amount": 1');
+  await expect(invoice).toContainText('An invoice was paid in full.');
+  await expect(page.getByTestId('portal-event-type')).toHaveCount(2);
+  await expect(page.getByRole('button', { name: /delete|edit|new/i })).toHaveCount(0);
+  await pictures(page, 'portal-event-types');
+
+  // Deliveries and attempts: the other endpoint's dead delivery, replayed from its page.
+  await page.getByRole('link', { name: 'Deliveries' }).click();
+  await expect(page.getByTestId('portal-delivery-row').first()).toBeVisible();
+  await expect(page.getByTestId('portal-deliveries-table')).not.toContainText('shipment.sent');
+  await page.getByLabel('State').selectOption('dead');
+  await expect(page.getByTestId('portal-delivery-row')).toHaveCount(1);
+  await pictures(page, 'portal-deliveries');
+  await page.getByTestId('portal-delivery-row').first().getByRole('link').click();
+  await expect(page.getByTestId('portal-delivery-state')).toContainText(/dead/i);
+  await expect(page.getByText('Attempts, newest first')).toBeVisible();
+  await page.getByRole('button', { name: 'Replay' }).click();
+  await expect(page.getByTestId('portal-delivery-state')).toContainText(/succeeded/i, { timeout: 20_000 });
+  await pictures(page, 'portal-delivery');
+
+  // Beta's portal, in another browser: Beta's endpoint only; Alpha's ids are not found.
+  const betaContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const betaPage = await betaContext.newPage();
+  await openPortal(betaPage, await portalUrl(beta.appId, { readOnly: true }));
+  await expect(betaPage.getByTestId('portal-app-name')).toHaveText('Portal Beta');
+  await expect(betaPage.getByTestId('portal-endpoint-row')).toHaveCount(1);
+  await expect(betaPage.getByTestId('portal-endpoints-table')).toContainText(beta.endpointUrl);
+  await expect(betaPage.getByText('Read-only')).toBeVisible();
+  await expect(betaPage.getByRole('button', { name: 'Add endpoint' })).toHaveCount(0);
+  await pictures(betaPage, 'portal-beta-read-only');
+  await betaPage.goto(`${env.baseUrl}/portal/endpoints/${alpha.endpointId}`);
+  await expect(betaPage.getByText(/does not exist/)).toBeVisible();
+  const direct = await betaPage.request.get(`${env.baseUrl}/portal/api/v1/apps/${alpha.appId}/endpoints`);
+  expect(direct.status()).toBe(404);
+  await betaPage.getByRole('link', { name: 'Endpoints' }).click();
+  await betaPage.getByTestId('portal-endpoint-row').getByRole('link').click();
+  await expect(betaPage.getByRole('button', { name: 'Show secret' })).toHaveCount(0);
+
+  // Revoked by the operator: the next page load shows the ended session, the API answers 401.
+  const sessions = await api<{ data: { id: string; status: string }[] }>('GET', `/apps/${beta.appId}/portal-sessions`);
+  await api('DELETE', `/apps/${beta.appId}/portal-sessions/${sessions.data[0]!.id}`);
+  await betaPage.reload();
+  await expect(betaPage.getByTestId('portal-expired')).toBeVisible();
+  expect((await betaPage.request.get(`${env.baseUrl}/portal/api/v1/apps/${beta.appId}/endpoints`)).status()).toBe(401);
+  await screenshot(betaPage, 'portal-revoked-1280');
+
+  await alphaContext.close();
+  await betaContext.close();
+});
+
+// A page of the operator's own product that embeds the portal, served from another loopback origin.
+async function embeddingSite(portalLink: string): Promise<{ origin: string; server: Server }> {
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' });
+    response.end(`<!doctype html><title>Operator product</title><h1>Your webhooks</h1>
+      <iframe id="portal" src="${portalLink}" style="width:100%;height:600px;border:1px solid #ccc"></iframe>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+test('the portal embeds in an iframe on an allowed origin only; the dashboard never', async ({ page }) => {
+  const env = e2eEnv();
+  const app = await createApp({ name: 'Portal Embedded', eventTypes: ['order.created'] });
+  const allowed = await embeddingSite(await portalUrl(app.appId));
+  const other = await embeddingSite(await portalUrl(app.appId));
+  try {
+    await api('PATCH', `/apps/${app.appId}`, { portalFrameAncestors: [allowed.origin] });
+
+    await page.goto(allowed.origin);
+    const frame = page.frameLocator('#portal');
+    await expect(frame.getByTestId('portal-app-name')).toHaveText('Portal Embedded');
+    await expect(frame.getByTestId('portal-endpoint-row')).toHaveCount(1);
+    await screenshot(page, 'portal-embedded-1280');
+
+    // The header the browser enforced, as served to that session.
+    const portalHeaders = (await page.request.get(`${env.baseUrl}/portal`)).headers();
+    expect(portalHeaders['content-security-policy']).toContain(`frame-ancestors ${allowed.origin}`);
+    expect(portalHeaders['x-frame-options']).toBeUndefined();
+
+    const refused = page.waitForEvent('console', (message) => /frame-ancestors/.test(message.text()));
+    await page.goto(other.origin);
+    await refused;
+    await expect(page.frameLocator('#portal').getByTestId('portal-app-name')).toHaveCount(0);
+
+    // The admin dashboard stays unframeable.
+    const dashboard = await page.request.get(`${env.baseUrl}/sign-in`);
+    expect(dashboard.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(dashboard.headers()['x-frame-options']).toBe('DENY');
+  } finally {
+    allowed.server.close();
+    other.server.close();
+  }
+});
+
+test("the dashboard sets who may embed an app's portal, and opens the portal read-only", async ({ page, context }) => {
+  const env = e2eEnv();
+  const app = await createApp({ name: 'Portal Settings', eventTypes: ['order.created'] });
+  await signIn(page);
+  await page.goto(`${env.baseUrl}/apps/${app.appId}/settings`);
+  const field = page.getByLabel('Sites allowed to embed the portal');
+  await field.fill('https://app.customer.example/settings');
+  await page.getByRole('button', { name: 'Allow these sites' }).click();
+  await expect(page.getByText(/portalFrameAncestors\.0: must be an origin/)).toBeVisible();
+  expect((await api<{ portalFrameAncestors: string[] }>('GET', `/apps/${app.appId}`)).portalFrameAncestors).toEqual([]);
+  await field.fill('https://app.customer.example\nhttps://*.customer.example');
+  await page.getByRole('button', { name: 'Allow these sites' }).click();
+  await expect(page.getByText('Embedding sites updated.')).toBeVisible();
+  expect((await api<{ portalFrameAncestors: string[] }>('GET', `/apps/${app.appId}`)).portalFrameAncestors).toEqual([
+    'https://app.customer.example',
+    'https://*.customer.example',
+  ]);
+  await screenshot(page, 'portal-settings-1280');
+
+  const popup = context.waitForEvent('page');
+  await page.getByRole('button', { name: /Open the portal/ }).click();
+  const portal = await popup;
+  await portal.waitForURL(`${env.baseUrl}/portal`);
+  await expect(portal.getByTestId('portal-app-name')).toHaveText('Portal Settings');
+  await expect(portal.getByText('Read-only')).toBeVisible();
+  const headers = (await portal.request.get(`${env.baseUrl}/portal`)).headers();
+  expect(headers['content-security-policy']).toContain(
+    'frame-ancestors https://app.customer.example https://*.customer.example',
+  );
+});
