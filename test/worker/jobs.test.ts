@@ -238,6 +238,15 @@ describe('a replay job acts on the set its dry run counts', () => {
   });
 });
 
+/** The job.finished operational events recorded for a job: its data, one per ending. */
+async function finishedEvents(jobId: string): Promise<Record<string, unknown>[]> {
+  const { rows } = await db.pool.query<{ data: Record<string, unknown> }>(
+    `SELECT data FROM hookline.operational_events WHERE type = 'job.finished' AND data ->> 'job_id' = $1`,
+    [jobId],
+  );
+  return rows.map((row) => row.data);
+}
+
 describe('replaying 100,000 deliveries while the worker is delivering', () => {
   it('delivers every replayed one exactly once, and the new events too; progress reaches the total', async () => {
     const receiver = await startReceiver();
@@ -286,6 +295,9 @@ describe('replaying 100,000 deliveries while the worker is delivering', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     expect(await jobRow(job.id)).toMatchObject({ state: 'succeeded', total: 100_000, processed: 100_000, error: null });
+    expect(await finishedEvents(job.id)).toEqual([
+      expect.objectContaining({ job_id: job.id, kind: 'replay', state: 'succeeded', total: 100_000, processed: 100_000 }),
+    ]);
     // Progress was visible while it ran: it grew, and ended at the total.
     expect(progress.some((value) => value > 0 && value < 100_000) || progress.at(-1) === 100_000).toBe(true);
     const perMessage = new Map<string, number>();
@@ -330,6 +342,10 @@ describe('cancelling a job', () => {
     expect(replayed.rows[0]!.count).toBe(cancelled.processed);
     // A finished job cannot be cancelled again into another state; cancelling twice answers the same.
     expect((await cancelJob({ appId, jobId: job.id })).state).toBe('cancelled');
+    // Ending it recorded one operational event (migration 20261124153000_job_finished_event).
+    expect(await finishedEvents(job.id)).toEqual([
+      expect.objectContaining({ job_id: job.id, kind: 'replay', state: 'cancelled', processed: cancelled.processed }),
+    ]);
   });
 });
 
