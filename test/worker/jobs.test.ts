@@ -296,7 +296,13 @@ describe('replaying 100,000 deliveries while the worker is delivering', () => {
 
     expect(await jobRow(job.id)).toMatchObject({ state: 'succeeded', total: 100_000, processed: 100_000, error: null });
     expect(await finishedEvents(job.id)).toEqual([
-      expect.objectContaining({ job_id: job.id, kind: 'replay', state: 'succeeded', total: 100_000, processed: 100_000 }),
+      expect.objectContaining({
+        job_id: job.id,
+        kind: 'replay',
+        state: 'succeeded',
+        total: 100_000,
+        processed: 100_000,
+      }),
     ]);
     // Progress was visible while it ran: it grew, and ended at the total.
     expect(progress.some((value) => value > 0 && value < 100_000) || progress.at(-1) === 100_000).toBe(true);
