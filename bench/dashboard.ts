@@ -267,7 +267,16 @@ async function measure(baseUrl: string, apiKey: string, databaseUrl: string): Pr
     ['explorer: one endpoint', `${app}/deliveries?endpointId=ep_bench_042&limit=50`],
     ['explorer: error class', `${app}/deliveries?errorClass=http_5xx&limit=50`],
     ['explorer: status 503, 24 h', `${app}/deliveries?statusCode=503&${window(86_400_000)}&limit=50`],
+    ['explorer: one message id', `${app}/deliveries?messageId=msg_bench001234567&limit=50`],
+    ['explorer: at least 4 attempts', `${app}/deliveries?minAttempts=4&limit=50`],
     ['messages: latest', `${app}/messages?limit=50`],
+    // Find anything (the dashboard's search): each through an index the producers already pay for.
+    ['messages: by id', `${app}/messages?id=msg_bench001234567`],
+    ['messages: idempotency key', `${app}/messages?idempotencyKey=order-1234567`],
+    ['messages: a delivery got 503', `${app}/messages?statusCode=503&limit=50`],
+    ['messages: error class', `${app}/messages?errorClass=http_5xx&limit=50`],
+    // One message in 1,000 has total = 999: a full page reads ~50,000 of the day's ~357,000 messages.
+    ['messages: payload field, 24 h', `${app}/messages?payloadPath=total&payloadValue=999&${window(86_400_000)}&limit=50`],
     ['delivery page', `${app}/deliveries/${deadDelivery}`],
   ];
   console.log(`Timing ${calls.length} dashboard calls, ${RUNS} runs each after 2 warm-up runs ...`);
