@@ -1,7 +1,8 @@
 // The worker's connection pools and the settings that make a silent or slow database cost seconds, not
-// hours. The hot statements (claim, fan-out, renewals, releases: worker/sql/) and the recording of
-// results (a connection of its own) plan by key (BY_KEY_SETTINGS); the once-a-minute maintenance, which
-// counts and scans on purpose, has a connection of its own with the planner's defaults.
+// hours. The hot statements (claim, fan-out, renewals, releases: worker/sql/) join by key
+// (BY_KEY_SETTINGS), the recording of results (a connection of its own) reads by key only
+// (RECORD_BY_KEY_SETTINGS); the once-a-minute maintenance, which counts and scans on purpose, has a
+// connection of its own with the planner's defaults.
 import { createPool, type Pool } from '../lib/pg';
 
 // The worker's statements take milliseconds (a flush of 500 results: ~20 ms); one that has not
@@ -19,24 +20,31 @@ const WORKER_SESSION_SETTINGS = {
 };
 
 /**
- * Planner settings of the connections that run the hot statements: look every row up by key.
- * With the fence on lease_owner alone, PostgreSQL 15 and 18 both still chose a hash join over a
- * sequential scan of deliveries while the table held fewer than ~150,000 rows (cheaper in their cost
- * model than 500 index probes), a flush whose cost follows the table instead of the batch; and on 15,
- * statistics that saw no row in flight made it read every leased row through a partial index (500
- * results: 2,757 ms behind a 20,000-row backlog instead of 21 ms). Every join in the statement is on
- * a key (results to deliveries, endpoints and rollups by primary key), so forbidding the other join
- * methods costs nothing elsewhere. Applied to a connection of its own, not to the worker's other
- * statements. The fan-out did the same with its batch's messages and queue rows: a hash join over a
- * sequential scan of every message and every queued row (20,000 waiting: 20,001 and 20,000 rows read
- * for 256 messages) on PostgreSQL 18, so each fan-out of a drain read the whole backlog.
- * test/worker/record-results-plan.test.ts checks these plans behind a backlog.
+ * Planner settings of the connections that run the hot statements: join by key. Every join in them
+ * is on a key (a batch's rows to deliveries, messages, queue rows, endpoints and rollups), but below
+ * ~150,000 rows PostgreSQL 15 and 18 both priced a hash join over a sequential scan of the whole table
+ * cheaper than the batch's index probes: the fan-out read every queued message and queue row (20,000
+ * waiting: 20,001 and 20,000 rows for 256 messages, PostgreSQL 18), so each fan-out of a drain read
+ * the whole backlog. Without hash and merge joins, a nested loop probes the key of each row.
+ * Sequential scans stay allowed here: on PostgreSQL 15, forbidding them made the deliveries insert
+ * trigger's check of hookline.polling_workers (a handful of rows) and the expired-lease check of
+ * hookline.fanout_queue walk whole indexes instead: 34 ms per fan-out and 232 ms per check, a
+ * 100k drain at 1,788/s instead of ~3,500/s.
  */
 export const BY_KEY_SETTINGS: Record<string, string> = {
-  enable_seqscan: 'off',
   enable_hashjoin: 'off',
   enable_mergejoin: 'off',
 };
+
+/**
+ * The recording connection also forbids sequential scans: with the fence on lease_owner alone, a
+ * flush on PostgreSQL 15 whose statistics had seen no row in flight read every leased row through a
+ * partial index, or the whole table (500 results: 2,757 ms behind a 20,000-row backlog instead of
+ * 21 ms). Its statement touches deliveries, queue rows, endpoints and rollups by key only.
+ * test/worker/record-results-plan.test.ts checks these plans behind a backlog, on 18 and (with
+ * DATABASE_URL) on 15.
+ */
+export const RECORD_BY_KEY_SETTINGS: Record<string, string> = { ...BY_KEY_SETTINGS, enable_seqscan: 'off' };
 
 export function connectionOptions(settings: Record<string, string>): string {
   return Object.entries(settings)
@@ -63,7 +71,7 @@ export function createWorkerConnections(connectionString: string): WorkerConnect
     recordPool: createPool(connectionString, {
       max: 1,
       ...WORKER_CONNECTION_LIMITS,
-      options: connectionOptions({ ...WORKER_SESSION_SETTINGS, ...BY_KEY_SETTINGS }),
+      options: connectionOptions({ ...WORKER_SESSION_SETTINGS, ...RECORD_BY_KEY_SETTINGS }),
     }),
     // Two: retention holds its advisory lock on one while it deletes in batches on the other.
     maintenancePool: createPool(connectionString, {

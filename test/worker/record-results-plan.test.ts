@@ -6,7 +6,7 @@
 // statements under EXPLAIN ANALYZE. Run it against PostgreSQL 15 with DATABASE_URL set to check the
 // older planner too.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BY_KEY_SETTINGS } from '../../worker/worker-connections';
+import { BY_KEY_SETTINGS, RECORD_BY_KEY_SETTINGS } from '../../worker/worker-connections';
 import { sql } from '../../worker/sql';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
@@ -106,7 +106,7 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
         [],
         0,
       ],
-      BY_KEY_SETTINGS,
+      RECORD_BY_KEY_SETTINGS,
     );
     const reads = deliveriesReads(plan);
     expect(reads.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'deliveries_pkey']]);
@@ -206,7 +206,11 @@ describe('taking work behind a backlog', () => {
   it('fans out 256 messages reading 256 queue rows and messages by key', async () => {
     const plan = await explain(sql.fanOutMessages, ['a-worker', 256, 256, 10], BY_KEY_SETTINGS);
     const read = reads(plan);
-    expect(read.filter((r) => r.node === 'Seq Scan').map((r) => r.relation)).toEqual([]);
+    // The backlog's tables are read by key; the app's endpoints (a few rows) may well be scanned.
+    const backlog = ['messages', 'fanout_queue', 'deliveries'];
+    expect(read.filter((r) => r.node === 'Seq Scan' && backlog.includes(r.relation)).map((r) => r.relation)).toEqual(
+      [],
+    );
     const queue = read.filter((r) => r.relation === 'fanout_queue');
     expect(queue.reduce((sum, r) => sum + r.rows, 0)).toBeLessThanOrEqual(3 * 256);
     const messages = read.filter((r) => r.relation === 'messages');
