@@ -78,9 +78,9 @@ describe('PostgreSQL restarts mid-run', () => {
       eventTypes: ['tide.turned'],
       maxConcurrency: 16,
     });
-    // History for retention to remove (HOOKLINE_RETENTION=1d below): 30,000 deliveries that finished
-    // two days ago, on an endpoint of their own. Deleting them keeps a worker inside its maintenance
-    // transaction for a while, which is when the restart below hits.
+    // History for retention to remove (HOOKLINE_RETENTION=1d below): 100,000 deliveries that finished
+    // two days ago, on an endpoint of their own. Deleting them (batches of 10,000 under the retention
+    // lock) keeps a worker in its maintenance run for a while, which is when the restart below hits.
     const archive = await createEndpoint(pool, appId, `${receiver.url}/archive`, { eventTypes: ['tide.archived'] });
     await pool.query(
       `WITH message AS (
@@ -89,17 +89,19 @@ describe('PostgreSQL restarts mid-run', () => {
        )
        INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count, created_at, updated_at)
        SELECT $1, message.id, $2, 'tide.turned', 'succeeded', 1, now() - interval '2 days', now() - interval '2 days'
-         FROM message, generate_series(1, 30000)`,
+         FROM message, generate_series(1, 100000)`,
       [appId, archive.id],
     );
-    const BEFORE = 2000;
+    // Enough that the queue is still being worked when the restart hits, a second after the workers
+    // start: one worker delivered 2,000 events before its first maintenance run began.
+    const BEFORE = 20_000;
     await send(appId, 1, BEFORE);
 
     for (let i = 0; i < 2; i++) workers.push(spawnWorker(databaseUrl, { HOOKLINE_RETENTION: '1d' }));
     const exits: { pid: number; code: number | null; signal: string | null }[] = [];
     for (const worker of workers) void worker.exited.then((exit) => exits.push({ pid: worker.pid, ...exit }));
     // A worker's first maintenance starts a second after it does; its retention run holds the
-    // transaction-level advisory lock RETENTION_LOCK of worker/maintenance.ts (72616917342) throughout.
+    // session advisory lock RETENTION_LOCK of worker/maintenance.ts (72616917342) throughout.
     await waitUntil(
       async () =>
         (

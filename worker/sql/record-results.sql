@@ -3,7 +3,8 @@
 -- One statement instead of 4 per attempt: at 2,000 attempts/s this is ~10 flushes/s, not 8,000 queries.
 -- The rules it applies have one home each (migration 20261124150000_worker_rules):
 -- hookline.circuit_after_attempts (the circuit breaker's states and transitions),
--- hookline.disabled_after_attempts (auto-disable) and hookline.add_to_rollups (the dashboard's rollups).
+-- hookline.disabled_after_attempts (auto-disable), and hookline.add_to_rollups (the dashboard's rollups,
+-- migration 20261124152000_rollup_shards).
 -- A success is kept on its delivery row alone (status, time, duration: the final attempt's numbers),
 -- unless $18 (HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS) asks for its full row with headers and body. An
 -- attempt row for every success was a third of the WAL: a heap row and three index entries per event.

@@ -1,7 +1,8 @@
 -- The rules a result flush applies, each in one home (issue 11). worker/sql/record-results.sql used to
 -- hold them inline: the circuit breaker's opening condition written three times, auto-disable's three
 -- times, and four rollup upserts of the same shape. The flush statement now records the deliveries and
--- calls these; nothing about what it writes changes.
+-- calls these; nothing about what it writes changes. The rollups' function, hookline.add_to_rollups,
+-- is created with the rollup shards it writes (migration 20261124152000_rollup_shards).
 
 -- The circuit breaker of one endpoint after a flush's attempts for it. Its states:
 --   closed     deliveries are sent; failures in a row are counted.
@@ -74,75 +75,5 @@ BEGIN
   END IF;
   next_enabled := false;
   next_disabled_at := now();
-END;
-$$;
-
--- The dashboard's rollups for a flush's attempts: per endpoint and per app (the overview's, migration
--- 20261123130000_overview_rollups), each per minute and per hour (long ranges read whole hours,
--- migration 20261122160000_stats_hourly). The arrays are parallel, one element per recorded attempt
--- (error_class NULL: a success). Each upsert takes its rows' locks in key order, so two workers
--- upserting the same minutes cannot deadlock. Returns the rollup rows written. PL/pgSQL so that its
--- plan is kept per connection.
-CREATE FUNCTION hookline.add_to_rollups(
-  started_at timestamptz[], app_id text[], endpoint_id text[], duration_ms double precision[],
-  status_code integer[], error_class text[])
-RETURNS integer
-LANGUAGE plpgsql AS $$
-#variable_conflict use_column
-DECLARE
-  written integer;
-BEGIN
-  WITH classified AS (
-    SELECT a.started_at, a.app_id, a.endpoint_id, a.duration_ms,
-           CASE WHEN a.error_class IS NULL THEN 'succeeded' ELSE 'failed' END AS outcome,
-           coalesce(a.error_class, '') AS error_class, coalesce(a.status_code, 0) AS status_code
-      FROM unnest(add_to_rollups.started_at, add_to_rollups.app_id, add_to_rollups.endpoint_id,
-                  add_to_rollups.duration_ms, add_to_rollups.status_code, add_to_rollups.error_class)
-        AS a(started_at, app_id, endpoint_id, duration_ms, status_code, error_class)
-  ), endpoint_minutes AS (
-    INSERT INTO hookline.stats_minutely AS s
-           (minute, app_id, endpoint_id, outcome, error_class, status_code, attempts, duration_ms_sum, latency_buckets)
-    SELECT date_trunc('minute', started_at), app_id, endpoint_id, outcome, error_class, status_code,
-           count(*), sum(duration_ms), hookline.latency_histogram(array_agg(duration_ms))
-      FROM classified GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
-    ON CONFLICT (minute, app_id, endpoint_id, outcome, error_class, status_code) DO UPDATE
-       SET attempts = s.attempts + excluded.attempts, duration_ms_sum = s.duration_ms_sum + excluded.duration_ms_sum,
-           latency_buckets = hookline.add_latency_histograms(s.latency_buckets, excluded.latency_buckets)
-    RETURNING 1
-  ), endpoint_hours AS (
-    INSERT INTO hookline.stats_hourly AS s
-           (hour, app_id, endpoint_id, outcome, error_class, status_code, attempts, duration_ms_sum, latency_buckets)
-    SELECT date_trunc('hour', started_at), app_id, endpoint_id, outcome, error_class, status_code,
-           count(*), sum(duration_ms), hookline.latency_histogram(array_agg(duration_ms))
-      FROM classified GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
-    ON CONFLICT (hour, app_id, endpoint_id, outcome, error_class, status_code) DO UPDATE
-       SET attempts = s.attempts + excluded.attempts, duration_ms_sum = s.duration_ms_sum + excluded.duration_ms_sum,
-           latency_buckets = hookline.add_latency_histograms(s.latency_buckets, excluded.latency_buckets)
-    RETURNING 1
-  ), app_minutes AS (
-    INSERT INTO hookline.stats_app_minutely AS s
-           (minute, app_id, outcome, error_class, status_code, attempts, duration_ms_sum, latency_buckets)
-    SELECT date_trunc('minute', started_at), app_id, outcome, error_class, status_code,
-           count(*), sum(duration_ms), hookline.latency_histogram(array_agg(duration_ms))
-      FROM classified GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
-    ON CONFLICT (minute, app_id, outcome, error_class, status_code) DO UPDATE
-       SET attempts = s.attempts + excluded.attempts, duration_ms_sum = s.duration_ms_sum + excluded.duration_ms_sum,
-           latency_buckets = hookline.add_latency_histograms(s.latency_buckets, excluded.latency_buckets)
-    RETURNING 1
-  ), app_hours AS (
-    INSERT INTO hookline.stats_app_hourly AS s
-           (hour, app_id, outcome, error_class, status_code, attempts, duration_ms_sum, latency_buckets)
-    SELECT date_trunc('hour', started_at), app_id, outcome, error_class, status_code,
-           count(*), sum(duration_ms), hookline.latency_histogram(array_agg(duration_ms))
-      FROM classified GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
-    ON CONFLICT (hour, app_id, outcome, error_class, status_code) DO UPDATE
-       SET attempts = s.attempts + excluded.attempts, duration_ms_sum = s.duration_ms_sum + excluded.duration_ms_sum,
-           latency_buckets = hookline.add_latency_histograms(s.latency_buckets, excluded.latency_buckets)
-    RETURNING 1
-  )
-  SELECT (SELECT count(*) FROM endpoint_minutes) + (SELECT count(*) FROM endpoint_hours)
-         + (SELECT count(*) FROM app_minutes) + (SELECT count(*) FROM app_hours)
-    INTO written;
-  RETURN written;
 END;
 $$;

@@ -25,7 +25,6 @@ ALTER TABLE hookline.stats_app_hourly DROP CONSTRAINT stats_app_hourly_pkey,
 -- (error_class NULL: a success), all of one worker's shard. Each upsert takes its rows' locks in key
 -- order, so two workers sharing a shard cannot deadlock. Returns the rollup rows written. PL/pgSQL so
 -- that its plan is kept per connection.
-DROP FUNCTION hookline.add_to_rollups(timestamptz[], text[], text[], double precision[], integer[], text[]);
 CREATE FUNCTION hookline.add_to_rollups(
   shard smallint, started_at timestamptz[], app_id text[], endpoint_id text[], duration_ms double precision[],
   status_code integer[], error_class text[])
