@@ -205,7 +205,7 @@ export class DeliveryWorker {
         connectionString: this.options.connectionString,
         workerId: this.workerId,
         log: this.log.child({ component: 'jobs' }),
-        leaseSeconds: Math.max(this.options.leaseSeconds, 2),
+        leaseSeconds: this.options.leaseSeconds,
         ...this.options.jobs,
       });
       this.jobRunner.start();

@@ -82,6 +82,17 @@ export function createWorkerConnections(connectionString: string): WorkerConnect
   };
 }
 
+/**
+ * The job runner's own connection (worker/jobs/job-runner.ts), with the worker sessions' server-side
+ * limits: a job's batch is a transaction holding up to a batch of delivery rows, so a worker that
+ * stalls in one must lose it within the idle-in-transaction limit, not hold those rows from claims and
+ * flushes for hours. Its statements keep lib/pg.ts's 15 s client timeout: a selective replay filter
+ * over a large app may read for seconds.
+ */
+export function createJobConnection(connectionString: string): Pool {
+  return createPool(connectionString, { max: 1, options: connectionOptions(WORKER_SESSION_SETTINGS) });
+}
+
 export async function closeWorkerConnections(connections: WorkerConnections): Promise<void> {
   await Promise.all(
     [connections.pool, connections.recordPool, connections.maintenancePool].map((pool) => pool.end().catch(() => {})),

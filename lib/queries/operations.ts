@@ -4,6 +4,8 @@ import { apiFetch } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
 import type { Endpoint, Page } from './types';
 
+export { OPERATIONAL_EVENT_TYPES } from '../operations/operational-event-types';
+
 export type IssueStatus = 'open' | 'acknowledged' | 'resolved';
 export type IssueFilter = IssueStatus | 'unresolved' | 'all';
 
@@ -66,19 +68,6 @@ export interface AlertRule {
   lastEvaluatedAt: string | null;
   firedAt: string | null;
 }
-
-export const OPERATIONAL_EVENT_TYPES = [
-  'endpoint.disabled',
-  'endpoint.enabled',
-  'endpoint.circuit_opened',
-  'endpoint.circuit_closed',
-  'endpoint.failing',
-  'endpoint.recovered',
-  'delivery.dead',
-  'alert.fired',
-  'alert.resolved',
-  'job.finished',
-] as const;
 
 export const issueKeys = {
   all: ['issues'] as const,

@@ -6,6 +6,9 @@
 import { z } from 'zod';
 import { endpoint } from './endpoints';
 import { pageQuery, pathId, timestamp } from './common';
+import { OPERATIONAL_EVENT_TYPES, type OperationalEventType } from '../operations/operational-event-types';
+
+export { OPERATIONAL_EVENT_TYPES, type OperationalEventType };
 
 // ---- Event payloads ------------------------------------------------------------------------------
 
@@ -27,20 +30,6 @@ const endpointBase = {
   failing_since: timestamp.nullable(),
   last_failure_at: timestamp.nullable(),
 };
-
-export const OPERATIONAL_EVENT_TYPES = [
-  'endpoint.disabled',
-  'endpoint.enabled',
-  'endpoint.circuit_opened',
-  'endpoint.circuit_closed',
-  'endpoint.failing',
-  'endpoint.recovered',
-  'delivery.dead',
-  'alert.fired',
-  'alert.resolved',
-  'job.finished',
-] as const;
-export type OperationalEventType = (typeof OPERATIONAL_EVENT_TYPES)[number];
 
 const alertData = z.object({
   ...eventBase,

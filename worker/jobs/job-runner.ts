@@ -10,9 +10,10 @@
 // move, and when the lease runs out another worker resumes at the cursor. No row is done twice.
 // A cancel (lib/jobs/cancel-job.ts) is seen by the next batch's lock, so it stops within one batch.
 import type { Logger } from '../../lib/log';
-import { createPool, type Pool, type PoolClient } from '../../lib/pg';
+import type { Pool, PoolClient } from '../../lib/pg';
 import { replayMatch, type StoredReplayParams } from './job-filter';
 import { sql } from '../sql';
+import { createJobConnection } from '../worker-connections';
 
 export interface JobRunnerOptions {
   connectionString: string;
@@ -63,7 +64,7 @@ export class JobRunner {
   private sleeper: { timer: NodeJS.Timeout; resolve: () => void } | null = null;
 
   constructor(private readonly options: JobRunnerOptions) {
-    this.pool = createPool(options.connectionString, { max: 1 });
+    this.pool = createJobConnection(options.connectionString);
     this.batchSize = options.batchSize ?? 2000;
     this.leaseSeconds = options.leaseSeconds ?? 30;
     this.pollMs = options.pollIntervalMs ?? 1000;
