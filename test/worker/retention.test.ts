@@ -3,6 +3,7 @@
 // and never anything still to be delivered; and the claim stays a read of the partial claim index
 // however many finished rows the table holds.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { applyRetention } from '../../worker/maintenance';
 import { sql } from '../../worker/sql';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType, type EndpointFixture } from '../support/fixtures';
@@ -238,55 +239,38 @@ describe('the claim with 200,000 finished rows', () => {
 });
 
 describe('retention pacing', () => {
-  it('keeps deleting batch after batch until caught up, not a fixed number of batches per run', async () => {
-    const { applyRetention } = await import('../../worker/maintenance');
-    const endpoint = await createEndpoint(db.pool, appId, 'https://example.com/paced');
-    const { rows } = await db.pool.query<{ id: string }>(
-      `INSERT INTO hookline.messages (app_id, event_type, payload, created_at)
-       VALUES ($1, 'sardaukar.drilled', '{}', now() - interval '3 days') RETURNING id`,
-      [appId],
+  /** An endpoint of its own with `count` deliveries that finished three days ago; returns its id. */
+  async function finishedThreeDaysAgo(url: string, count: number): Promise<string> {
+    const endpoint = await createEndpoint(db.pool, appId, url);
+    await db.pool.query(
+      `WITH message AS (
+         INSERT INTO hookline.messages (app_id, event_type, payload, created_at)
+         VALUES ($1, 'sardaukar.drilled', '{}', now() - interval '3 days') RETURNING id
+       )
+       INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count,
+                                        created_at, updated_at)
+       SELECT $1, message.id, $2, 'sardaukar.drilled', 'succeeded', 1, now() - interval '3 days', now() - interval '3 days'
+         FROM message, generate_series(1, $3::int)`,
+      [appId, endpoint.id, count],
     );
+    return endpoint.id;
+  }
+  const DAY = { retentionMs: 86_400_000, statsRetentionMs: 86_400_000, batchSize: 10 };
+
+  it('keeps deleting batch after batch until caught up, not a fixed number of batches per run', async () => {
     // 250 finished deliveries past the retention, in batches of 10: the old fixed 10 batches a run
     // left 150 of them for later runs, a minute apart.
-    await db.pool.query(
-      `INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count,
-                                        created_at, updated_at)
-       SELECT $1, $2, $3, 'sardaukar.drilled', 'succeeded', 1, now() - interval '3 days', now() - interval '3 days'
-         FROM generate_series(1, 250)`,
-      [appId, rows[0]!.id, endpoint.id],
-    );
-    const result = await applyRetention(db.pool, {
-      retentionMs: 86_400_000,
-      statsRetentionMs: 86_400_000,
-      batchSize: 10,
-    });
+    const endpointId = await finishedThreeDaysAgo('https://example.com/paced', 250);
+    const result = await applyRetention(db.pool, DAY);
     expect(result?.deliveries).toBeGreaterThanOrEqual(250);
-    expect(await countRows(db.pool, 'deliveries', 'endpoint_id = $1', [endpoint.id])).toBe(0);
+    expect(await countRows(db.pool, 'deliveries', 'endpoint_id = $1', [endpointId])).toBe(0);
   });
 
   it('stops at its time budget and leaves the rest for the next run', async () => {
-    const { applyRetention } = await import('../../worker/maintenance');
-    const endpoint = await createEndpoint(db.pool, appId, 'https://example.com/budget');
-    const { rows } = await db.pool.query<{ id: string }>(
-      `INSERT INTO hookline.messages (app_id, event_type, payload, created_at)
-       VALUES ($1, 'sardaukar.drilled', '{}', now() - interval '3 days') RETURNING id`,
-      [appId],
-    );
-    await db.pool.query(
-      `INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count,
-                                        created_at, updated_at)
-       SELECT $1, $2, $3, 'sardaukar.drilled', 'succeeded', 1, now() - interval '3 days', now() - interval '3 days'
-         FROM generate_series(1, 50)`,
-      [appId, rows[0]!.id, endpoint.id],
-    );
+    const endpointId = await finishedThreeDaysAgo('https://example.com/budget', 50);
     // A budget already spent: one batch, then the run ends.
-    const result = await applyRetention(db.pool, {
-      retentionMs: 86_400_000,
-      statsRetentionMs: 86_400_000,
-      batchSize: 10,
-      budgetMs: 0,
-    });
+    const result = await applyRetention(db.pool, { ...DAY, budgetMs: 0 });
     expect(result?.deliveries).toBe(10);
-    expect(await countRows(db.pool, 'deliveries', 'endpoint_id = $1', [endpoint.id])).toBe(40);
+    expect(await countRows(db.pool, 'deliveries', 'endpoint_id = $1', [endpointId])).toBe(40);
   });
 });
