@@ -226,7 +226,11 @@ export class DeliveryWorker {
         // would only grow the backlog until leases run out and other workers send the same
         // deliveries again; wait for a flush instead (it signals the wake).
         this.metrics.backpressureWaits.inc({});
+        const wasListening = this.wake.listening;
         await this.wake.wait(this.options.pollIntervalMs);
+        // The LISTEN connection coming back means the database is: the results go now, not when
+        // the flush's back-off (up to 5 s) runs out.
+        if (!wasListening && this.wake.listening) this.flusher.retryNow();
         continue;
       }
       // Deliveries taken but waiting for a connection to their endpoint (its max_concurrency) are
@@ -251,6 +255,7 @@ export class DeliveryWorker {
         if (messagesFannedOut > 0) this.metrics.fannedOut.inc({}, messagesFannedOut);
         if (failures > 0) {
           this.log.info('database reachable again; claiming', { after: failures });
+          this.flusher.retryNow();
           // The failed claim or fan-out may have committed with its answer lost: awaited, before the
           // next claim (lease-keeper.ts says why).
           await this.leaseKeeper.releaseStrays();

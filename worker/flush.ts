@@ -68,6 +68,15 @@ export class ResultFlusher {
     else this.timer ??= setTimeout(() => this.kick(), this.options.intervalMs);
   }
 
+  /**
+   * The database answered something else (a claim after an outage): a flush waiting out its back-off
+   * goes now. Left to its timer, it could wait up to 5 s more after the claims had resumed, and the
+   * first result recorded after a PostgreSQL restart came 10 s late (test/worker/postgres-restart.test.ts).
+   */
+  retryNow(): void {
+    if (this.failures > 0 && !this.running) this.kick();
+  }
+
   private kick(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
