@@ -2,6 +2,7 @@
 // lost error or a delivery that silently never finishes.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layersRule } from './scripts/architecture/eslint-rule.mjs';
 
 export default tseslint.config(
   {
@@ -17,19 +18,6 @@ export default tseslint.config(
       'bench/results/',
       'dist/',
       '.dist-*/',
-    ],
-  },
-  {
-    ignores: [
-      'node_modules/',
-      '.next/',
-      '.data/',
-      'lib/generated/',
-      'test-results/',
-      'playwright-report/',
-      'next-env.d.ts',
-      '.notes/',
-      'bench/results/',
       'examples/typed-client/hookline-api.d.ts',
     ],
   },
@@ -45,30 +33,10 @@ export default tseslint.config(
     },
   },
   {
-    // The worker is a plain Node process: it shares lib/ with the web app, never the web app itself
-    // (issue 15's layering; a slip here would pull Next.js or React into every worker).
-    files: ['worker/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/app/**', '@/app/**', '**/components/**', '@/components/**'],
-              message: 'worker/ must not import the dashboard (app/, components/).',
-            },
-            {
-              group: ['next', 'next/*', 'react', 'react/*', 'react-dom', 'react-dom/*'],
-              message: 'worker/ must not import Next.js or React.',
-            },
-            {
-              group: ['**/lib/queries/**', '**/lib/api-client*'],
-              message: 'worker/ must not import browser code (lib/queries, lib/api-client).',
-            },
-          ],
-        },
-      ],
-    },
+    // Each layer imports only what scripts/architecture/layers.mjs allows it (the domain no HTTP or
+    // browser code, the worker no Next.js, React or dashboard, …); `npm run architecture` prints the map.
+    plugins: { hookline: { rules: { layers: layersRule } } },
+    rules: { 'hookline/layers': 'error' },
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
 );

@@ -1,5 +1,5 @@
 // Prisma 7 reads the connection from here (no longer from schema.prisma). `?schema=hookline` keeps
-// Prisma's own `_prisma_migrations` table in Hookline's schema, where lib/migrate.ts records it too,
+// Prisma's own `_prisma_migrations` table in Hookline's schema, where lib/database/migrate.ts records it too,
 // so `prisma migrate deploy` agrees with what Hookline applied itself.
 import { defineConfig } from 'prisma/config';
 

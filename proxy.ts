@@ -7,9 +7,9 @@
 // names the app, so those pages cost one indexed lookup here. Without a live session, or with no
 // origin allowed, they are as unframeable as the dashboard.
 import { NextResponse, type NextRequest } from 'next/server';
-import { findPortalSession } from './lib/portal/find-portal-session';
-import { isPortalPath, PORTAL_COOKIE_NAME } from './lib/portal/portal-cookie';
-import { contentSecurityPolicy, createNonce } from './lib/security/content-security-policy';
+import { findPortalSession } from './lib/domain/portal/find-portal-session';
+import { isPortalPath, PORTAL_COOKIE_NAME } from './lib/http/portal/portal-cookie';
+import { contentSecurityPolicy, createNonce } from './lib/http/content-security-policy';
 
 export async function proxy(request: NextRequest) {
   const nonce = createNonce();

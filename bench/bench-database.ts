@@ -12,9 +12,9 @@ import {
   removeOrphanedTempServers,
   startEmbeddedPostgres,
   type EmbeddedPostgresHandle,
-} from '../lib/embedded-postgres';
-import { migrate } from '../lib/migrate';
-import { withDatabase } from '../lib/pg';
+} from '../lib/database/embedded-postgres';
+import { migrate } from '../lib/database/migrate';
+import { withDatabase } from '../lib/database/pg';
 
 // Every database the benchmark creates starts with this, so that on a server given by --database-url
 // it can only ever drop its own.

@@ -10,7 +10,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { freePort } from '../lib/embedded-postgres';
+import { freePort } from '../lib/database/embedded-postgres';
 import { startBenchDatabase, type BenchDatabaseServer } from './bench-database';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -276,7 +276,10 @@ async function measure(baseUrl: string, apiKey: string, databaseUrl: string): Pr
     ['messages: a delivery got 503', `${app}/messages?statusCode=503&limit=50`],
     ['messages: error class', `${app}/messages?errorClass=http_5xx&limit=50`],
     // One message in 1,000 has total = 999: a full page reads ~50,000 of the day's ~357,000 messages.
-    ['messages: payload field, 24 h', `${app}/messages?payloadPath=total&payloadValue=999&${window(86_400_000)}&limit=50`],
+    [
+      'messages: payload field, 24 h',
+      `${app}/messages?payloadPath=total&payloadValue=999&${window(86_400_000)}&limit=50`,
+    ],
     ['delivery page', `${app}/deliveries/${deadDelivery}`],
   ];
   console.log(`Timing ${calls.length} dashboard calls, ${RUNS} runs each after 2 warm-up runs ...`);

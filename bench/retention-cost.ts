@@ -4,7 +4,7 @@
 // own transaction). Reported: deliveries deleted per second, the longest batch (how long one DELETE
 // holds its locks: the "storm" to avoid), and the WAL written per deleted delivery with its message.
 import type pg from 'pg';
-import { sql } from '../worker/sql';
+import { sql } from '../worker/statements';
 import { walBytesSince, walPosition } from './case-measurement';
 
 export interface RetentionCost {

@@ -7,8 +7,8 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ensureDatabase, freePort, startEmbeddedPostgres } from '../lib/embedded-postgres';
-import { migrate } from '../lib/migrate';
+import { ensureDatabase, freePort, startEmbeddedPostgres } from '../lib/database/embedded-postgres';
+import { migrate } from '../lib/database/migrate';
 import { publishE2eEnv } from './support/env';
 import { startE2eReceiver } from './support/receiver';
 

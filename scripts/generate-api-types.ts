@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { buildOpenApiDocument } from '../lib/openapi/build-openapi-document';
+import { buildOpenApiDocument } from '../lib/contract/openapi/build-openapi-document';
 
 export const API_TYPES_FILE = resolve(import.meta.dirname, '..', 'examples', 'typed-client', 'hookline-api.d.ts');
 

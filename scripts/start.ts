@@ -9,12 +9,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 // The part of a key the dashboard's key list shows: enough to recognise it, useless to an attacker.
-import { SHOWN_PREFIX_LENGTH } from '../lib/api-keys/create-api-key';
-import { getPrisma } from '../lib/db';
-import { ConfigError, loadConfig, type Config } from '../lib/env';
-import { createLogger } from '../lib/log';
-import { MigrationError } from '../lib/migrate';
-import { workerOptionsFromConfig } from '../worker/config';
+import { SHOWN_PREFIX_LENGTH } from '../lib/domain/api-keys/create-api-key';
+import { getPrisma } from '../lib/database/db';
+import { ConfigError, loadConfig, type Config } from '../lib/runtime/env';
+import { createLogger } from '../lib/runtime/log';
+import { MigrationError } from '../lib/database/migrate';
+import { workerOptionsFromConfig } from '../worker/start-worker';
 import { DeliveryWorker } from '../worker/delivery-worker';
 import { answerWhileStarting } from './lib/answer-while-starting';
 import { ensureDashboardBuild } from './lib/build-dashboard';

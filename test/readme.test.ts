@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configVariables } from '../lib/env';
+import { configVariables } from '../lib/runtime/env';
 
 const root = resolve(import.meta.dirname, '..');
 const readme = readFileSync(resolve(root, 'README.md'), 'utf8');

@@ -1,6 +1,6 @@
 // One worker of many does a chore: whichever takes its advisory lock, taken with try (never waiting);
 // the others skip it. Locks are keyed by arbitrary constants, the same in every Hookline process.
-import type { Pool } from '../lib/pg';
+import type { Pool } from '../lib/database/pg';
 
 /**
  * Runs `work` if this process gets the advisory lock `key`, else returns null. `transaction`: the lock

@@ -1,6 +1,6 @@
 // The per-endpoint circuit breaker: stop burning attempts on an endpoint that is down, probe it now
 // and then, resume when it answers. Its parts, and where each lives:
-//   settings and defaults  HOOKLINE_CIRCUIT_* in lib/env.ts (the defaults' one home), passed in here
+//   settings and defaults  HOOKLINE_CIRCUIT_* in lib/runtime/env.ts (the defaults' one home), passed in here
 //   state changes          hookline.circuit_after_attempts (migration 20261124150000_worker_rules),
 //                          applied by every result flush (worker/sql/record-results.sql)
 //   the probe              worker/sql/take-circuit-probe.sql: one worker flips open -> half_open
@@ -10,10 +10,10 @@
 //   - once the wait has ended, exactly one delivery (the probe) is sent per wait, by whichever worker
 //     wins take-circuit-probe.sql; the others go back to wait out the probe's deadline;
 //   - waiting never spends an attempt: held deliveries go back to the queue due when the wait ends.
-import type { Logger } from '../lib/log';
-import type { Pool } from '../lib/pg';
+import type { Logger } from '../lib/runtime/log';
+import type { Pool } from '../lib/database/pg';
 import type { ClaimedDelivery, EndpointSettings } from './deliver';
-import { sql } from './sql';
+import { sql } from './statements';
 
 export interface CircuitSettings {
   /** Failed attempts in a row that open an endpoint's circuit. */

@@ -1,8 +1,8 @@
 // One HTTP attempt for one claimed delivery. Never throws: whatever the receiver does (refuse,
 // reset, hang, answer 500, answer 50 MB) becomes an AttemptResult, data for the attempt log. Only
 // the database can stop the worker, never a receiver.
-import { isReservedHeader } from '../lib/webhooks/reserved-headers';
-import { signatureHeader } from '../lib/webhooks/sign';
+import { isReservedHeader } from '../lib/domain/webhooks/reserved-headers';
+import { signatureHeader } from '../lib/domain/webhooks/sign';
 import { classifyError, classifyStatus, describeError, type ErrorClass } from './classify-error';
 import type { HttpPools } from './http-pools';
 import { nextRetryDelay, parseRetryAfter } from './retry-schedule';
@@ -121,7 +121,13 @@ export async function deliver(
 
   try {
     const body = buildBody(delivery, endpoint);
-    requestHeaders = buildRequestHeaders(delivery, endpoint, body, Math.floor(startedAt.getTime() / 1000), options.userAgent);
+    requestHeaders = buildRequestHeaders(
+      delivery,
+      endpoint,
+      body,
+      Math.floor(startedAt.getTime() / 1000),
+      options.userAgent,
+    );
     const url = new URL(endpoint.url);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw Object.assign(new Error(`${url.protocol} URLs are not delivered; use http or https`), {
@@ -140,7 +146,9 @@ export async function deliver(
     const durationMs = performance.now() - started;
     const errorClass = classifyStatus(response.statusCode);
     const retryAfterMs =
-      response.statusCode === 429 || response.statusCode === 503 ? parseRetryAfter(response.headers['retry-after']) : null;
+      response.statusCode === 429 || response.statusCode === 503
+        ? parseRetryAfter(response.headers['retry-after'])
+        : null;
     // 410 Gone: the receiver says this endpoint no longer exists. Retrying cannot help; the flush
     // disables the endpoint, and an operator who re-enables it can replay the dead deliveries.
     const outcome =

@@ -20,8 +20,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Server } from 'node:http';
 import { hostname } from 'node:os';
-import { createLogger, type Logger } from '../lib/log';
-import type { AddressPolicyOptions } from '../lib/webhooks/address-policy';
+import { createLogger, type Logger } from '../lib/runtime/log';
+import type { AddressPolicyOptions } from '../lib/domain/webhooks/address-policy';
 import { CircuitGate, type CircuitSettings } from './circuit-breaker';
 import { deliver, type AttemptResult, type ClaimedDelivery, type EndpointSettings } from './deliver';
 import { EndpointCache } from './endpoint-cache';
@@ -35,7 +35,7 @@ import { runMaintenance, type RetentionOptions } from './maintenance';
 import { startMetricsServer, WorkerMetrics } from './metrics';
 import { BUSY_POLL_MS, BUSY_WINDOW_MS, PollingPresence } from './polling-presence';
 import type { Resolver } from './resolve-and-pin';
-import { sql } from './sql';
+import { sql } from './statements';
 import { DeliverySource, type TakenRow } from './take-deliveries';
 import { Wake } from './wake';
 import { closeWorkerConnections, createWorkerConnections, type WorkerConnections } from './worker-connections';
@@ -63,7 +63,7 @@ export interface DeliveryWorkerOptions {
   rollupShard?: number;
   http: HttpLimits;
   addressPolicy: AddressPolicyOptions;
-  /** The circuit breaker's settings; their defaults live in lib/env.ts (HOOKLINE_CIRCUIT_*). */
+  /** The circuit breaker's settings; their defaults live in lib/runtime/env.ts (HOOKLINE_CIRCUIT_*). */
   circuit: CircuitSettings;
   /** Disable an endpoint after a failure streak this long; 0 = never (HOOKLINE_AUTO_DISABLE_AFTER). */
   autoDisableAfterMs: number;

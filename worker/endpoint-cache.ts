@@ -2,9 +2,9 @@
 // the endpoints it has not seen lately instead of a join per delivery. The TTL bounds how long an
 // edit (new URL, rotated secret, disable, retry policy of the endpoint or its app) takes to reach
 // every worker: 2 s by default.
-import type { Pool } from '../lib/pg';
+import type { Pool } from '../lib/database/pg';
 import type { EndpointSettings } from './deliver';
-import { sql } from './sql';
+import { sql } from './statements';
 
 interface Row {
   id: string;

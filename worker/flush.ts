@@ -4,11 +4,11 @@
 // arrived; only one runs at a time, so under load the next batch grows while the previous one is written.
 // Crash cost: results buffered here are lost with the process; their deliveries keep their lease
 // and are sent again when it runs out (at-least-once, same webhook-id and body).
-import type { Logger } from '../lib/log';
-import type { Pool } from '../lib/pg';
+import type { Logger } from '../lib/runtime/log';
+import type { Pool } from '../lib/database/pg';
 import type { CircuitSettings, CircuitState } from './circuit-breaker';
 import type { AttemptResult } from './deliver';
-import { sql } from './sql';
+import { sql } from './statements';
 
 export interface FlushOutcome {
   recorded: number;

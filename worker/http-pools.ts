@@ -2,7 +2,7 @@
 // max_concurrency: 100,000 deliveries to one endpoint reuse at most that many TCP connections,
 // where pg_net opens one per request and runs out of ephemeral ports.
 import { Pool, type Dispatcher } from 'undici';
-import type { AddressPolicyOptions } from '../lib/webhooks/address-policy';
+import type { AddressPolicyOptions } from '../lib/domain/webhooks/address-policy';
 import { DeadlineError } from './classify-error';
 import { createPinnedConnector, type Resolver } from './resolve-and-pin';
 

@@ -8,11 +8,11 @@
 //     (worker/sql/release-stray-leases.sql), and, for every worker, first attempts whose worker let
 //     their message's queue-row lease run out (worker/sql/release-expired-message-leases.sql).
 // Every statement is fenced by the lease owner: a worker can only change what it still holds.
-import type { Logger } from '../lib/log';
-import type { Pool } from '../lib/pg';
+import type { Logger } from '../lib/runtime/log';
+import type { Pool } from '../lib/database/pg';
 import type { LeaseBook } from './leases';
 import type { WorkerMetrics } from './metrics';
-import { sql } from './sql';
+import { sql } from './statements';
 
 // Time a delivery's lease must still run, beyond the next renewal, for it to be sent: a renewal round
 // trip plus event-loop lag under load.

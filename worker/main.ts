@@ -1,9 +1,9 @@
 // A standalone delivery worker: `npm run worker` (DATABASE_URL required). Run as many as you like,
 // on as many machines as you like; they share the queue through FOR UPDATE SKIP LOCKED.
 // SIGTERM/SIGINT drain and exit 0; a second signal forces the stop (in-flight work is released).
-import { ConfigError, loadConfig } from '../lib/env';
-import { createLogger, setLogLevel } from '../lib/log';
-import { startWorker } from './config';
+import { ConfigError, loadConfig } from '../lib/runtime/env';
+import { createLogger, setLogLevel } from '../lib/runtime/log';
+import { startWorker } from './start-worker';
 import { stopOnSignals } from './shutdown';
 
 const log = createLogger({ component: 'worker-main' });

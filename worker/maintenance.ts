@@ -2,12 +2,12 @@
 // the operational events pass (worker/operations/).
 // Each runs inside a transaction holding a transaction-level advisory lock taken with try (never
 // waiting), so with N workers one does the work and the others skip that minute.
-import type { Logger } from '../lib/log';
-import type { Pool } from '../lib/pg';
+import type { Logger } from '../lib/runtime/log';
+import type { Pool } from '../lib/database/pg';
 import { withTryLock } from './advisory-lock';
 import type { WorkerMetrics } from './metrics';
 import { runOperationsPass } from './operations/run-operations-pass';
-import { sql } from './sql';
+import { sql } from './statements';
 
 // Arbitrary constants, the same in every Hookline process.
 const QUEUE_DEPTH_LOCK = 72_616_917_341;

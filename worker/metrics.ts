@@ -7,7 +7,7 @@
 // in one process, and a global registry would refuse the second worker's metric names.
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Logger } from '../lib/log';
+import type { Logger } from '../lib/runtime/log';
 
 type Labels = Record<string, string>;
 

@@ -1,9 +1,9 @@
 // Whether this worker is polling for work (and producers may skip their NOTIFY) or asleep on LISTEN
 // (and needs one). See migration 20261122170000_notify_only_idle_workers for why: a NOTIFY serializes
 // the commits of every producer, so while a worker is busy anyway, producers should not send it.
-import type { Logger } from '../lib/log';
-import type { Pool } from '../lib/pg';
-import { sql } from './sql';
+import type { Logger } from '../lib/runtime/log';
+import type { Pool } from '../lib/database/pg';
+import { sql } from './statements';
 
 /** How long a worker keeps polling after it last found work, before it sleeps on LISTEN again. */
 export const BUSY_WINDOW_MS = 1000;

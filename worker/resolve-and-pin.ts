@@ -5,7 +5,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { buildConnector } from 'undici';
-import { checkAddress, parseHostLiteral, type AddressPolicyOptions } from '../lib/webhooks/address-policy';
+import { checkAddress, parseHostLiteral, type AddressPolicyOptions } from '../lib/domain/webhooks/address-policy';
 import { BlockedAddressError } from './classify-error';
 
 export type Resolver = (hostname: string) => Promise<string[]>;

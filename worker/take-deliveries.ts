@@ -6,10 +6,10 @@
 //      no separate claim.
 // Invariant: every delivery returned is leased to this worker and entered in its LeaseBook, timed from
 // the moment its statement was sent (worker/leases.ts), before anyone can send it.
-import type { Pool } from '../lib/pg';
+import type { Pool } from '../lib/database/pg';
 import type { CircuitState } from './circuit-breaker';
 import type { LeaseBook } from './leases';
-import { sql } from './sql';
+import { sql } from './statements';
 
 export interface TakenRow {
   id: string;

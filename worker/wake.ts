@@ -3,8 +3,8 @@
 // A NOTIFY is only a latency hint: notifications are lost while the LISTEN connection is down, so
 // the poll stays the guarantee.
 import pg from 'pg';
-import type { Logger } from '../lib/log';
-import { SILENT_CONNECTION_LIMITS } from '../lib/pg';
+import type { Logger } from '../lib/runtime/log';
+import { SILENT_CONNECTION_LIMITS } from '../lib/database/pg';
 
 export const CHANNEL = 'hookline_deliveries';
 

@@ -3,11 +3,11 @@
 // (BY_KEY_SETTINGS), the recording of results (a connection of its own) reads by key only
 // (RECORD_BY_KEY_SETTINGS); the once-a-minute maintenance, which counts and scans on purpose, has a
 // connection of its own with the planner's defaults.
-import { createPool, type Pool } from '../lib/pg';
+import { createPool, type Pool } from '../lib/database/pg';
 
 // The worker's statements take milliseconds (a flush of 500 results: ~20 ms); one that has not
 // answered in 5 s is on a connection that went silent, and is dropped so the next one reconnects
-// (lib/pg.ts). Short enough that delivery resumes within seconds once the database is reachable again.
+// (lib/database/pg.ts). Short enough that delivery resumes within seconds once the database is reachable again.
 const WORKER_CONNECTION_LIMITS = { query_timeout: 5_000, connectionTimeoutMillis: 3_000 };
 
 // And the server's side of such a connection: a backend whose client went silent mid-transaction
@@ -86,7 +86,7 @@ export function createWorkerConnections(connectionString: string): WorkerConnect
  * The job runner's own connection (worker/jobs/job-runner.ts), with the worker sessions' server-side
  * limits: a job's batch is a transaction holding up to a batch of delivery rows, so a worker that
  * stalls in one must lose it within the idle-in-transaction limit, not hold those rows from claims and
- * flushes for hours. Its statements keep lib/pg.ts's 15 s client timeout: a selective replay filter
+ * flushes for hours. Its statements keep lib/database/pg.ts's 15 s client timeout: a selective replay filter
  * over a large app may read for seconds.
  */
 export function createJobConnection(connectionString: string): Pool {

@@ -2,8 +2,8 @@ import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { AppShell } from '@/components/shell/app-shell';
-import { getAdminSession } from '@/lib/auth/get-admin-session';
-import { SESSION_COOKIE_NAME } from '@/lib/auth/session-cookie';
+import { getAdminSession } from '@/lib/domain/auth/get-admin-session';
+import { SESSION_COOKIE_NAME } from '@/lib/http/auth/session-cookie';
 
 // Every dashboard page depends on the signed-in admin, so none can be prerendered.
 export const dynamic = 'force-dynamic';

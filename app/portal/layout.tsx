@@ -3,8 +3,8 @@ import { cookies } from 'next/headers';
 import type { ReactNode } from 'react';
 import { PortalSessionProvider } from '@/components/portal/portal-session';
 import { PortalShell } from '@/components/portal/portal-shell';
-import { findPortalSession } from '@/lib/portal/find-portal-session';
-import { PORTAL_COOKIE_NAME } from '@/lib/portal/portal-cookie';
+import { findPortalSession } from '@/lib/domain/portal/find-portal-session';
+import { PORTAL_COOKIE_NAME } from '@/lib/http/portal/portal-cookie';
 
 // The customer's portal: its own shell, one app, authenticated by the portal cookie only (the admin's
 // sign-in means nothing here). Every page depends on that cookie, so none can be prerendered.

@@ -1,9 +1,9 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { appsQuery } from '@/lib/queries/apps';
-import { apiKeyKeys, apiKeysQuery, createApiKey, revokeApiKey } from '@/lib/queries/api-keys';
-import type { ApiKey } from '@/lib/queries/types';
+import { appsQuery } from '@/lib/client/queries/apps';
+import { apiKeyKeys, apiKeysQuery, createApiKey, revokeApiKey } from '@/lib/client/queries/api-keys';
+import type { ApiKey } from '@/lib/client/queries/types';
 import { formatRelative, formatTime } from '../format';
 import { OneTimeSecret } from '../shared/one-time-secret';
 import { Badge } from '../ui/badge';
@@ -135,7 +135,13 @@ function CreateKeyDialog({ onClose, onDone }: { onClose: () => void; onDone: () 
       ) : (
         <form onSubmit={submit} className="space-y-3">
           <Field label="Name">
-            <Input required autoFocus value={name} onChange={(e) => setName(e.target.value)} placeholder="billing-service" />
+            <Input
+              required
+              autoFocus
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="billing-service"
+            />
           </Field>
           <Field label="Scope">
             <Select value={appId} onChange={(e) => setAppId(e.target.value)}>

@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
-import { appKeys, appQuery, deleteApp, updateApp } from '@/lib/queries/apps';
+import { appKeys, appQuery, deleteApp, updateApp } from '@/lib/client/queries/apps';
 import { Button } from '../ui/button';
 import { Card, CardBody, CardHeader } from '../ui/card';
 import { Dialog } from '../ui/dialog';

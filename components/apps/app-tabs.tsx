@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { appQuery } from '@/lib/queries/apps';
+import { appQuery } from '@/lib/client/queries/apps';
 import { cn } from '../ui/cn';
 
 export function AppTabs({ appId }: { appId: string }) {

@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState, type FormEvent } from 'react';
-import { appKeys, appsWithSummaryQuery, createApp } from '@/lib/queries/apps';
+import { appKeys, appsWithSummaryQuery, createApp } from '@/lib/client/queries/apps';
 import { formatCount, formatPercent, formatRelative } from '../format';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';

@@ -2,8 +2,8 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
-import { endpointsQuery } from '@/lib/queries/endpoints';
-import { eventTypesQuery } from '@/lib/queries/event-types';
+import { endpointsQuery } from '@/lib/client/queries/endpoints';
+import { eventTypesQuery } from '@/lib/client/queries/event-types';
 import { CopyButton } from '../shared/copy-button';
 import { cn } from '../ui/cn';
 
@@ -56,7 +56,9 @@ export function GettingStarted({ appId }: { appId: string }) {
     {
       title: 'Send a test event',
       done: false,
-      href: firstEndpoint ? `/apps/${encodeURIComponent(appId)}/endpoints/${encodeURIComponent(firstEndpoint.id)}` : null,
+      href: firstEndpoint
+        ? `/apps/${encodeURIComponent(appId)}/endpoints/${encodeURIComponent(firstEndpoint.id)}`
+        : null,
       rest: `curl -sS ${api}/messages ${auth} \\\n  -d '{"eventType": "${firstType}", "payload": {"invoice": "in_1", "amount": 4200}}'`,
       sql: `SELECT hookline.send('${appId}', '${firstType}', '{"invoice": "in_1", "amount": 4200}'::jsonb);`,
     },

@@ -1,8 +1,8 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
-import { appKeys, appQuery, updateApp } from '@/lib/queries/apps';
-import { createPortalSession } from '@/lib/queries/portal-sessions';
+import { appKeys, appQuery, updateApp } from '@/lib/client/queries/apps';
+import { createPortalSession } from '@/lib/client/queries/portal-sessions';
 import { Button } from '../ui/button';
 import { Card, CardBody, CardHeader } from '../ui/card';
 import { Field, Textarea } from '../ui/field';

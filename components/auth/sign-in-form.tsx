@@ -1,7 +1,7 @@
 'use client';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { apiFetch } from '@/lib/api-client';
+import { apiFetch } from '@/lib/client/api-client';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Field, Input } from '../ui/field';
@@ -23,7 +23,13 @@ export function SignInForm({ next }: { next: string }) {
     <Card className="p-5">
       <form onSubmit={submit} className="space-y-3">
         <Field label="Email">
-          <Input type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <Input
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
         </Field>
         <Field label="Password">
           <Input

@@ -1,4 +1,4 @@
-import type { Attempt } from '@/lib/queries/types';
+import type { Attempt } from '@/lib/client/queries/types';
 import { formatTime } from '../format';
 import { cn } from '../ui/cn';
 
@@ -23,7 +23,11 @@ export function AttemptsTimeline({ attempts, nextAttemptAt }: { attempts: Attemp
   const ordered = [...attempts].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
   if (ordered.length === 0) return null;
   const stops = [
-    ...ordered.map((attempt) => ({ key: `attempt-${attempt.attemptNumber}`, at: Date.parse(attempt.startedAt), attempt })),
+    ...ordered.map((attempt) => ({
+      key: `attempt-${attempt.attemptNumber}`,
+      at: Date.parse(attempt.startedAt),
+      attempt,
+    })),
     ...(nextAttemptAt ? [{ key: 'next', at: Date.parse(nextAttemptAt), attempt: null }] : []),
   ];
   return (

@@ -9,12 +9,12 @@ import {
   replayDeliveries,
   replayMatchingDeliveries,
   type DeliveryFilter,
-} from '@/lib/queries/deliveries';
-import { endpointsQuery } from '@/lib/queries/endpoints';
-import { eventTypesQuery } from '@/lib/queries/event-types';
-import { statsKeys } from '@/lib/queries/stats';
-import type { Job } from '@/lib/queries/types';
-import { isTimeRange, TIME_RANGES } from '@/lib/queries/time-range';
+} from '@/lib/client/queries/deliveries';
+import { endpointsQuery } from '@/lib/client/queries/endpoints';
+import { eventTypesQuery } from '@/lib/client/queries/event-types';
+import { statsKeys } from '@/lib/client/queries/stats';
+import type { Job } from '@/lib/client/queries/types';
+import { isTimeRange, TIME_RANGES } from '@/lib/client/queries/time-range';
 import {
   DELIVERY_STATE_FILTERS,
   DELIVERY_STATE_INFO,
@@ -22,7 +22,7 @@ import {
   describeStates,
   expandStateFilter,
   type DeliveryStateFilter,
-} from '@/lib/deliveries/delivery-states';
+} from '@/lib/domain/deliveries/delivery-states';
 import { AppSelect } from '../filters/app-select';
 import { FilterPanel } from '../filters/filter-panel';
 import { LiveStatus } from '../filters/live-status';

@@ -1,8 +1,8 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { cancelDelivery, deliveryKeys, deliveryQuery, replayDelivery } from '@/lib/queries/deliveries';
-import { statsKeys } from '@/lib/queries/stats';
+import { cancelDelivery, deliveryKeys, deliveryQuery, replayDelivery } from '@/lib/client/queries/deliveries';
+import { statsKeys } from '@/lib/client/queries/stats';
 import { LiveStatus } from '../filters/live-status';
 import { formatMs, formatRelative, formatTime } from '../format';
 import { DeliveryStateBadge, ErrorClass, StatusCode } from '../shared/state-badge';
@@ -129,7 +129,12 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
           </Card>
         ) : (
           attempts.map((attempt, index) => (
-            <AttemptCard key={attempt.attemptNumber} attempt={attempt} previous={attempts[index + 1]} request={d.request} />
+            <AttemptCard
+              key={attempt.attemptNumber}
+              attempt={attempt}
+              previous={attempts[index + 1]}
+              request={d.request}
+            />
           ))
         )}
       </section>

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect } from 'react';
-import { appsQuery } from '@/lib/queries/apps';
+import { appsQuery } from '@/lib/client/queries/apps';
 import { Card } from '../ui/card';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, Loading } from '../ui/states';
@@ -35,8 +35,12 @@ export function ChooseAppForEndpoints() {
           <ul className="divide-y divide-zinc-100">
             {apps.data.data.map((app) => (
               <li key={app.id}>
-                <Link className="block px-4 py-2.5 text-sm hover:bg-zinc-50" href={`/apps/${encodeURIComponent(app.id)}/endpoints`}>
-                  <span className="font-medium">{app.name}</span> <span className="font-mono text-xs text-zinc-400">{app.id}</span>
+                <Link
+                  className="block px-4 py-2.5 text-sm hover:bg-zinc-50"
+                  href={`/apps/${encodeURIComponent(app.id)}/endpoints`}
+                >
+                  <span className="font-medium">{app.name}</span>{' '}
+                  <span className="font-mono text-xs text-zinc-400">{app.id}</span>
                 </Link>
               </li>
             ))}

@@ -1,8 +1,8 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { describeStates, FAILED_STATES } from '@/lib/deliveries/delivery-states';
-import { deliveryKeys } from '@/lib/queries/deliveries';
+import { describeStates, FAILED_STATES } from '@/lib/domain/deliveries/delivery-states';
+import { deliveryKeys } from '@/lib/client/queries/deliveries';
 import {
   disableEndpoint,
   enableEndpoint,
@@ -13,11 +13,11 @@ import {
   rotateEndpointSecret,
   sendTestEvent,
   updateEndpoint,
-} from '@/lib/queries/endpoints';
-import { eventTypesQuery } from '@/lib/queries/event-types';
-import { backfillCountQuery, jobKeys, startBackfill } from '@/lib/queries/jobs';
-import { statsKeys } from '@/lib/queries/stats';
-import type { Endpoint } from '@/lib/queries/types';
+} from '@/lib/client/queries/endpoints';
+import { eventTypesQuery } from '@/lib/client/queries/event-types';
+import { backfillCountQuery, jobKeys, startBackfill } from '@/lib/client/queries/jobs';
+import { statsKeys } from '@/lib/client/queries/stats';
+import type { Endpoint } from '@/lib/client/queries/types';
 import { countOf, formatTime, toLocalInputValue } from '../format';
 import { JobProgress } from '../jobs/job-progress';
 import { OneTimeSecret } from '../shared/one-time-secret';

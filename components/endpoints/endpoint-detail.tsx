@@ -1,10 +1,10 @@
 'use client';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { deliveriesQuery } from '@/lib/queries/deliveries';
-import { endpointQuery } from '@/lib/queries/endpoints';
-import { statsQuery } from '@/lib/queries/stats';
-import { isTimeRange, type TimeRange } from '@/lib/queries/time-range';
+import { deliveriesQuery } from '@/lib/client/queries/deliveries';
+import { endpointQuery } from '@/lib/client/queries/endpoints';
+import { statsQuery } from '@/lib/client/queries/stats';
+import { isTimeRange, type TimeRange } from '@/lib/client/queries/time-range';
 import { LatencyChart } from '../charts/latency-chart';
 import { ThroughputChart } from '../charts/throughput-chart';
 import { DeliveriesTable } from '../deliveries/deliveries-table';
@@ -36,7 +36,11 @@ export function EndpointDetail({ appId, endpointId }: { appId: string; endpointI
   return (
     <div className="space-y-4">
       <PageHeader
-        title={<span className="whitespace-normal break-all font-mono text-base" data-testid="endpoint-url">{e.url}</span>}
+        title={
+          <span className="whitespace-normal break-all font-mono text-base" data-testid="endpoint-url">
+            {e.url}
+          </span>
+        }
         subtitle={
           <span className="flex flex-wrap items-center gap-2">
             <EndpointStatusBadges endpoint={e} />
@@ -56,7 +60,11 @@ export function EndpointDetail({ appId, endpointId }: { appId: string; endpointI
         <Stat label="Success 24 h" value={formatPercent(health?.successRate24h)} />
         <Stat label="Attempts 24 h" value={formatCount(health?.attempts24h)} />
         <Stat label="Queued" value={formatCount(health?.pending)} />
-        <Stat label="Failure streak" value={formatCount(health?.consecutiveFailures)} tone={health?.consecutiveFailures ? 'fail' : undefined} />
+        <Stat
+          label="Failure streak"
+          value={formatCount(health?.consecutiveFailures)}
+          tone={health?.consecutiveFailures ? 'fail' : undefined}
+        />
         <Stat label="Last success" value={<span className="text-sm">{formatRelative(health?.lastSuccessAt)}</span>} />
         <Stat
           label="Last failure"
@@ -115,14 +123,19 @@ export function EndpointDetail({ appId, endpointId }: { appId: string; endpointI
           </div>
           <div>
             <dt className="inline text-zinc-500">Concurrency: </dt>
-            <dd className="inline">{e.maxConcurrency}{e.rateLimitPerSecond ? ` · ${e.rateLimitPerSecond}/s` : ''}</dd>
+            <dd className="inline">
+              {e.maxConcurrency}
+              {e.rateLimitPerSecond ? ` · ${e.rateLimitPerSecond}/s` : ''}
+            </dd>
           </div>
           <div>
             <dt className="inline text-zinc-500">Retries: </dt>
             <dd className="inline" data-testid="retry-policy">
               <span className="font-mono text-xs">{e.retryPolicy.retrySchedule}</span> ({e.retryPolicy.maxAttempts}{' '}
-              attempts, {e.retryPolicy.retryScheduleFrom === 'endpoint' ? 'own' : `${e.retryPolicy.retryScheduleFrom}'s`})
-              · timeout {e.retryPolicy.timeoutMs} ms ({e.retryPolicy.timeoutFrom === 'endpoint' ? 'own' : `${e.retryPolicy.timeoutFrom}'s`})
+              attempts,{' '}
+              {e.retryPolicy.retryScheduleFrom === 'endpoint' ? 'own' : `${e.retryPolicy.retryScheduleFrom}'s`}) ·
+              timeout {e.retryPolicy.timeoutMs} ms (
+              {e.retryPolicy.timeoutFrom === 'endpoint' ? 'own' : `${e.retryPolicy.timeoutFrom}'s`})
             </dd>
           </div>
           <div>

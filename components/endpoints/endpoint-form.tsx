@@ -1,9 +1,9 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { eventTypesQuery } from '@/lib/queries/event-types';
-import type { EndpointInput } from '@/lib/queries/endpoints';
-import type { Endpoint } from '@/lib/queries/types';
+import { eventTypesQuery } from '@/lib/client/queries/event-types';
+import type { EndpointInput } from '@/lib/client/queries/endpoints';
+import type { Endpoint } from '@/lib/client/queries/types';
 import { Button } from '../ui/button';
 import { Field, Input, Textarea } from '../ui/field';
 import { InlineError } from '../ui/states';
@@ -109,7 +109,9 @@ export function EndpointForm({
           {eventTypes.isPending ? (
             <span className="text-xs text-zinc-500">Loading event types…</span>
           ) : eventTypes.isError ? (
-            <span className="text-xs text-red-700">Could not load the event types; the endpoint can still receive every type.</span>
+            <span className="text-xs text-red-700">
+              Could not load the event types; the endpoint can still receive every type.
+            </span>
           ) : activeTypes.length === 0 ? (
             <span className="text-xs text-zinc-500">This app has no event types yet.</span>
           ) : null}

@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { createEndpoint, endpointKeys, endpointsQuery } from '@/lib/queries/endpoints';
+import { createEndpoint, endpointKeys, endpointsQuery } from '@/lib/client/queries/endpoints';
 import { GettingStarted } from '../apps/getting-started';
 import { LiveStatus } from '../filters/live-status';
 import { formatCount } from '../format';
@@ -32,7 +32,9 @@ export function EndpointsList({ appId }: { appId: string }) {
     <div>
       <PageHeader
         title="Endpoints"
-        subtitle={<LiveStatus updatedAt={endpoints.dataUpdatedAt} fetching={endpoints.isFetching} failed={endpoints.isError} />}
+        subtitle={
+          <LiveStatus updatedAt={endpoints.dataUpdatedAt} fetching={endpoints.isFetching} failed={endpoints.isError} />
+        }
         actions={
           <Button variant="primary" onClick={() => setCreating(true)}>
             New endpoint
@@ -89,7 +91,11 @@ export function EndpointsList({ appId }: { appId: string }) {
                     <LastError endpoint={endpoint} />
                   </Td>
                   <Td className="max-w-[12rem] font-mono text-xs text-zinc-600">
-                    {endpoint.eventTypes.length ? endpoint.eventTypes.join(', ') : <span className="text-zinc-400">all</span>}
+                    {endpoint.eventTypes.length ? (
+                      endpoint.eventTypes.join(', ')
+                    ) : (
+                      <span className="text-zinc-400">all</span>
+                    )}
                   </Td>
                 </Tr>
               ))}

@@ -1,8 +1,8 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { createEventType, eventTypeKeys, eventTypesQuery, updateEventType } from '@/lib/queries/event-types';
-import type { EventType } from '@/lib/queries/types';
+import { createEventType, eventTypeKeys, eventTypesQuery, updateEventType } from '@/lib/client/queries/event-types';
+import type { EventType } from '@/lib/client/queries/types';
 import { GettingStarted } from '../apps/getting-started';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -73,7 +73,12 @@ export function EventTypesList({ appId }: { appId: string }) {
                     <Button size="sm" variant="ghost" onClick={() => setEditing(type)}>
                       Edit
                     </Button>
-                    <Button size="sm" variant="ghost" disabled={toggleArchived.isPending} onClick={() => toggleArchived.mutate(type)}>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      disabled={toggleArchived.isPending}
+                      onClick={() => toggleArchived.mutate(type)}
+                    >
                       {type.archived ? 'Unarchive' : 'Archive'}
                     </Button>
                   </Td>
@@ -147,7 +152,12 @@ function EventTypeDialog({
           label="JSON Schema (optional)"
           hint="The customer portal shows an example payload built from it; an `examples` keyword chooses the values."
         >
-          <Textarea rows={6} value={schemaText} onChange={(e) => setSchemaText(e.target.value)} placeholder='{"type":"object"}' />
+          <Textarea
+            rows={6}
+            value={schemaText}
+            onChange={(e) => setSchemaText(e.target.value)}
+            placeholder='{"type":"object"}'
+          />
         </Field>
         {schemaError ? <InlineError error={schemaError} /> : null}
         <InlineError error={save.error} />

@@ -1,6 +1,6 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import { appsQuery } from '@/lib/queries/apps';
+import { appsQuery } from '@/lib/client/queries/apps';
 import { Select } from '../ui/field';
 
 export function AppSelect({

@@ -1,9 +1,17 @@
 'use client';
 import { useEffect, useState } from 'react';
-import { LIVE_REFRESH_MS } from '@/lib/queries/refresh';
+import { LIVE_REFRESH_MS } from '@/lib/client/queries/refresh';
 
 /** "Live · updated 3s ago", so an operator can tell a quiet system from a stale page. */
-export function LiveStatus({ updatedAt, fetching, failed }: { updatedAt: number; fetching: boolean; failed?: boolean }) {
+export function LiveStatus({
+  updatedAt,
+  fetching,
+  failed,
+}: {
+  updatedAt: number;
+  fetching: boolean;
+  failed?: boolean;
+}) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);

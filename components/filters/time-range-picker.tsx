@@ -1,5 +1,5 @@
 'use client';
-import { TIME_RANGES, type TimeRange } from '@/lib/queries/time-range';
+import { TIME_RANGES, type TimeRange } from '@/lib/client/queries/time-range';
 import { cn } from '../ui/cn';
 
 export function TimeRangePicker({
@@ -16,7 +16,11 @@ export function TimeRangePicker({
     ...(allowAll ? [{ key: undefined, label: 'All' }] : []),
   ];
   return (
-    <div role="group" aria-label="Time range" className="inline-flex overflow-hidden rounded-md border border-zinc-300 bg-white">
+    <div
+      role="group"
+      aria-label="Time range"
+      className="inline-flex overflow-hidden rounded-md border border-zinc-300 bg-white"
+    >
       {options.map((option) => (
         <button
           key={option.label}

@@ -1,7 +1,7 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { appsQuery } from '@/lib/queries/apps';
+import { appsQuery } from '@/lib/client/queries/apps';
 
 /** Pages scoped to one app pick the first app when the URL names none, and say so in the URL. */
 export function useDefaultApp(appId: string | undefined, setAppId: (appId: string) => void) {

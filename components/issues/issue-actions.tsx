@@ -1,6 +1,6 @@
 'use client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { issueKeys, setIssueStatus, type Issue } from '@/lib/queries/operations';
+import { issueKeys, setIssueStatus, type Issue } from '@/lib/client/queries/operations';
 import { Button } from '../ui/button';
 import { InlineError } from '../ui/states';
 

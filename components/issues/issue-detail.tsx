@@ -1,7 +1,7 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { issueQuery } from '@/lib/queries/operations';
+import { issueQuery } from '@/lib/client/queries/operations';
 import { formatCount, formatRelative, formatTime } from '../format';
 import { ErrorClass } from '../shared/state-badge';
 import { Card, CardBody, CardHeader } from '../ui/card';

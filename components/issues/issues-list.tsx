@@ -2,8 +2,8 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
-import { appsQuery } from '@/lib/queries/apps';
-import { issueCountsQuery, issuesQuery, type IssueFilter } from '@/lib/queries/operations';
+import { appsQuery } from '@/lib/client/queries/apps';
+import { issueCountsQuery, issuesQuery, type IssueFilter } from '@/lib/client/queries/operations';
 import { formatCount, formatRelative, formatTime } from '../format';
 import { ErrorClass } from '../shared/state-badge';
 import { Card } from '../ui/card';

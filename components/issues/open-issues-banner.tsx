@@ -1,7 +1,7 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { issueCountsQuery } from '@/lib/queries/operations';
+import { issueCountsQuery } from '@/lib/client/queries/operations';
 import { formatCount } from '../format';
 
 /** The overview's line about issues: how many are open, linking to them. */

@@ -1,6 +1,6 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import { issueCountsQuery } from '@/lib/queries/operations';
+import { issueCountsQuery } from '@/lib/client/queries/operations';
 
 /** The nav's badge: open issues (acknowledged ones are being handled and are not counted). */
 export function OpenIssuesCount() {

@@ -1,8 +1,8 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { cancelJob, isFinished, jobKeys, jobQuery } from '@/lib/queries/jobs';
-import type { Job } from '@/lib/queries/types';
+import { cancelJob, isFinished, jobKeys, jobQuery } from '@/lib/client/queries/jobs';
+import type { Job } from '@/lib/client/queries/types';
 import { countOf, formatCount } from '../format';
 import { Button } from '../ui/button';
 import { InlineError } from '../ui/states';

@@ -1,8 +1,8 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { cancelJob, isFinished, jobKeys, jobsQuery } from '@/lib/queries/jobs';
-import type { Job } from '@/lib/queries/types';
+import { cancelJob, isFinished, jobKeys, jobsQuery } from '@/lib/client/queries/jobs';
+import type { Job } from '@/lib/client/queries/types';
 import { formatCount, formatRelative, formatTime } from '../format';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';

@@ -1,7 +1,7 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { deliveryKeys } from '@/lib/queries/deliveries';
-import { messageKeys, messageQuery, replayMessage } from '@/lib/queries/messages';
+import { deliveryKeys } from '@/lib/client/queries/deliveries';
+import { messageKeys, messageQuery, replayMessage } from '@/lib/client/queries/messages';
 import { DeliveriesTable } from '../deliveries/deliveries-table';
 import { countOf, formatTime } from '../format';
 import { Button } from '../ui/button';

@@ -2,10 +2,10 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useMemo } from 'react';
-import { eventTypesQuery } from '@/lib/queries/event-types';
-import { messagesQuery, type MessageFilter } from '@/lib/queries/messages';
-import type { MessageOutcome } from '@/lib/queries/types';
-import { isTimeRange } from '@/lib/queries/time-range';
+import { eventTypesQuery } from '@/lib/client/queries/event-types';
+import { messagesQuery, type MessageFilter } from '@/lib/client/queries/messages';
+import type { MessageOutcome } from '@/lib/client/queries/types';
+import { isTimeRange } from '@/lib/client/queries/time-range';
 import { AppSelect } from '../filters/app-select';
 import { FilterPanel } from '../filters/filter-panel';
 import { LiveStatus } from '../filters/live-status';

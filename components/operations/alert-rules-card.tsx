@@ -8,7 +8,7 @@ import {
   deleteAlertRule,
   type AlertRule,
   type AlertRuleKind,
-} from '@/lib/queries/operations';
+} from '@/lib/client/queries/operations';
 import { AppSelect } from '../filters/app-select';
 import { formatRelative } from '../format';
 import { Badge } from '../ui/badge';

@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState, type FormEvent } from 'react';
-import { appsQuery } from '@/lib/queries/apps';
+import { appsQuery } from '@/lib/client/queries/apps';
 import {
   createOperationalEndpoint,
   deleteOperationalEndpoint,
@@ -10,7 +10,7 @@ import {
   operationalEndpointKeys,
   operationalEndpointsQuery,
   type OperationalEndpoint,
-} from '@/lib/queries/operations';
+} from '@/lib/client/queries/operations';
 import { OneTimeSecret } from '../shared/one-time-secret';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';

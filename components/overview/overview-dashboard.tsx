@@ -2,10 +2,10 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { DELIVERY_STATE_INFO } from '@/lib/deliveries/delivery-states';
-import { statsQuery } from '@/lib/queries/stats';
-import { isTimeRange, type TimeRange } from '@/lib/queries/time-range';
-import type { Stats } from '@/lib/queries/types';
+import { DELIVERY_STATE_INFO } from '@/lib/domain/deliveries/delivery-states';
+import { statsQuery } from '@/lib/client/queries/stats';
+import { isTimeRange, type TimeRange } from '@/lib/client/queries/time-range';
+import type { Stats } from '@/lib/client/queries/types';
 import { BreakdownChart } from '../charts/breakdown-chart';
 import { LatencyChart } from '../charts/latency-chart';
 import { QueueDepthChart } from '../charts/queue-depth-chart';

@@ -1,9 +1,13 @@
 'use client';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { DELIVERY_STATE_INFO, DELIVERY_STATES, type DeliveryStateFilter } from '@/lib/deliveries/delivery-states';
-import { deliveriesQuery } from '@/lib/queries/deliveries';
-import { endpointsQuery } from '@/lib/queries/endpoints';
+import {
+  DELIVERY_STATE_INFO,
+  DELIVERY_STATES,
+  type DeliveryStateFilter,
+} from '@/lib/domain/deliveries/delivery-states';
+import { deliveriesQuery } from '@/lib/client/queries/deliveries';
+import { endpointsQuery } from '@/lib/client/queries/endpoints';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Field, Select } from '../ui/field';

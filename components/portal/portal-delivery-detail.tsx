@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { deliveryKeys, deliveryQuery, replayDelivery } from '@/lib/queries/deliveries';
+import { deliveryKeys, deliveryQuery, replayDelivery } from '@/lib/client/queries/deliveries';
 import { AttemptCard } from '../deliveries/attempt-card';
 import { formatMs, formatRelative, formatTime } from '../format';
 import { DeliveryStateBadge, ErrorClass, StatusCode } from '../shared/state-badge';

@@ -1,8 +1,8 @@
 'use client';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { deliveriesQuery } from '@/lib/queries/deliveries';
-import { endpointQuery } from '@/lib/queries/endpoints';
+import { deliveriesQuery } from '@/lib/client/queries/deliveries';
+import { endpointQuery } from '@/lib/client/queries/endpoints';
 import { EndpointActions } from '../endpoints/endpoint-actions';
 import { EndpointStatusBadges } from '../endpoints/endpoint-health-cell';
 import { formatCount, formatPercent, formatRelative } from '../format';
@@ -47,7 +47,7 @@ export function PortalEndpointDetail({ endpointId }: { endpointId: string }) {
           {e.disabledReason ? `: ${e.disabledReason}` : ''}. Webhooks wait until it is enabled again.
         </div>
       ) : null}
-      {/* The same actions as the operator's dashboard, through the portal's session (lib/api-client.ts). */}
+      {/* The same actions as the operator's dashboard, through the portal's session (lib/client/api-client.ts). */}
       {readOnly ? null : <EndpointActions endpoint={e} />}
       <section aria-label="Health" className="grid grid-cols-2 gap-2 md:grid-cols-4">
         <Stat label="Success 24 h" value={formatPercent(e.health?.successRate24h)} />

@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { createEndpoint, endpointKeys, endpointsQuery } from '@/lib/queries/endpoints';
+import { createEndpoint, endpointKeys, endpointsQuery } from '@/lib/client/queries/endpoints';
 import { EndpointForm } from '../endpoints/endpoint-form';
 import { EndpointStatusBadges, LastError, SuccessRate } from '../endpoints/endpoint-health-cell';
 import { OneTimeSecret } from '../shared/one-time-secret';

@@ -1,6 +1,6 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import { eventTypesQuery } from '@/lib/queries/event-types';
+import { eventTypesQuery } from '@/lib/client/queries/event-types';
 import { Card, CardHeader } from '../ui/card';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, Loading } from '../ui/states';

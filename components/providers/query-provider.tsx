@@ -1,7 +1,7 @@
 'use client';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { ApiError } from '@/lib/api-client';
+import { ApiError } from '@/lib/client/api-client';
 
 // Several live queries fail with 401 together when a session ends; navigating once per failure made
 // each navigation abort the one before it.

@@ -1,5 +1,5 @@
-import { DELIVERY_STATE_INFO, type DeliveryState } from '@/lib/deliveries/delivery-states';
-import type { CircuitState } from '@/lib/queries/types';
+import { DELIVERY_STATE_INFO, type DeliveryState } from '@/lib/domain/deliveries/delivery-states';
+import type { CircuitState } from '@/lib/client/queries/types';
 import { Badge, type Tone } from '../ui/badge';
 
 export const DELIVERY_TONES: Record<DeliveryState, Tone> = {
@@ -11,7 +11,7 @@ export const DELIVERY_TONES: Record<DeliveryState, Tone> = {
   cancelled: 'neutral',
 };
 
-/** A delivery's state by its one name (lib/deliveries/delivery-states.ts); the title says what it means. */
+/** A delivery's state by its one name (lib/domain/deliveries/delivery-states.ts); the title says what it means. */
 export function DeliveryStateBadge({ state }: { state: DeliveryState }) {
   return (
     <Badge tone={DELIVERY_TONES[state]} title={DELIVERY_STATE_INFO[state].description}>

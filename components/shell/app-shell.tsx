@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
-import { apiFetch } from '@/lib/api-client';
+import { apiFetch } from '@/lib/client/api-client';
 import { OpenIssuesCount } from '../issues/open-issues-count';
 import { Button } from '../ui/button';
 import { cn } from '../ui/cn';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ApiError } from '@/lib/api-client';
+import { ApiError } from '@/lib/client/api-client';
 import { Button } from './button';
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {

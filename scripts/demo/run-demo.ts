@@ -3,8 +3,8 @@
 // trigger would. Some deliveries fail and retry, one endpoint refuses connections, so every part of
 // the dashboard has data within a minute.
 import { createServer } from 'node:net';
-import { createPool, type Pool } from '../../lib/pg';
-import { generateSecret } from '../../lib/webhooks/sign';
+import { createPool, type Pool } from '../../lib/database/pg';
+import { generateSecret } from '../../lib/domain/webhooks/sign';
 import { startDemoReceiver, type DemoReceiver } from './demo-receiver';
 
 const DEMO_APP_NAME = 'Acme (demo)';
@@ -22,7 +22,11 @@ interface DemoEndpoint {
 }
 
 const ENDPOINTS: DemoEndpoint[] = [
-  { description: 'Billing service (healthy)', path: '/billing', eventTypes: ['invoice.paid', 'subscription.cancelled'] },
+  {
+    description: 'Billing service (healthy)',
+    path: '/billing',
+    eventTypes: ['invoice.paid', 'subscription.cancelled'],
+  },
   { description: 'CRM sync (flaky: 500s and 429s)', path: '/crm', eventTypes: ['customer.created', 'order.shipped'] },
   { description: 'Analytics (slow, sometimes times out)', path: '/analytics', eventTypes: [] },
 ];
@@ -65,12 +69,14 @@ export async function startDemo(databaseUrl: string, options: { eventsPerSecond?
 }
 
 async function seedDemoApp(pool: Pool, receiverUrl: string, refusingPort: number): Promise<string> {
-  const existing = await pool.query<{ id: string }>('SELECT id FROM hookline.apps WHERE name = $1 ORDER BY created_at LIMIT 1', [
-    DEMO_APP_NAME,
-  ]);
+  const existing = await pool.query<{ id: string }>(
+    'SELECT id FROM hookline.apps WHERE name = $1 ORDER BY created_at LIMIT 1',
+    [DEMO_APP_NAME],
+  );
   const appId =
     existing.rows[0]?.id ??
-    (await pool.query<{ id: string }>('INSERT INTO hookline.apps (name) VALUES ($1) RETURNING id', [DEMO_APP_NAME])).rows[0]!.id;
+    (await pool.query<{ id: string }>('INSERT INTO hookline.apps (name) VALUES ($1) RETURNING id', [DEMO_APP_NAME]))
+      .rows[0]!.id;
   for (const [name, description] of EVENT_TYPES) {
     await pool.query(
       `INSERT INTO hookline.event_types (app_id, name, description) VALUES ($1, $2, $3)
@@ -108,9 +114,20 @@ function demoEvent(sequence: number): { type: string; payload: unknown } {
   const customer = `cus_${(1000 + (sequence % 97)).toString(36)}`;
   switch (type) {
     case 'invoice.paid':
-      return { type, payload: { invoiceId: `in_${sequence}`, customer, amountCents: 1000 + ((sequence * 37) % 9000), currency: 'EUR' } };
+      return {
+        type,
+        payload: {
+          invoiceId: `in_${sequence}`,
+          customer,
+          amountCents: 1000 + ((sequence * 37) % 9000),
+          currency: 'EUR',
+        },
+      };
     case 'customer.created':
-      return { type, payload: { customer, email: `${customer}@example.com`, plan: sequence % 3 ? 'team' : 'enterprise' } };
+      return {
+        type,
+        payload: { customer, email: `${customer}@example.com`, plan: sequence % 3 ? 'team' : 'enterprise' },
+      };
     case 'order.shipped':
       return { type, payload: { orderId: `ord_${sequence}`, customer, carrier: 'DHL', items: (sequence % 4) + 1 } };
     default:

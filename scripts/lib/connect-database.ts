@@ -3,10 +3,14 @@
 // reachable and migrated when this returns, or start-up stops with a message naming the problem.
 import { join } from 'node:path';
 import pg from 'pg';
-import type { Config } from '../../lib/env';
-import { ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../lib/embedded-postgres';
-import { applyPayloadLimit } from '../../lib/apply-payload-limit';
-import { migrate } from '../../lib/migrate';
+import type { Config } from '../../lib/runtime/env';
+import {
+  ensureDatabase,
+  startEmbeddedPostgres,
+  type EmbeddedPostgresHandle,
+} from '../../lib/database/embedded-postgres';
+import { applyPayloadLimit } from '../../lib/database/apply-payload-limit';
+import { migrate } from '../../lib/database/migrate';
 
 export interface Database {
   url: string;

@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createApiKey } from '../../lib/api-keys/create-api-key';
-import { ensureAdminUser } from '../../lib/auth/ensure-admin-user';
-import type { Config } from '../../lib/env';
+import { createApiKey } from '../../lib/domain/api-keys/create-api-key';
+import { ensureAdminUser } from '../../lib/domain/auth/ensure-admin-user';
+import type { Config } from '../../lib/runtime/env';
 import type { PrismaClient } from '../../lib/generated/prisma/client';
 
 export interface Credentials {

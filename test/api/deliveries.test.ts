@@ -18,7 +18,7 @@ interface Fixture extends DeliveryFixture {
   messageId: string;
 }
 
-/** The API's name for a fixture's stored state (lib/deliveries/delivery-states.ts). */
+/** The API's name for a fixture's stored state (lib/domain/deliveries/delivery-states.ts). */
 const publicState = (f: DeliveryFixture) =>
   f.state === 'pending' || f.state === undefined ? ((f.attemptCount ?? 0) > 0 ? 'retrying' : 'waiting') : f.state;
 

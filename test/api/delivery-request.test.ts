@@ -5,8 +5,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curlCommand } from '../../lib/deliveries/curl-command';
-import { rebuildRequestBody } from '../../lib/deliveries/rebuild-request-body';
+import { curlCommand } from '../../lib/domain/deliveries/curl-command';
+import { rebuildRequestBody } from '../../lib/domain/deliveries/rebuild-request-body';
 import { buildBody } from '../../worker/deliver';
 import { waitForDelivery } from '../support/deliveries';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
@@ -93,9 +93,10 @@ describe('GET /apps/{appId}/deliveries/{deliveryId} request', () => {
         body: { eventType: 'order.paid', payload: { n: 1 } },
       });
       const row = await waitForDelivery(ctx.db.pool, sent.body.id, (delivery) => delivery.state === 'succeeded');
-      const stored = await ctx.db.pool.query('SELECT count(*)::int AS n FROM hookline.attempts WHERE delivery_id = $1', [
-        row.id,
-      ]);
+      const stored = await ctx.db.pool.query(
+        'SELECT count(*)::int AS n FROM hookline.attempts WHERE delivery_id = $1',
+        [row.id],
+      );
       expect(stored.rows[0].n).toBe(0);
 
       const detail = await call('GET', `/v1/apps/${appId}/deliveries/${row.id}`, { key: ctx.adminKey });

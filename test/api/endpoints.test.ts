@@ -1,7 +1,7 @@
 // /api/v1/apps/{appId}/endpoints: create, list, get, change, delete, enable/disable, secrets and their
 // rotation, test events and "recover", with the errors each can answer.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { resetApiSettings } from '../../lib/api/api-settings';
+import { resetApiSettings } from '../../lib/runtime/api-settings';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { call, setUpApiTest, type ApiTestContext } from './support/api';
 import { expectError } from './support/expect-error';

@@ -1,13 +1,13 @@
 // The error contract: one wire shape, each status used where it belongs, the payload limit, content
 // types, and inputs that once reached the database as errors (500) now refused as the client's mistake.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { resetApiSettings } from '../../lib/api/api-settings';
-import { resetRateLimits } from '../../lib/api/rate-limit';
+import { resetApiSettings } from '../../lib/runtime/api-settings';
+import { resetRateLimits } from '../../lib/http/rate-limit';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { appLimitedKey, call, setUpApiTest, type ApiTestContext, type CallOptions } from './support/api';
-import { operations } from '../../lib/openapi/operations';
-import { createApiKey } from '../../lib/api-keys/create-api-key';
-import { getPrisma } from '../../lib/db';
+import { operations } from '../../lib/contract/openapi/operations';
+import { createApiKey } from '../../lib/domain/api-keys/create-api-key';
+import { getPrisma } from '../../lib/database/db';
 import { expectError } from './support/expect-error';
 import { createAppWorld, snapshotRows, type AppWorld } from './support/world';
 

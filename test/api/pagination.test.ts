@@ -2,7 +2,7 @@
 // pages never cause a duplicate or a skip of a row that existed when paging started; a cursor row that
 // changes or disappears between pages does not make the next page skip rows either.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../lib/api-keys/create-api-key';
+import { createApiKey } from '../../lib/domain/api-keys/create-api-key';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { call, setUpApiTest, type ApiTestContext } from './support/api';
 import { expectError } from './support/expect-error';
@@ -201,10 +201,11 @@ describe('when the cursor row changes between pages', () => {
     await createEndpoint(ctx.db.pool, appId, 'https://example.com/dead');
     for (let i = 0; i < 6; i++) await ctx.db.pool.query(`SELECT hookline.send($1, 'tick', '{}')`, [appId]);
     await fanOutQueued(ctx.db.pool);
-    await ctx.db.pool.query(`UPDATE hookline.deliveries SET state = 'dead', attempt_count = 8, claimable_at = NULL, last_error_class = 'timeout'
-       WHERE app_id = $1`, [
-      appId,
-    ]);
+    await ctx.db.pool.query(
+      `UPDATE hookline.deliveries SET state = 'dead', attempt_count = 8, claimable_at = NULL, last_error_class = 'timeout'
+       WHERE app_id = $1`,
+      [appId],
+    );
     const dead = await idsInOrder('deliveries', 'app_id = $1', [appId]);
     expect(await pageThrough(`/v1/apps/${appId}/deliveries`, 2, { state: 'dead' })).toEqual(dead);
 

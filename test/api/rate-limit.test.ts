@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetRateLimits, takeToken } from '../../lib/api/rate-limit';
+import { resetRateLimits, takeToken } from '../../lib/http/rate-limit';
 import { countRows, createApp, createEventType } from '../support/fixtures';
 import { appLimitedKey, call, setUpApiTest, type ApiTestContext } from './support/api';
 import { expectError } from './support/expect-error';

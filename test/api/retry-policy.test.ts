@@ -3,7 +3,7 @@
 // the delivery page's "retry n of m", and the OpenAPI document. The worker following the policy is
 // test/worker/retry-policy.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetApiSettings } from '../../lib/api/api-settings';
+import { resetApiSettings } from '../../lib/runtime/api-settings';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { call, setUpApiTest, type ApiTestContext } from './support/api';
 import { expectError } from './support/expect-error';

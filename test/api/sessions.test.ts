@@ -1,9 +1,9 @@
 // The dashboard's way in: /api/auth/sign-in sets a session cookie that /api/v1 accepts like a
 // deployment-wide key, with a same-origin check on every request that changes something (CSRF).
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { ensureAdminUser } from '../../lib/auth/ensure-admin-user';
-import { resetApiSettings } from '../../lib/api/api-settings';
-import { resetRateLimits } from '../../lib/api/rate-limit';
+import { ensureAdminUser } from '../../lib/domain/auth/ensure-admin-user';
+import { resetApiSettings } from '../../lib/runtime/api-settings';
+import { resetRateLimits } from '../../lib/http/rate-limit';
 import { POST as signInRoute } from '../../app/api/auth/sign-in/route';
 import { countRows } from '../support/fixtures';
 import { call, ORIGIN, setUpApiTest, type ApiTestContext } from './support/api';

@@ -11,7 +11,7 @@ import { startReceiver, waitUntil, type Receiver } from '../support/receiver';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 import { call, setUpApiTest, type ApiTestContext } from './support/api';
 import { insertRollup } from '../support/rollups';
-import { sql } from '../../worker/sql';
+import { sql } from '../../worker/statements';
 
 let ctx: ApiTestContext;
 let receiver: Receiver;

@@ -13,8 +13,8 @@ import {
   removeOrphanedTempServers,
   startEmbeddedPostgres,
   type EmbeddedPostgresHandle,
-} from '../../lib/embedded-postgres';
-import { canReach, reachableBinaries, type Binaries } from '../../lib/embedded-postgres-reach';
+} from '../../lib/database/embedded-postgres';
+import { canReach, reachableBinaries, type Binaries } from '../../lib/database/embedded-postgres-reach';
 
 let folder: string;
 let dataDir: string;

@@ -1,9 +1,9 @@
-// lib/log.ts (pino) and lib/redact-secrets.ts: the JSON line shape callers and tests rely on, the
+// lib/runtime/log.ts (pino) and lib/runtime/redact-secrets.ts: the JSON line shape callers and tests rely on, the
 // process-wide level, and secrets removed by field name and by their look inside any string.
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, setLogLevel } from '../../lib/log';
-import { REDACTED, redactString, redactValue } from '../../lib/redact-secrets';
+import { createLogger, setLogLevel } from '../../lib/runtime/log';
+import { REDACTED, redactString, redactValue } from '../../lib/runtime/redact-secrets';
 
 const API_KEY = 'hl_Ab3dEf7h' + 'Q'.repeat(35) + '-_x1z4w5e6r';
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/+bD0Wd8nGA=';

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { defaultMigrationsDir, migrate, MigrationError } from '../../lib/migrate';
-import { withDatabase } from '../../lib/pg';
+import { defaultMigrationsDir, migrate, MigrationError } from '../../lib/database/migrate';
+import { withDatabase } from '../../lib/database/pg';
 
 const created: string[] = [];
 
@@ -43,7 +43,10 @@ describe('migrate', () => {
     const url = await emptyDatabase();
     const [first, second] = await Promise.all([migrate(url), migrate(url)]);
     // One runner applied everything; the other waited on the advisory lock and found it done.
-    expect([first.applied.length, second.applied.length].sort()).toEqual([0, first.applied.length + second.applied.length]);
+    expect([first.applied.length, second.applied.length].sort()).toEqual([
+      0,
+      first.applied.length + second.applied.length,
+    ]);
     const rows = await query<{ migration_name: string; count: number }>(
       url,
       'SELECT migration_name, count(*)::int AS count FROM hookline._prisma_migrations GROUP BY 1',
@@ -62,7 +65,14 @@ describe('migrate', () => {
         WHERE table_schema = 'hookline' AND table_name = '_prisma_migrations' ORDER BY column_name`,
     );
     expect(columns.map((column) => column.column_name)).toEqual([
-      'applied_steps_count', 'checksum', 'finished_at', 'id', 'logs', 'migration_name', 'rolled_back_at', 'started_at',
+      'applied_steps_count',
+      'checksum',
+      'finished_at',
+      'id',
+      'logs',
+      'migration_name',
+      'rolled_back_at',
+      'started_at',
     ]);
     const [row] = await query<{ checksum: string; finished_at: Date | null; applied_steps_count: number }>(
       url,
@@ -80,7 +90,10 @@ describe('migrate', () => {
     const broken = join(dir, '29991231000000_broken');
     await mkdir(broken);
     // The first statement succeeds, the second fails: atomicity means the first is rolled back too.
-    await writeFile(join(broken, 'migration.sql'), 'CREATE TABLE hookline.half_done (id int);\nSELECT * FROM hookline.no_such_table;\n');
+    await writeFile(
+      join(broken, 'migration.sql'),
+      'CREATE TABLE hookline.half_done (id int);\nSELECT * FROM hookline.no_such_table;\n',
+    );
 
     const error = await migrate(url, dir).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(MigrationError);
@@ -88,10 +101,16 @@ describe('migrate', () => {
     expect((error as Error).message).toContain(join(broken, 'migration.sql'));
     expect((error as Error).message).toMatch(/relation "hookline.no_such_table" does not exist/);
 
-    const recorded = await query<{ migration_name: string }>(url, 'SELECT migration_name FROM hookline._prisma_migrations');
+    const recorded = await query<{ migration_name: string }>(
+      url,
+      'SELECT migration_name FROM hookline._prisma_migrations',
+    );
     expect(recorded.map((row) => row.migration_name)).not.toContain('29991231000000_broken');
     expect(recorded.length).toBeGreaterThan(0); // the good ones before it are applied and kept
-    const halfDone = await query(url, `SELECT 1 FROM pg_tables WHERE schemaname = 'hookline' AND tablename = 'half_done'`);
+    const halfDone = await query(
+      url,
+      `SELECT 1 FROM pg_tables WHERE schemaname = 'hookline' AND tablename = 'half_done'`,
+    );
     expect(halfDone).toEqual([]);
   });
 
@@ -100,8 +119,12 @@ describe('migrate', () => {
     const dir = await mkdtemp(join(tmpdir(), 'hookline-migrations-'));
     await cp(defaultMigrationsDir, dir, { recursive: true });
     await migrate(url, dir);
-    const first = (await query<{ migration_name: string }>(url, 'SELECT migration_name FROM hookline._prisma_migrations ORDER BY 1 LIMIT 1'))[0]!
-      .migration_name;
+    const first = (
+      await query<{ migration_name: string }>(
+        url,
+        'SELECT migration_name FROM hookline._prisma_migrations ORDER BY 1 LIMIT 1',
+      )
+    )[0]!.migration_name;
     await writeFile(join(dir, first, 'migration.sql'), '-- edited\n', { flag: 'a' });
     await expect(migrate(url, dir)).rejects.toThrow(/changed after it was applied/);
   });

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { defaultMigrationsDir, migrate } from '../../lib/migrate';
-import { createPool, withDatabase, type Pool } from '../../lib/pg';
+import { defaultMigrationsDir, migrate } from '../../lib/database/migrate';
+import { createPool, withDatabase, type Pool } from '../../lib/database/pg';
 import { startReceiver, waitUntil, type Receiver } from '../support/receiver';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 

@@ -6,7 +6,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../lib/embedded-postgres';
+import { freePort } from '../../lib/database/embedded-postgres';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -44,7 +44,10 @@ describe('npm start refuses bad configuration', () => {
     const blocker = createServer();
     blockers.push(blocker);
     await new Promise<void>((done) => blocker.listen(port, '127.0.0.1', done));
-    const { code, output } = await runStart({ PORT: String(port), HOOKLINE_DATA_DIR: await mkdtemp(join(tmpdir(), 'hookline-start-')) });
+    const { code, output } = await runStart({
+      PORT: String(port),
+      HOOKLINE_DATA_DIR: await mkdtemp(join(tmpdir(), 'hookline-start-')),
+    });
     expect(code).toBe(1);
     expect(output).toContain(`PORT ${port} on 127.0.0.1 is already in use`);
   });
@@ -56,7 +59,9 @@ describe('npm start refuses bad configuration', () => {
       DATABASE_URL: `postgresql://hookline:s3cret@127.0.0.1:${closedPort}/hookline`,
     });
     expect(code).toBe(1);
-    expect(output).toContain(`Cannot connect to DATABASE_URL (postgresql://hookline:***@127.0.0.1:${closedPort}/hookline)`);
+    expect(output).toContain(
+      `Cannot connect to DATABASE_URL (postgresql://hookline:***@127.0.0.1:${closedPort}/hookline)`,
+    );
     expect(output).toMatch(/ECONNREFUSED/);
     expect(output).not.toContain('s3cret');
   });

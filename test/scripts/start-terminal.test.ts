@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../lib/embedded-postgres';
+import { freePort } from '../../lib/database/embedded-postgres';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
 const root = resolve(import.meta.dirname, '../..');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../lib/embedded-postgres';
+import { freePort } from '../../lib/database/embedded-postgres';
 
 const root = resolve(import.meta.dirname, '../..');
 // A first start may build the dashboard (about a minute on 2 cores, more on a loaded machine).

@@ -1,8 +1,8 @@
 // hookline.http_post, the pg_net drop-in: a trigger written for net.http_post works with only the
 // schema name changed, and a real worker delivers what it recorded to a loopback receiver.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../lib/env';
-import { workerOptionsFromConfig } from '../../worker/config';
+import { loadConfig } from '../../lib/runtime/env';
+import { workerOptionsFromConfig } from '../../worker/start-worker';
 import { DeliveryWorker } from '../../worker/delivery-worker';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { fanOutQueued } from '../support/deliveries';

@@ -1,4 +1,4 @@
-// One list of reserved request headers (lib/webhooks/reserved-headers.ts): the SQL side agrees with it,
+// One list of reserved request headers (lib/domain/webhooks/reserved-headers.ts): the SQL side agrees with it,
 // hookline.http_post drops reserved headers (with a NOTICE) instead of storing them, and the worker
 // never sends a reserved header that an implicit endpoint stored before this list reached SQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,8 +6,8 @@ interface Notice {
   message: string;
   hint?: string;
 }
-import { checkEndpointHeaders } from '../../lib/endpoints/check-endpoint-target';
-import { isReservedHeader, RESERVED_HEADER_PREFIX, RESERVED_HEADERS } from '../../lib/webhooks/reserved-headers';
+import { checkEndpointHeaders } from '../../lib/domain/endpoints/check-endpoint-target';
+import { isReservedHeader, RESERVED_HEADER_PREFIX, RESERVED_HEADERS } from '../../lib/domain/webhooks/reserved-headers';
 import { buildRequestHeaders, type ClaimedDelivery, type EndpointSettings } from '../../worker/deliver';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { startReceiver, waitUntil, type Receiver } from '../support/receiver';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { applyPayloadLimit } from '../../lib/apply-payload-limit';
+import { applyPayloadLimit } from '../../lib/database/apply-payload-limit';
 import { fanOutQueued } from '../support/deliveries';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 

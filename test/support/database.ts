@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
-import { createPool, withDatabase, type Pool } from '../../lib/pg';
+import { createPool, withDatabase, type Pool } from '../../lib/database/pg';
 
 export interface TestDatabase {
   url: string;

@@ -1,6 +1,6 @@
 // Reading and waiting on deliveries and attempts in worker tests, with plain SQL.
-import { sql } from '../../worker/sql';
-import type { Pool } from '../../lib/pg';
+import { sql } from '../../worker/statements';
+import type { Pool } from '../../lib/database/pg';
 import { waitUntil } from './receiver';
 
 export interface DeliveryRow {

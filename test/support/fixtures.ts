@@ -1,14 +1,20 @@
 // Rows a test needs, created with plain SQL so the fixtures do not depend on the code under test.
 import { randomBytes } from 'node:crypto';
-import type { Pool } from '../../lib/pg';
+import type { Pool } from '../../lib/database/pg';
 
 export async function createApp(pool: Pool, name = 'Test app'): Promise<string> {
-  const { rows } = await pool.query<{ id: string }>('INSERT INTO hookline.apps (name) VALUES ($1) RETURNING id', [name]);
+  const { rows } = await pool.query<{ id: string }>('INSERT INTO hookline.apps (name) VALUES ($1) RETURNING id', [
+    name,
+  ]);
   return rows[0]!.id;
 }
 
 export async function createEventType(pool: Pool, appId: string, name: string, archived = false): Promise<void> {
-  await pool.query('INSERT INTO hookline.event_types (app_id, name, archived) VALUES ($1, $2, $3)', [appId, name, archived]);
+  await pool.query('INSERT INTO hookline.event_types (app_id, name, archived) VALUES ($1, $2, $3)', [
+    appId,
+    name,
+    archived,
+  ]);
 }
 
 export interface EndpointFixture {

@@ -11,9 +11,9 @@ import {
   removeOrphanedTempServers,
   startEmbeddedPostgres,
   type EmbeddedPostgresHandle,
-} from '../../lib/embedded-postgres';
-import { migrate } from '../../lib/migrate';
-import { withDatabase } from '../../lib/pg';
+} from '../../lib/database/embedded-postgres';
+import { migrate } from '../../lib/database/migrate';
+import { withDatabase } from '../../lib/database/pg';
 
 export const TEMPLATE_DATABASE = 'hookline_test_template';
 const TEST_SERVER_PREFIX = 'hookline-test-pg-';

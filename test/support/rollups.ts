@@ -1,7 +1,7 @@
 // Rollup rows as the worker writes them (worker/sql/record-results.sql): one group of attempts added to
 // the per-endpoint and per-app rollups of its minute and of its hour, so tests can set up known stats
 // without sending thousands of webhooks.
-import type { Pool } from '../../lib/pg';
+import type { Pool } from '../../lib/database/pg';
 
 export interface RollupRow {
   minute: Date;

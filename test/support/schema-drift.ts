@@ -3,7 +3,7 @@
 // the subset of the schema language Hookline uses and checks it against the catalog: every model is a
 // table and every table a model, column names, types, nullability and defaults, primary keys, unique
 // constraints, indexes and foreign keys declared in the schema.
-import type { Pool } from '../../lib/pg';
+import type { Pool } from '../../lib/database/pg';
 
 export interface PrismaField {
   name: string;

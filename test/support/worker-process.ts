@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Pool } from '../../lib/pg';
+import type { Pool } from '../../lib/database/pg';
 import { waitUntil } from './receiver';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');

@@ -1,11 +1,11 @@
 // A real DeliveryWorker for tests: loopback allowed (receivers live on 127.0.0.1), fast polling and
 // flushing, quiet logs. Every test stops its workers in afterEach/afterAll.
-import { loadConfig } from '../../lib/env';
-import { createLogger, type Logger } from '../../lib/log';
-import { workerOptionsFromConfig } from '../../worker/config';
+import { loadConfig } from '../../lib/runtime/env';
+import { createLogger, type Logger } from '../../lib/runtime/log';
+import { workerOptionsFromConfig } from '../../worker/start-worker';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../../worker/delivery-worker';
 
-// The circuit breaker and auto-disable as a deployment gets them by default (lib/env.ts).
+// The circuit breaker and auto-disable as a deployment gets them by default (lib/runtime/env.ts).
 const { circuit, autoDisableAfterMs } = workerOptionsFromConfig(loadConfig({ NODE_ENV: 'test' }), '');
 
 export function testWorkerOptions(

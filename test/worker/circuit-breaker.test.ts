@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { answer, startReceiver, waitUntil, type Receiver } from '../support/receiver';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
-import { sql } from '../../worker/sql';
+import { sql } from '../../worker/statements';
 
 let db: TestDatabase;
 let appId: string;

@@ -5,7 +5,7 @@
 // on 127.0.0.1 and the real queue in PostgreSQL.
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../lib/embedded-postgres';
+import { freePort } from '../../lib/database/embedded-postgres';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { startReceiver, waitUntil, type ReceivedRequest, type Receiver } from '../support/receiver';
@@ -243,7 +243,7 @@ describe('SIGSTOP while holding leases', () => {
     receivers.push(receiver);
     await createEventType(db.pool, appId, 'ice.cracked');
     const endpoint = await createEndpoint(db.pool, appId, `${receiver.url}/ice`, { eventTypes: ['ice.cracked'] });
-    // Hookline's defaults (lib/env.ts), not the fast test settings.
+    // Hookline's defaults (lib/runtime/env.ts), not the fast test settings.
     const defaults = {
       HOOKLINE_LEASE_SECONDS: '10',
       HOOKLINE_DELIVERY_TIMEOUT_MS: '15000',

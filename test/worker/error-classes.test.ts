@@ -3,7 +3,7 @@
 // redirects. Each case goes through the real worker and is read back from the attempts table.
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../lib/embedded-postgres';
+import { freePort } from '../../lib/database/embedded-postgres';
 import { attemptsOf, sendEvent, waitForDelivery, type AttemptRow } from '../support/deliveries';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
@@ -44,7 +44,11 @@ async function attemptAgainst(url: string): Promise<AttemptRow> {
   await createEventType(db.pool, appId, eventType);
   await createEndpoint(db.pool, appId, url, { eventTypes: [eventType] });
   const messageId = await sendEvent(db.pool, appId, eventType, { case: eventCounter });
-  const delivery = await waitForDelivery(db.pool, messageId, (row) => row.state !== 'pending' && row.state !== 'delivering');
+  const delivery = await waitForDelivery(
+    db.pool,
+    messageId,
+    (row) => row.state !== 'pending' && row.state !== 'delivering',
+  );
   const attempts = await attemptsOf(db.pool, delivery.id);
   expect(attempts).toHaveLength(1);
   return attempts[0]!;
@@ -166,7 +170,10 @@ describe('limits', () => {
     let bytesWritten = 0;
     let finished = false;
     const huge = await receiver((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(50 * 1024 * 1024) });
+      response.writeHead(200, {
+        'content-type': 'application/octet-stream',
+        'content-length': String(50 * 1024 * 1024),
+      });
       const chunk = Buffer.alloc(64 * 1024, 'x');
       const pump = () => {
         while (bytesWritten < 50 * 1024 * 1024) {

@@ -4,13 +4,13 @@
 // without redoing a committed batch, and a backfill of 10,000 messages reaches a new endpoint complete
 // and in creation order.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { getPrisma } from '../../lib/db';
-import { deliveryWhere } from '../../lib/deliveries/delivery-where';
-import { backfillEndpoint } from '../../lib/jobs/backfill-endpoint';
-import { cancelJob } from '../../lib/jobs/cancel-job';
-import { createJob } from '../../lib/jobs/create-job';
-import { jobDeliveryFilter } from '../../lib/jobs/count-job';
-import type { DeliveryFilter } from '../../lib/schemas/deliveries';
+import { getPrisma } from '../../lib/database/db';
+import { deliveryWhere } from '../../lib/domain/deliveries/delivery-where';
+import { backfillEndpoint } from '../../lib/domain/jobs/backfill-endpoint';
+import { cancelJob } from '../../lib/domain/jobs/cancel-job';
+import { createJob } from '../../lib/domain/jobs/create-job';
+import { jobDeliveryFilter } from '../../lib/domain/jobs/count-job';
+import type { DeliveryFilter } from '../../lib/contract/schemas/deliveries';
 import { JobRunner } from '../../worker/jobs/job-runner';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';

@@ -2,7 +2,7 @@
 // after deliveries of every outcome, and checked against what the database says happened.
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../lib/embedded-postgres';
+import { freePort } from '../../lib/database/embedded-postgres';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { answer, startReceiver, waitUntil, type Receiver } from '../support/receiver';

@@ -39,7 +39,7 @@ async function operationalEndpoint(scopeAppId: string | null, template: string |
   return { receiver: target, secret: endpoint.secret };
 }
 
-// Checked with node:crypto directly, not with lib/webhooks/sign.ts: the receiver's point of view.
+// Checked with node:crypto directly, not with lib/domain/webhooks/sign.ts: the receiver's point of view.
 function verify(request: ReceivedRequest, secret: string): boolean {
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   const expected = createHmac('sha256', key)

@@ -1,7 +1,7 @@
 // prom-client's default Node process metrics on a real worker's /metrics, beside Hookline's own
 // series (whose names and values test/worker/metrics.test.ts checks), and one registry per worker.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../lib/embedded-postgres';
+import { freePort } from '../../lib/database/embedded-postgres';
 import { WorkerMetrics } from '../../worker/metrics';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';

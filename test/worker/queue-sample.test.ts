@@ -1,4 +1,4 @@
-// The once-a-minute queue sample splits the queue as the dashboard's cards do (lib/deliveries/
+// The once-a-minute queue sample splits the queue as the dashboard's cards do (lib/domain/deliveries/
 // delivery-states.ts): never tried ('pending', shown as waiting) and tried at least once
 // ('scheduled', shown as retrying) whether or not the retry is due yet, so the chart's earlier points
 // and its last, live one count the same things.

@@ -7,7 +7,7 @@
 // older planner too.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BY_KEY_SETTINGS, RECORD_BY_KEY_SETTINGS } from '../../worker/worker-connections';
-import { sql } from '../../worker/sql';
+import { sql } from '../../worker/statements';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
 

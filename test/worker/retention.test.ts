@@ -4,7 +4,7 @@
 // however many finished rows the table holds.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { applyRetention } from '../../worker/maintenance';
-import { sql } from '../../worker/sql';
+import { sql } from '../../worker/statements';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType, type EndpointFixture } from '../support/fixtures';
 import { answer, startReceiver, waitUntil, type Receiver } from '../support/receiver';

@@ -1,7 +1,7 @@
 // The retry schedule: table-driven for the pure rules, then against the database for the
 // next_attempt_at a real failed attempt leaves behind (with and without Retry-After).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../lib/env';
+import { loadConfig } from '../../lib/runtime/env';
 import { nextRetryDelay, parseRetryAfter } from '../../worker/retry-schedule';
 import { attemptsOf, sendEvent, waitForDelivery } from '../support/deliveries';
 import { createTestDatabase, type TestDatabase } from '../support/database';

@@ -4,7 +4,7 @@
 // to stop on SIGTERM. Here a real worker process reaches PostgreSQL through a proxy the test controls;
 // the producers and the test's own checks go direct.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { getPrisma } from '../../lib/db';
+import { getPrisma } from '../../lib/database/db';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { startReceiver, waitUntil, type Receiver } from '../support/receiver';
@@ -110,7 +110,7 @@ describe('a database path that goes silent', () => {
     proxy.goSilent();
     const started = Date.now();
     await expect(prisma.app.count({ where: { id: appId } })).rejects.toThrow();
-    // The query timeout (lib/pg.ts), not forever.
+    // The query timeout (lib/database/pg.ts), not forever.
     expect(Date.now() - started).toBeLessThan(20_000);
 
     proxy.reconnect();

@@ -1,7 +1,7 @@
 // The JSON filter worker/sql/job-replay-batch.sql applies, built from a job's params with the same
-// functions the dry-run count uses (lib/deliveries/delivery-where.ts via lib/jobs/count-job.ts):
+// functions the dry-run count uses (lib/domain/deliveries/delivery-where.ts via lib/domain/jobs/count-job.ts):
 // state names are expanded here, once, by expandStateFilter.
-import { expandStateFilter, type DeliveryStateFilter } from '../../lib/deliveries/delivery-states';
+import { expandStateFilter, type DeliveryStateFilter } from '../../lib/domain/deliveries/delivery-states';
 
 export interface StoredReplayParams {
   filter?: Record<string, unknown> & { state?: DeliveryStateFilter };

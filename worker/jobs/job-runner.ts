@@ -8,11 +8,11 @@
 //   -> commit.
 // Crash cost: at most the batch in flight, which rolls back whole; its rows and the cursor did not
 // move, and when the lease runs out another worker resumes at the cursor. No row is done twice.
-// A cancel (lib/jobs/cancel-job.ts) is seen by the next batch's lock, so it stops within one batch.
-import type { Logger } from '../../lib/log';
-import type { Pool, PoolClient } from '../../lib/pg';
+// A cancel (lib/domain/jobs/cancel-job.ts) is seen by the next batch's lock, so it stops within one batch.
+import type { Logger } from '../../lib/runtime/log';
+import type { Pool, PoolClient } from '../../lib/database/pg';
 import { replayMatch, type StoredReplayParams } from './job-filter';
-import { sql } from '../sql';
+import { sql } from '../statements';
 import { createJobConnection } from '../worker-connections';
 
 export interface JobRunnerOptions {

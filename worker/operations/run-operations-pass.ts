@@ -8,7 +8,7 @@
 // hookline.endpoints records them as they happen.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Pool } from '../../lib/pg';
+import type { Pool } from '../../lib/database/pg';
 import { withTryLock } from '../advisory-lock';
 
 const load = (name: string) => readFileSync(join(import.meta.dirname, 'sql', `${name}.sql`), 'utf8');

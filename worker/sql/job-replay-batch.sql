@@ -1,9 +1,9 @@
 -- One batch of a replay or recover job: the next $5 deliveries of app $1 after cursor $3 (keyset on
 -- the primary key) that match $2 and existed when the job was created ($4), put back to pending, due
--- now: exactly what lib/deliveries/replay-deliveries.ts does to the rows countReplayable counted for
+-- now: exactly what lib/domain/deliveries/replay-deliveries.ts does to the rows countReplayable counted for
 -- the job's total. $2 is that count's filter as JSON (worker/jobs/job-filter.ts builds it from the
 -- same DeliveryFilter): every key is optional, and `states` holds the public states (waiting and
--- retrying are pending split on attempt_count, lib/deliveries/delivery-states.ts).
+-- retrying are pending split on attempt_count, lib/domain/deliveries/delivery-states.ts).
 -- Rows a worker is delivering are not touched (state <> 'delivering'): their worker holds the lease
 -- and records the outcome, as the synchronous replay always did. FOR UPDATE (not SKIP LOCKED: a
 -- skipped row would be passed by the cursor and never replayed) waits for a claim or a flush holding

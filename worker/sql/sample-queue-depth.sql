@@ -5,7 +5,7 @@
 -- rows (hookline.unfinished_deliveries), dead ones from deliveries_dead_idx (hookline.dead_deliveries),
 -- so the cost follows the queue, not the history.
 -- 'scheduled' is a retry: pending and tried at least once, due or not (the dashboard's "retrying",
--- lib/deliveries/delivery-states.ts, which the live count uses too, so old points and the latest agree).
+-- lib/domain/deliveries/delivery-states.ts, which the live count uses too, so old points and the latest agree).
 -- 'pending' is never tried yet ("waiting").
 INSERT INTO hookline.queue_depth_samples (sampled_at, app_id, state, count)
 SELECT date_trunc('minute', now()), app_id, state, count(*)

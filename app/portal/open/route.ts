@@ -2,9 +2,9 @@
 // so the token does not stay in the address bar, the history, or the Referer of anything the portal
 // loads. The token remains usable until the session expires or is revoked: an operator's page that
 // renders the same iframe twice (a reload) must keep working, and the short lifetime bounds a leak.
-import { isSecureRequest } from '@/lib/auth/authenticate-request';
-import { findPortalSession } from '@/lib/portal/find-portal-session';
-import { clearedPortalCookie, PORTAL_PATH, portalCookie } from '@/lib/portal/portal-cookie';
+import { isSecureRequest } from '@/lib/http/auth/authenticate-request';
+import { findPortalSession } from '@/lib/domain/portal/find-portal-session';
+import { clearedPortalCookie, PORTAL_PATH, portalCookie } from '@/lib/http/portal/portal-cookie';
 
 export const runtime = 'nodejs';
 

@@ -2,9 +2,9 @@
 // `{ params: Promise<...> }`. The database is real (a clone of the migrated template per test file).
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { resetApiSettings } from '../../../lib/api/api-settings';
-import { resetRateLimits } from '../../../lib/api/rate-limit';
-import { createApiKey } from '../../../lib/api-keys/create-api-key';
+import { resetApiSettings } from '../../../lib/runtime/api-settings';
+import { resetRateLimits } from '../../../lib/http/rate-limit';
+import { createApiKey } from '../../../lib/domain/api-keys/create-api-key';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 
 export const ORIGIN = 'http://127.0.0.1:3000';

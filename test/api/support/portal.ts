@@ -1,8 +1,8 @@
 // Calls the customer portal's route modules (app/portal) in-process, as Next.js would, with the
 // portal cookie; the portal's API mirrors the REST paths below /portal/api.
 import { join } from 'node:path';
-import { createPortalSession } from '../../../lib/portal/create-portal-session';
-import { PORTAL_COOKIE_NAME } from '../../../lib/portal/portal-cookie';
+import { createPortalSession } from '../../../lib/domain/portal/create-portal-session';
+import { PORTAL_COOKIE_NAME } from '../../../lib/http/portal/portal-cookie';
 import { listRouteFiles, ORIGIN, type CallResult, type RouteFile } from './api';
 
 const PORTAL_ROOT = join(import.meta.dirname, '..', '..', '..', 'app', 'portal', 'api');
@@ -71,6 +71,6 @@ export async function portalCall(method: string, path: string, options: PortalCa
 
 /** A live portal session of `appId`; returns its token (the part of the URL the customer opens). */
 export async function portalToken(appId: string, { readOnly = false, expiresInSeconds = 3600 } = {}): Promise<string> {
-  const created = await createPortalSession({ appId, readOnly, expiresInSeconds, baseUrl: ORIGIN });
+  const created = await createPortalSession({ appId, readOnly, expiresInSeconds, openUrl: `${ORIGIN}/portal/open` });
   return new URL(created.url).searchParams.get('token')!;
 }

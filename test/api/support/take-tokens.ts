@@ -1,8 +1,8 @@
 // A process of its own that takes rate-limit tokens the way a web process does (its own Prisma
 // client and pool): `node --import tsx take-tokens.ts <key> <rate> <count> <nowMs>` takes `count`
 // tokens at once for `key` at the given clock, and prints the seconds-to-wait answers as JSON.
-import { takeToken } from '../../../lib/api/rate-limit';
-import { getPrisma } from '../../../lib/db';
+import { takeToken } from '../../../lib/http/rate-limit';
+import { getPrisma } from '../../../lib/database/db';
 
 const [key, rate, count, now] = process.argv.slice(2);
 const prisma = getPrisma();

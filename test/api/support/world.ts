@@ -1,5 +1,5 @@
 // A populated app for API tests, built with SQL so the fixtures do not depend on the code under test.
-import type { Pool } from '../../../lib/pg';
+import type { Pool } from '../../../lib/database/pg';
 import { createApp, createEndpoint, createEventType } from '../../support/fixtures';
 import { fanOutQueued } from '../../support/deliveries';
 

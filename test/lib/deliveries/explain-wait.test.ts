@@ -1,7 +1,11 @@
 // Why a waiting or retrying delivery has not been sent, from the rows as they are (table-driven).
 import { describe, expect, it } from 'vitest';
-import { deliveryStatesWhere, deliveryStateOf, expandStateFilter } from '../../../lib/deliveries/delivery-states';
-import { explainWait } from '../../../lib/deliveries/explain-wait';
+import {
+  deliveryStatesWhere,
+  deliveryStateOf,
+  expandStateFilter,
+} from '../../../lib/domain/deliveries/delivery-states';
+import { explainWait } from '../../../lib/domain/deliveries/explain-wait';
 
 const now = new Date('2026-11-23T12:00:00.000Z');
 const later = new Date('2026-11-23T12:05:00.000Z');

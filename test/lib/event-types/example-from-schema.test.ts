@@ -1,6 +1,6 @@
 // The example payload the portal shows for an event type, derived from its JSON Schema.
 import { describe, expect, it } from 'vitest';
-import { exampleFromSchema } from '../../../lib/event-types/example-from-schema';
+import { exampleFromSchema } from '../../../lib/domain/event-types/example-from-schema';
 
 describe('exampleFromSchema', () => {
   it.each([

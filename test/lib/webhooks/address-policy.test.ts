@@ -4,7 +4,7 @@ import {
   checkUrlTarget,
   parseHostLiteral,
   type AddressPolicyOptions,
-} from '../../../lib/webhooks/address-policy';
+} from '../../../lib/domain/webhooks/address-policy';
 
 const strict: AddressPolicyOptions = { allowLoopback: false, allowPrivate: false };
 const permissive: AddressPolicyOptions = { allowLoopback: true, allowPrivate: true };

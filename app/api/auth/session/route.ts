@@ -1,6 +1,6 @@
-import { route } from '@/lib/api/route';
-import { authOperations } from '@/lib/auth/auth-operations';
-import { currentSession } from '@/lib/auth/current-session';
+import { route } from '@/lib/http/route';
+import { authOperations } from '@/lib/contract/auth-operations';
+import { currentSession } from '@/lib/http/auth/current-session';
 
 export const runtime = 'nodejs';
 

@@ -1,6 +1,6 @@
-import { signInResponse } from '@/lib/auth/sign-in-response';
-import { authOperations } from '@/lib/auth/auth-operations';
-import { route } from '@/lib/api/route';
+import { signInResponse } from '@/lib/http/auth/sign-in-response';
+import { authOperations } from '@/lib/contract/auth-operations';
+import { route } from '@/lib/http/route';
 
 export const runtime = 'nodejs';
 

@@ -1,6 +1,6 @@
-import { route } from '@/lib/api/route';
-import { authOperations } from '@/lib/auth/auth-operations';
-import { signOutResponse } from '@/lib/auth/sign-out-response';
+import { route } from '@/lib/http/route';
+import { authOperations } from '@/lib/contract/auth-operations';
+import { signOutResponse } from '@/lib/http/auth/sign-out-response';
 
 export const runtime = 'nodejs';
 

@@ -1,7 +1,7 @@
-import { createApiKey } from '@/lib/api-keys/create-api-key';
-import { listApiKeys } from '@/lib/api-keys/list-api-keys';
-import { route } from '@/lib/api/route';
-import { operations } from '@/lib/openapi/operations';
+import { createApiKey } from '@/lib/domain/api-keys/create-api-key';
+import { listApiKeys } from '@/lib/domain/api-keys/list-api-keys';
+import { route } from '@/lib/http/route';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,6 +1,6 @@
-import { route } from '@/lib/api/route';
-import { buildOpenApiDocument } from '@/lib/openapi/build-openapi-document';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { buildOpenApiDocument } from '@/lib/contract/openapi/build-openapi-document';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,7 +1,7 @@
-import { route } from '@/lib/api/route';
-import { createOperationalEndpoint } from '@/lib/operations/create-operational-endpoint';
-import { listOperationalEndpoints } from '@/lib/operations/list-operational-endpoints';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { createOperationalEndpoint } from '@/lib/domain/operational-events/create-operational-endpoint';
+import { listOperationalEndpoints } from '@/lib/domain/operational-events/list-operational-endpoints';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,8 +1,8 @@
-import { route } from '@/lib/api/route';
-import { deleteApp } from '@/lib/apps/delete-app';
-import { getApp } from '@/lib/apps/get-app';
-import { updateApp } from '@/lib/apps/update-app';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { deleteApp } from '@/lib/domain/apps/delete-app';
+import { getApp } from '@/lib/domain/apps/get-app';
+import { updateApp } from '@/lib/domain/apps/update-app';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

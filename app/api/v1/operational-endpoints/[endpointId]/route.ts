@@ -1,8 +1,8 @@
-import { route } from '@/lib/api/route';
-import { deleteOperationalEndpoint } from '@/lib/operations/delete-operational-endpoint';
-import { getOperationalEndpoint } from '@/lib/operations/get-operational-endpoint';
-import { updateOperationalEndpoint } from '@/lib/operations/update-operational-endpoint';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { deleteOperationalEndpoint } from '@/lib/domain/operational-events/delete-operational-endpoint';
+import { getOperationalEndpoint } from '@/lib/domain/operational-events/get-operational-endpoint';
+import { updateOperationalEndpoint } from '@/lib/domain/operational-events/update-operational-endpoint';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,8 +1,9 @@
-import { route } from '@/lib/api/route';
-import { listDeliveries } from '@/lib/deliveries/list-deliveries';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { listDeliveries } from '@/lib/domain/deliveries/list-deliveries';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 
 export const GET = route(operations.listDeliveries, ({ params, query: { limit, cursor, ...filter } }) =>
-  listDeliveries({ ...params, filter, limit, cursor }));
+  listDeliveries({ ...params, filter, limit, cursor }),
+);

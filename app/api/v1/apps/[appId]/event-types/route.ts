@@ -1,10 +1,11 @@
-import { route } from '@/lib/api/route';
-import { createEventType } from '@/lib/event-types/create-event-type';
-import { listEventTypes } from '@/lib/event-types/list-event-types';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { createEventType } from '@/lib/domain/event-types/create-event-type';
+import { listEventTypes } from '@/lib/domain/event-types/list-event-types';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 
 export const GET = route(operations.listEventTypes, ({ params, query }) =>
-  listEventTypes({ ...params, ...query, includeArchived: query.includeArchived !== 'false' }));
+  listEventTypes({ ...params, ...query, includeArchived: query.includeArchived !== 'false' }),
+);
 export const POST = route(operations.createEventType, ({ params, body }) => createEventType({ ...params, ...body }));

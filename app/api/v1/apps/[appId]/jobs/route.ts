@@ -1,7 +1,7 @@
-import { route } from '@/lib/api/route';
-import { createJob } from '@/lib/jobs/create-job';
-import { listJobs } from '@/lib/jobs/list-jobs';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { createJob } from '@/lib/domain/jobs/create-job';
+import { listJobs } from '@/lib/domain/jobs/list-jobs';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,11 +1,12 @@
-import { idempotencyKeyOf } from '@/lib/api/idempotency-key';
-import { route } from '@/lib/api/route';
-import { createMessage } from '@/lib/messages/create-message';
-import { listMessages } from '@/lib/messages/list-messages';
-import { operations } from '@/lib/openapi/operations';
+import { idempotencyKeyOf } from '@/lib/http/idempotency-key';
+import { route } from '@/lib/http/route';
+import { createMessage } from '@/lib/domain/messages/create-message';
+import { listMessages } from '@/lib/domain/messages/list-messages';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 
 export const GET = route(operations.listMessages, ({ params, query }) => listMessages({ ...params, ...query }));
 export const POST = route(operations.createMessage, ({ params, body, request }) =>
-  createMessage({ ...params, ...body, idempotencyKey: idempotencyKeyOf(request) }));
+  createMessage({ ...params, ...body, idempotencyKey: idempotencyKeyOf(request) }),
+);

@@ -1,8 +1,8 @@
-import { route } from '@/lib/api/route';
-import { operations } from '@/lib/openapi/operations';
-import { createPortalSession } from '@/lib/portal/create-portal-session';
-import { listPortalSessions } from '@/lib/portal/list-portal-sessions';
-import { portalBaseUrl } from '@/lib/portal/portal-base-url';
+import { route } from '@/lib/http/route';
+import { operations } from '@/lib/contract/openapi/operations';
+import { createPortalSession } from '@/lib/domain/portal/create-portal-session';
+import { listPortalSessions } from '@/lib/domain/portal/list-portal-sessions';
+import { portalOpenUrl } from '@/lib/http/portal/portal-base-url';
 
 export const runtime = 'nodejs';
 
@@ -10,5 +10,5 @@ export const GET = route(operations.listPortalSessions, ({ params, query }) =>
   listPortalSessions({ ...params, ...query }),
 );
 export const POST = route(operations.createPortalSession, ({ request, params, body }) =>
-  createPortalSession({ ...params, ...body, baseUrl: portalBaseUrl(request) }),
+  createPortalSession({ ...params, ...body, openUrl: portalOpenUrl(request) }),
 );

@@ -1,6 +1,6 @@
-import { route } from '@/lib/api/route';
-import { getDelivery } from '@/lib/deliveries/get-delivery';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { getDelivery } from '@/lib/domain/deliveries/get-delivery';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,8 +1,9 @@
-import { route } from '@/lib/api/route';
-import { replayDeliverySelection } from '@/lib/deliveries/replay-delivery-selection';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { replayDeliverySelection } from '@/lib/domain/deliveries/replay-delivery-selection';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 
 export const POST = route(operations.replayDeliveries, ({ params, body }) =>
-  replayDeliverySelection({ ...params, selection: body }));
+  replayDeliverySelection({ ...params, selection: body }),
+);

@@ -1,14 +1,17 @@
-import { route } from '@/lib/api/route';
-import { deleteEventType } from '@/lib/event-types/delete-event-type';
-import { getEventType } from '@/lib/event-types/get-event-type';
-import { updateEventType } from '@/lib/event-types/update-event-type';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { deleteEventType } from '@/lib/domain/event-types/delete-event-type';
+import { getEventType } from '@/lib/domain/event-types/get-event-type';
+import { updateEventType } from '@/lib/domain/event-types/update-event-type';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 
 export const GET = route(operations.getEventType, ({ params }) =>
-  getEventType({ appId: params.appId, name: params.eventTypeName }));
+  getEventType({ appId: params.appId, name: params.eventTypeName }),
+);
 export const PATCH = route(operations.updateEventType, ({ params, body }) =>
-  updateEventType({ appId: params.appId, name: params.eventTypeName, changes: body }));
+  updateEventType({ appId: params.appId, name: params.eventTypeName, changes: body }),
+);
 export const DELETE = route(operations.deleteEventType, ({ params }) =>
-  deleteEventType({ appId: params.appId, name: params.eventTypeName }));
+  deleteEventType({ appId: params.appId, name: params.eventTypeName }),
+);

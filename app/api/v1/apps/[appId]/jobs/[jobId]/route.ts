@@ -1,6 +1,6 @@
-import { route } from '@/lib/api/route';
-import { getJob } from '@/lib/jobs/get-job';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { getJob } from '@/lib/domain/jobs/get-job';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

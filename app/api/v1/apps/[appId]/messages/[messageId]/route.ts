@@ -1,6 +1,6 @@
-import { route } from '@/lib/api/route';
-import { getMessage } from '@/lib/messages/get-message';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { getMessage } from '@/lib/domain/messages/get-message';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

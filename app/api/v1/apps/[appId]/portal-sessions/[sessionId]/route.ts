@@ -1,6 +1,6 @@
-import { route } from '@/lib/api/route';
-import { operations } from '@/lib/openapi/operations';
-import { revokePortalSession } from '@/lib/portal/revoke-portal-session';
+import { route } from '@/lib/http/route';
+import { operations } from '@/lib/contract/openapi/operations';
+import { revokePortalSession } from '@/lib/domain/portal/revoke-portal-session';
 
 export const runtime = 'nodejs';
 

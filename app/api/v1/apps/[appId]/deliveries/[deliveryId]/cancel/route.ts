@@ -1,6 +1,6 @@
-import { route } from '@/lib/api/route';
-import { cancelDelivery } from '@/lib/deliveries/cancel-delivery';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { cancelDelivery } from '@/lib/domain/deliveries/cancel-delivery';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,6 +1,6 @@
-import { route } from '@/lib/api/route';
-import { replayDelivery } from '@/lib/deliveries/replay-delivery';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { replayDelivery } from '@/lib/domain/deliveries/replay-delivery';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,6 +1,6 @@
-import { route } from '@/lib/api/route';
-import { backfillEndpoint } from '@/lib/jobs/backfill-endpoint';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { backfillEndpoint } from '@/lib/domain/jobs/backfill-endpoint';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,6 +1,6 @@
-import { route } from '@/lib/api/route';
-import { disableEndpoint } from '@/lib/endpoints/disable-endpoint';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { disableEndpoint } from '@/lib/domain/endpoints/disable-endpoint';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,6 +1,6 @@
-import { route } from '@/lib/api/route';
-import { enableEndpoint } from '@/lib/endpoints/enable-endpoint';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { enableEndpoint } from '@/lib/domain/endpoints/enable-endpoint';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

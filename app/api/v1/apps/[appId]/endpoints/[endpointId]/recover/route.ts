@@ -1,6 +1,6 @@
-import { route } from '@/lib/api/route';
-import { recoverEndpoint } from '@/lib/endpoints/recover-endpoint';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { recoverEndpoint } from '@/lib/domain/endpoints/recover-endpoint';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

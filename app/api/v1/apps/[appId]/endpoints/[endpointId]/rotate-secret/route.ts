@@ -1,8 +1,9 @@
-import { route } from '@/lib/api/route';
-import { rotateEndpointSecret } from '@/lib/endpoints/rotate-endpoint-secret';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { rotateEndpointSecret } from '@/lib/domain/endpoints/rotate-endpoint-secret';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 
 export const POST = route(operations.rotateEndpointSecret, ({ params, body }) =>
-  rotateEndpointSecret({ ...params, ...body }));
+  rotateEndpointSecret({ ...params, ...body }),
+);

@@ -1,6 +1,6 @@
-import { route } from '@/lib/api/route';
-import { getEndpointSecrets } from '@/lib/endpoints/get-endpoint-secrets';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { getEndpointSecrets } from '@/lib/domain/endpoints/get-endpoint-secrets';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,6 +1,6 @@
-import { route } from '@/lib/api/route';
-import { sendTestMessage } from '@/lib/endpoints/send-test-message';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { sendTestMessage } from '@/lib/domain/endpoints/send-test-message';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,6 +1,6 @@
-import { route } from '@/lib/api/route';
-import { cancelJob } from '@/lib/jobs/cancel-job';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { cancelJob } from '@/lib/domain/jobs/cancel-job';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,6 +1,6 @@
-import { route } from '@/lib/api/route';
-import { replayMessage } from '@/lib/messages/replay-message';
-import { operations } from '@/lib/openapi/operations';
+import { route } from '@/lib/http/route';
+import { replayMessage } from '@/lib/domain/messages/replay-message';
+import { operations } from '@/lib/contract/openapi/operations';
 
 export const runtime = 'nodejs';
 

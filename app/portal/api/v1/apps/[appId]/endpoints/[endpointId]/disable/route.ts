@@ -1,5 +1,5 @@
 // The customer portal's apps/[appId]/endpoints/[endpointId]/disable: the REST API's own handler, reached with a portal session
-// (lib/portal/portal-operations.ts decides what a session may call).
+// (lib/http/portal/portal-operations.ts decides what a session may call).
 export { POST } from '@/app/api/v1/apps/[appId]/endpoints/[endpointId]/disable/route';
 
 export const runtime = 'nodejs';

@@ -1,5 +1,5 @@
 // The customer portal's apps/[appId]/jobs/[jobId]/cancel: the REST API's own handler, reached with a portal session
-// (lib/portal/portal-operations.ts decides what a session may call).
+// (lib/http/portal/portal-operations.ts decides what a session may call).
 export { POST } from '@/app/api/v1/apps/[appId]/jobs/[jobId]/cancel/route';
 
 export const runtime = 'nodejs';

@@ -1,9 +1,0 @@
-import { getPrisma } from '../db';
-import { notFound } from '../errors';
-import { appView } from './app-view';
-
-export async function getApp({ appId }: { appId: string }) {
-  const app = await getPrisma().app.findUnique({ where: { id: appId } });
-  if (!app) throw notFound('App', appId);
-  return appView(app);
-}

@@ -1,0 +1,107 @@
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { apiFetch, type QueryValue } from '../api-client';
+import { LIVE_REFRESH_MS } from './refresh';
+import { rangeToWindow, type TimeRange } from './time-range';
+import type { DeliveryStateFilter } from '../../domain/deliveries/delivery-states';
+import type { DeliveryDetail, Delivery, Job, Page } from './types';
+
+/** The explorer's filter, exactly as it appears in the page URL. */
+export interface DeliveryFilter {
+  appId: string;
+  endpointId?: string;
+  eventType?: string;
+  state?: DeliveryStateFilter;
+  errorClass?: string;
+  statusCode?: string;
+  minAttempts?: string;
+  messageId?: string;
+  idempotencyKey?: string;
+  range?: TimeRange;
+  id?: string;
+}
+
+export const deliveryKeys = {
+  all: ['deliveries'] as const,
+  forApp: (appId: string) => [...deliveryKeys.all, appId] as const,
+  list: (filter: DeliveryFilter) => [...deliveryKeys.forApp(filter.appId), 'list', filter] as const,
+  detail: (appId: string, deliveryId: string) => [...deliveryKeys.forApp(appId), 'detail', deliveryId] as const,
+};
+
+/** The API's list query keys for a filter; the time range becomes from/to at the moment of the call. */
+export function deliveryFilterToQuery(filter: DeliveryFilter): Record<string, QueryValue> {
+  const window = filter.range ? rangeToWindow(filter.range) : undefined;
+  return {
+    endpointId: filter.endpointId,
+    eventType: filter.eventType,
+    state: filter.state,
+    errorClass: filter.errorClass,
+    statusCode: filter.statusCode,
+    minAttempts: filter.minAttempts,
+    messageId: filter.messageId,
+    idempotencyKey: filter.idempotencyKey,
+    id: filter.id,
+    from: window?.from,
+    to: window?.to,
+  };
+}
+
+const base = (appId: string) => `/api/v1/apps/${encodeURIComponent(appId)}/deliveries`;
+
+export function deliveriesQuery(filter: DeliveryFilter, pageSize = 50) {
+  return infiniteQueryOptions({
+    queryKey: deliveryKeys.list(filter),
+    queryFn: ({ signal, pageParam }) =>
+      apiFetch<Page<Delivery>>(base(filter.appId), {
+        signal,
+        query: { ...deliveryFilterToQuery(filter), limit: pageSize, cursor: pageParam },
+      }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    enabled: Boolean(filter.appId),
+    refetchInterval: LIVE_REFRESH_MS,
+  });
+}
+
+export function deliveryQuery(appId: string, deliveryId: string) {
+  return queryOptions({
+    queryKey: deliveryKeys.detail(appId, deliveryId),
+    queryFn: ({ signal }) => apiFetch<DeliveryDetail>(`${base(appId)}/${encodeURIComponent(deliveryId)}`, { signal }),
+    refetchInterval: LIVE_REFRESH_MS,
+  });
+}
+
+export const replayDelivery = (appId: string, deliveryId: string) =>
+  apiFetch<{ replayed: number }>(`${base(appId)}/${encodeURIComponent(deliveryId)}/replay`, {
+    method: 'POST',
+    body: {},
+  });
+
+export const cancelDelivery = (appId: string, deliveryId: string) =>
+  apiFetch<unknown>(`${base(appId)}/${encodeURIComponent(deliveryId)}/cancel`, { method: 'POST', body: {} });
+
+export const replayDeliveries = (appId: string, deliveryIds: string[]) =>
+  apiFetch<{ replayed: number }>(`${base(appId)}/replay`, { method: 'POST', body: { deliveryIds } });
+
+/** The set a replay by filter acts on: the filter's state, or without one `failed` (retrying or
+ * dead), which is what the API does too and what an endpoint's recover replays. */
+export function replayFilter(filter: DeliveryFilter): DeliveryFilter & { state: DeliveryStateFilter } {
+  return { ...filter, state: filter.state ?? 'failed' };
+}
+
+function filterBody(filter: DeliveryFilter) {
+  const query = deliveryFilterToQuery(replayFilter(filter));
+  return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== ''));
+}
+
+export const countMatchingDeliveries = (filter: DeliveryFilter) =>
+  apiFetch<{ matched: number }>(`${base(filter.appId)}/replay`, {
+    method: 'POST',
+    body: { filter: filterBody(filter), dryRun: true },
+  });
+
+/** Starts a background job replaying them (lib/client/queries/jobs.ts follows its progress). */
+export const replayMatchingDeliveries = (filter: DeliveryFilter) =>
+  apiFetch<{ job: Job }>(`${base(filter.appId)}/replay`, {
+    method: 'POST',
+    body: { filter: filterBody(filter) },
+  });

@@ -1,0 +1,97 @@
+import { queryOptions } from '@tanstack/react-query';
+import { apiFetch } from '../api-client';
+import { LIVE_REFRESH_MS } from './refresh';
+import type { Endpoint, EndpointSecret, Job, Message, Page } from './types';
+
+export const endpointKeys = {
+  all: ['endpoints'] as const,
+  forApp: (appId: string) => [...endpointKeys.all, appId] as const,
+  list: (appId: string) => [...endpointKeys.forApp(appId), 'list'] as const,
+  detail: (appId: string, endpointId: string) => [...endpointKeys.forApp(appId), 'detail', endpointId] as const,
+  secret: (appId: string, endpointId: string) => [...endpointKeys.forApp(appId), 'secret', endpointId] as const,
+  recoverCount: (appId: string, endpointId: string, since: string | null) =>
+    [...endpointKeys.forApp(appId), 'recover-count', endpointId, since] as const,
+};
+
+const base = (appId: string) => `/api/v1/apps/${encodeURIComponent(appId)}/endpoints`;
+const one = (appId: string, endpointId: string) => `${base(appId)}/${encodeURIComponent(endpointId)}`;
+
+export function endpointsQuery(appId: string) {
+  return queryOptions({
+    queryKey: endpointKeys.list(appId),
+    queryFn: ({ signal }) => apiFetch<Page<Endpoint>>(base(appId), { signal, query: { limit: 250 } }),
+    enabled: Boolean(appId),
+    refetchInterval: LIVE_REFRESH_MS,
+  });
+}
+
+export function endpointQuery(appId: string, endpointId: string) {
+  return queryOptions({
+    queryKey: endpointKeys.detail(appId, endpointId),
+    queryFn: ({ signal }) => apiFetch<Endpoint>(one(appId, endpointId), { signal }),
+    refetchInterval: LIVE_REFRESH_MS,
+  });
+}
+
+/** Secrets are fetched only when the operator asks to see them, and never cached after. */
+export function endpointSecretQuery(appId: string, endpointId: string) {
+  return queryOptions({
+    queryKey: endpointKeys.secret(appId, endpointId),
+    queryFn: ({ signal }) => apiFetch<{ secrets: EndpointSecret[] }>(`${one(appId, endpointId)}/secret`, { signal }),
+    gcTime: 0,
+    staleTime: 0,
+  });
+}
+
+export interface EndpointInput {
+  url?: string;
+  description?: string | null;
+  eventTypes?: string[];
+  maxConcurrency?: number;
+  rateLimitPerSecond?: number | null;
+  headers?: Record<string, string>;
+  /** "0,5s,5m" or null for the app's default. */
+  retrySchedule?: string | null;
+  timeoutMs?: number | null;
+}
+
+export const createEndpoint = (appId: string, body: EndpointInput & { url: string }) =>
+  apiFetch<Endpoint & { secret: string }>(base(appId), { method: 'POST', body });
+
+export const updateEndpoint = (appId: string, endpointId: string, body: EndpointInput) =>
+  apiFetch<Endpoint>(one(appId, endpointId), { method: 'PATCH', body });
+
+export const deleteEndpoint = (appId: string, endpointId: string) =>
+  apiFetch<void>(one(appId, endpointId), { method: 'DELETE' });
+
+export const enableEndpoint = (appId: string, endpointId: string) =>
+  apiFetch<Endpoint>(`${one(appId, endpointId)}/enable`, { method: 'POST', body: {} });
+
+export const disableEndpoint = (appId: string, endpointId: string, reason?: string) =>
+  apiFetch<Endpoint>(`${one(appId, endpointId)}/disable`, { method: 'POST', body: reason ? { reason } : {} });
+
+export const rotateEndpointSecret = (appId: string, endpointId: string, gracePeriodSeconds?: number) =>
+  apiFetch<{ secret: string }>(`${one(appId, endpointId)}/rotate-secret`, {
+    method: 'POST',
+    body: gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds },
+  });
+
+export const sendTestEvent = (appId: string, endpointId: string, eventType?: string) =>
+  apiFetch<Message>(`${one(appId, endpointId)}/test`, { method: 'POST', body: eventType ? { eventType } : {} });
+
+/** Starts a background job replaying them (lib/client/queries/jobs.ts follows its progress). */
+export const recoverEndpoint = (appId: string, endpointId: string, since: string) =>
+  apiFetch<{ job: Job }>(`${one(appId, endpointId)}/recover`, { method: 'POST', body: { since } });
+
+/** How many deliveries a recover from `since` would replay: a dry run, so nothing changes. */
+export const recoverCountQuery = (appId: string, endpointId: string, since: string | null) =>
+  queryOptions({
+    queryKey: endpointKeys.recoverCount(appId, endpointId, since),
+    queryFn: ({ signal }) =>
+      apiFetch<{ matched: number }>(`${one(appId, endpointId)}/recover`, {
+        method: 'POST',
+        signal,
+        body: { since, dryRun: true },
+      }),
+    enabled: since !== null,
+  });

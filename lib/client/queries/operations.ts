@@ -1,0 +1,160 @@
+// TanStack Query factories for operational events: issues, operational endpoints and alert rules.
+import { queryOptions } from '@tanstack/react-query';
+import { apiFetch } from '../api-client';
+import { LIVE_REFRESH_MS } from './refresh';
+import type { Endpoint, Page } from './types';
+
+export { OPERATIONAL_EVENT_TYPES } from '../../domain/operational-events/operational-event-types';
+
+export type IssueStatus = 'open' | 'acknowledged' | 'resolved';
+export type IssueFilter = IssueStatus | 'unresolved' | 'all';
+
+export interface Issue {
+  id: string;
+  appId: string;
+  endpointId: string | null;
+  alertRuleId: string | null;
+  errorClass: string;
+  title: string;
+  status: IssueStatus;
+  eventCount: number;
+  affectedDeliveries: number;
+  reopenedCount: number;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  acknowledgedAt: string | null;
+  resolvedAt: string | null;
+}
+
+export interface OperationalEventRecord {
+  id: string;
+  appId: string;
+  type: string;
+  endpointId: string | null;
+  issueId: string | null;
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface IssueDetail extends Issue {
+  endpointUrl: string | null;
+  deliveryIds: string[];
+  events: OperationalEventRecord[];
+}
+
+export interface IssueCounts {
+  open: number;
+  acknowledged: number;
+  resolved: number;
+}
+
+export interface OperationalEndpoint extends Endpoint {
+  scopeAppId: string | null;
+  payloadTemplate: string | null;
+}
+
+export type AlertRuleKind = 'success_rate_below' | 'oldest_waiting_above' | 'dead_per_hour_above';
+
+export interface AlertRule {
+  id: string;
+  appId: string;
+  kind: AlertRuleKind;
+  threshold: number;
+  windowMinutes: number;
+  description: string;
+  enabled: boolean;
+  firing: boolean;
+  lastValue: number | null;
+  lastEvaluatedAt: string | null;
+  firedAt: string | null;
+}
+
+export const issueKeys = {
+  all: ['issues'] as const,
+  list: (filter: IssueFilter) => [...issueKeys.all, 'list', filter] as const,
+  counts: () => [...issueKeys.all, 'counts'] as const,
+  detail: (issueId: string) => [...issueKeys.all, 'detail', issueId] as const,
+};
+
+export function issuesQuery(filter: IssueFilter) {
+  return queryOptions({
+    queryKey: issueKeys.list(filter),
+    queryFn: ({ signal }) =>
+      apiFetch<Page<Issue>>('/api/v1/issues', {
+        signal,
+        query: { limit: 250, status: filter === 'all' ? undefined : filter },
+      }),
+    refetchInterval: LIVE_REFRESH_MS,
+  });
+}
+
+export function issueCountsQuery() {
+  return queryOptions({
+    queryKey: issueKeys.counts(),
+    queryFn: ({ signal }) => apiFetch<IssueCounts>('/api/v1/issues/counts', { signal }),
+    refetchInterval: LIVE_REFRESH_MS,
+  });
+}
+
+export function issueQuery(issueId: string) {
+  return queryOptions({
+    queryKey: issueKeys.detail(issueId),
+    queryFn: ({ signal }) => apiFetch<IssueDetail>(`/api/v1/issues/${encodeURIComponent(issueId)}`, { signal }),
+    refetchInterval: LIVE_REFRESH_MS,
+  });
+}
+
+export const setIssueStatus = (issueId: string, action: 'acknowledge' | 'resolve') =>
+  apiFetch<Issue>(`/api/v1/issues/${encodeURIComponent(issueId)}/${action}`, { method: 'POST', body: {} });
+
+export const operationalEndpointKeys = {
+  all: ['operational-endpoints'] as const,
+  list: () => [...operationalEndpointKeys.all, 'list'] as const,
+};
+
+export function operationalEndpointsQuery() {
+  return queryOptions({
+    queryKey: operationalEndpointKeys.list(),
+    queryFn: ({ signal }) =>
+      apiFetch<Page<OperationalEndpoint>>('/api/v1/operational-endpoints', { signal, query: { limit: 250 } }),
+  });
+}
+
+export interface CreateOperationalEndpointBody {
+  url: string;
+  description?: string;
+  eventTypes?: string[];
+  scopeAppId?: string | null;
+  payloadTemplate?: string | null;
+}
+
+export const createOperationalEndpoint = (body: CreateOperationalEndpointBody) =>
+  apiFetch<OperationalEndpoint & { secret: string }>('/api/v1/operational-endpoints', { method: 'POST', body });
+
+export const deleteOperationalEndpoint = (endpointId: string) =>
+  apiFetch<void>(`/api/v1/operational-endpoints/${encodeURIComponent(endpointId)}`, { method: 'DELETE' });
+
+export const alertRuleKeys = {
+  all: ['alert-rules'] as const,
+  list: (appId: string) => [...alertRuleKeys.all, appId] as const,
+};
+
+export function alertRulesQuery(appId: string) {
+  return queryOptions({
+    queryKey: alertRuleKeys.list(appId),
+    queryFn: ({ signal }) =>
+      apiFetch<Page<AlertRule>>(`/api/v1/apps/${encodeURIComponent(appId)}/alert-rules`, { signal }),
+    enabled: appId !== '',
+    refetchInterval: LIVE_REFRESH_MS,
+  });
+}
+
+export const createAlertRule = (
+  appId: string,
+  body: { kind: AlertRuleKind; threshold: number; windowMinutes?: number; description?: string },
+) => apiFetch<AlertRule>(`/api/v1/apps/${encodeURIComponent(appId)}/alert-rules`, { method: 'POST', body });
+
+export const deleteAlertRule = (appId: string, ruleId: string) =>
+  apiFetch<void>(`/api/v1/apps/${encodeURIComponent(appId)}/alert-rules/${encodeURIComponent(ruleId)}`, {
+    method: 'DELETE',
+  });

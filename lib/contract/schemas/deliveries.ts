@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { cursorQuery, eventTypeName, isoDate, limitQuery, timestamp } from './common';
+import { DELIVERY_STATE_FILTERS, DELIVERY_STATES } from '../../domain/deliveries/delivery-states';
+import { job } from './job';
+import { idempotencyKeyHeader, message } from './messages';
+
+export const delivery = z.object({
+  id: z.string(),
+  appId: z.string(),
+  messageId: z.string(),
+  endpointId: z.string(),
+  endpointUrl: z.string(),
+  eventType: z.string(),
+  state: z
+    .enum(DELIVERY_STATES)
+    .describe(
+      'waiting: not tried yet; retrying: failed at least once, next attempt scheduled; delivering; succeeded; dead: retries exhausted; cancelled',
+    ),
+  attemptCount: z.number().int(),
+  nextAttemptAt: timestamp.nullable(),
+  lastAttemptAt: timestamp.nullable(),
+  lastStatusCode: z.number().int().nullable(),
+  lastErrorClass: z.string().nullable(),
+  lastDurationMs: z.number().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+export const attempt = z.object({
+  id: z.string().nullable().describe('null for a success kept on its delivery (keptOnDelivery)'),
+  deliveryId: z.string(),
+  attemptNumber: z.number().int(),
+  workerId: z.string().nullable(),
+  startedAt: timestamp,
+  durationMs: z.number(),
+  statusCode: z.number().int().nullable(),
+  errorClass: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  requestHeaders: z.record(z.string(), z.unknown()),
+  responseHeaders: z.record(z.string(), z.unknown()).nullable(),
+  responseBody: z.string().nullable(),
+  responseTruncated: z.boolean(),
+  keptOnDelivery: z
+    .boolean()
+    .describe(
+      'true: a success recorded on its delivery row alone (HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS off): status, time and duration as recorded, request headers rebuilt with the secrets valid then, response not kept',
+    ),
+});
+
+export const messageDetail = message.extend({ deliveries: z.array(delivery) });
+
+export const deliveryWait = z
+  .object({
+    reason: z.enum(['endpoint_disabled', 'circuit_open', 'retry_scheduled', 'due']),
+    until: timestamp.nullable(),
+    nextAttempt: z.number().int(),
+    maxAttempts: z.number().int(),
+    message: z.string(),
+  })
+  .describe('Why a waiting or retrying delivery has not been sent yet');
+
+export const deliveryRequest = z
+  .object({
+    method: z.literal('POST'),
+    url: z.string().describe("The endpoint's URL now (attempts do not record it)"),
+    body: z.string().describe('The exact bytes every attempt sends; the signatures cover them'),
+  })
+  .describe("What each attempt sends; the attempt's requestHeaders carry its timestamp and signatures");
+
+export const deliveryDetail = delivery.extend({
+  wait: deliveryWait.nullable(),
+  request: deliveryRequest,
+  attempts: z.array(attempt),
+  message,
+});
+
+// The filter keys shared by the list query and the replay-by-filter body. Query strings carry only
+// strings, so numbers are coerced.
+export const deliveryFilter = z.strictObject({
+  endpointId: z.string().min(1).max(200).optional(),
+  eventType: eventTypeName.optional(),
+  state: z
+    .enum(DELIVERY_STATE_FILTERS)
+    .optional()
+    .describe('A state, or `failed` (retrying or dead), or `pending` (waiting or retrying, the name before the split)'),
+  errorClass: z.string().min(1).max(100).optional().describe("The latest attempt's error class"),
+  statusCode: z.coerce.number().int().min(100).max(599).optional().describe("The latest attempt's status code"),
+  attemptCount: z.coerce.number().int().min(0).max(1000).optional().describe('Exactly this many attempts made'),
+  minAttempts: z.coerce.number().int().min(0).max(1000).optional().describe('At least this many attempts made'),
+  messageId: z.string().min(1).max(200).optional().describe('The message id, which is also the webhook-id header'),
+  idempotencyKey: idempotencyKeyHeader.optional().describe("The message's idempotency key"),
+  from: isoDate.optional().describe('Created at or after'),
+  to: isoDate.optional().describe('Created before'),
+  id: z.string().min(1).max(200).optional().describe('One delivery id'),
+});
+
+export type DeliveryFilter = z.infer<typeof deliveryFilter>;
+
+export const listDeliveriesQuery = z.object({ ...deliveryFilter.shape, limit: limitQuery, cursor: cursorQuery });
+
+export const replayDeliveriesBody = z.union([
+  z.strictObject({ deliveryIds: z.array(z.string().min(1).max(200)).min(1).max(1000) }),
+  z.strictObject({ filter: deliveryFilter, dryRun: z.boolean().optional() }),
+]);
+
+export const replayDeliveriesResult = z.union([
+  z.object({ replayed: z.number().int() }).describe('deliveryIds: the deliveries replayed now'),
+  z.object({ matched: z.number().int() }).describe('dryRun: how many the filter matches; nothing changed'),
+  z.object({ job }).describe('filter: the background job replaying them (GET /apps/{appId}/jobs/{jobId})'),
+]);

@@ -1,0 +1,130 @@
+// Applies prisma/migrations/<timestamp>_<name>/migration.sql in order, recording each in
+// hookline._prisma_migrations with the same columns and checksum (sha256 of the file) as Prisma
+// Migrate, so `prisma migrate deploy` (with ?schema=hookline) sees them as applied where its native
+// engine can be installed. Hookline applies them itself because that engine is a separate download
+// that offline and locked-down machines cannot fetch.
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import pg from 'pg';
+
+/**
+ * prisma/migrations of the project this file belongs to: the nearest folder above it that has one.
+ * Searched for, not counted: this file runs from lib/database/ under tsx and from dist/ compiled.
+ */
+function findMigrationsDir(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'prisma', 'migrations');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) throw new Error(`no prisma/migrations folder above ${from}`);
+  }
+}
+
+export const defaultMigrationsDir = findMigrationsDir(import.meta.dirname);
+
+// Any constant works; it only has to be the same in every Hookline process so that two processes
+// starting at once apply migrations one after the other instead of racing.
+const MIGRATION_LOCK_KEY = 72_616_917_340;
+
+export class MigrationError extends Error {
+  constructor(
+    readonly migrationName: string,
+    readonly file: string,
+    override readonly cause: unknown,
+  ) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    const position = (cause as { position?: string }).position;
+    super(`Migration ${migrationName} failed (${file}${position ? `, character ${position}` : ''}): ${detail}`);
+    this.name = 'MigrationError';
+  }
+}
+
+interface MigrationFile {
+  name: string;
+  file: string;
+  sql: string;
+  checksum: string;
+}
+
+async function readMigrations(dir: string): Promise<MigrationFile[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const names = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const file = join(dir, name, 'migration.sql');
+      const sql = await readFile(file, 'utf8');
+      return { name, file, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    }),
+  );
+}
+
+export interface MigrateResult {
+  applied: string[];
+  alreadyApplied: string[];
+}
+
+export async function migrate(connectionString: string, dir = defaultMigrationsDir): Promise<MigrateResult> {
+  const migrations = await readMigrations(dir);
+  const client = new pg.Client({ connectionString });
+  client.on('error', () => {}); // a lost connection surfaces as a failed query below
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await client.query(`
+      CREATE SCHEMA IF NOT EXISTS hookline;
+      CREATE TABLE IF NOT EXISTS hookline._prisma_migrations (
+        id                  varchar(36) PRIMARY KEY NOT NULL,
+        checksum            varchar(64) NOT NULL,
+        finished_at         timestamptz,
+        migration_name      varchar(255) NOT NULL,
+        logs                text,
+        rolled_back_at      timestamptz,
+        started_at          timestamptz NOT NULL DEFAULT now(),
+        applied_steps_count integer NOT NULL DEFAULT 0
+      );`);
+    const { rows } = await client.query<{ migration_name: string; checksum: string }>(
+      `SELECT migration_name, checksum FROM hookline._prisma_migrations
+        WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    );
+    const done = new Map(rows.map((row) => [row.migration_name, row.checksum]));
+    const result: MigrateResult = { applied: [], alreadyApplied: [] };
+    for (const migration of migrations) {
+      const recorded = done.get(migration.name);
+      if (recorded !== undefined) {
+        if (recorded !== migration.checksum) {
+          throw new MigrationError(
+            migration.name,
+            migration.file,
+            new Error('the file changed after it was applied; add a new migration instead of editing an applied one'),
+          );
+        }
+        result.alreadyApplied.push(migration.name);
+        continue;
+      }
+      // Each migration and its record commit together or not at all: a failed migration leaves no
+      // trace and is not recorded as applied.
+      try {
+        await client.query('BEGIN');
+        await client.query(migration.sql);
+        await client.query(
+          `INSERT INTO hookline._prisma_migrations (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
+           VALUES ($1, $2, $3, now(), clock_timestamp(), 1)`,
+          [randomUUID(), migration.checksum, migration.name],
+        );
+        await client.query('COMMIT');
+        result.applied.push(migration.name);
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw new MigrationError(migration.name, migration.file, error);
+      }
+    }
+    return result;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+    await client.end().catch(() => {});
+  }
+}

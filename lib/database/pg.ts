@@ -1,0 +1,47 @@
+// node-postgres pools for the hand-written SQL (queue hot path, LISTEN, migrations).
+import pg from 'pg';
+import { createLogger } from '../runtime/log';
+
+const log = createLogger({ component: 'pg' });
+
+// bigint (int8) as JS number: our counts stay far below 2^53.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+
+/**
+ * How a connection that goes silent is noticed. A NAT or load-balancer timeout, a failover or a VM
+ * migration can drop a connection's state without a FIN or RST: packets just stop. node-postgres has
+ * no timeout of its own, so a query on such a connection waited forever (a worker stalled for good
+ * after 2,011 deliveries while new connections would have worked). With these, the query fails after
+ * `query_timeout`, the pool discards that client, and the next query opens a new connection, which
+ * itself gives up after `connectionTimeoutMillis` while the path is still down. TCP keepalive finds
+ * idle ones (after the kernel's probe interval, minutes: the query timeout is what acts in seconds).
+ * test/worker/silent-database.test.ts cuts the path with a proxy.
+ */
+export const SILENT_CONNECTION_LIMITS = {
+  connectionTimeoutMillis: 5_000,
+  query_timeout: 15_000,
+  keepAlive: true,
+  keepAliveInitialDelayMillis: 10_000,
+} satisfies pg.PoolConfig;
+
+export function createPool(connectionString: string, options: pg.PoolConfig = {}): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max: 10, ...SILENT_CONNECTION_LIMITS, ...options });
+  // Without a listener, an idle client's error (Postgres restarted, connection killed) is thrown as an
+  // uncaught 'error' event and ends the process. The pool drops the broken client; callers retry.
+  pool.on('error', (error) => log.warn('idle postgres connection lost', { error }));
+  return pool;
+}
+
+export function createClient(connectionString: string): pg.Client {
+  return new pg.Client({ connectionString });
+}
+
+/** Replaces the database name of a connection string. */
+export function withDatabase(connectionString: string, database: string): string {
+  const url = new URL(connectionString);
+  url.pathname = `/${database}`;
+  return url.toString();
+}

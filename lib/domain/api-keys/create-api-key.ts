@@ -1,0 +1,24 @@
+import { hashToken, randomToken } from '../auth/hash-token';
+import { getPrisma, type PrismaClient } from '../../database/db';
+import { invalid } from '../errors';
+import { apiKeyView, type ApiKey } from './api-key-view';
+
+const KEY_PREFIX = 'hl_';
+// "hl_" plus 8 characters: enough to tell keys apart in a list, far too few to guess the rest (43).
+export const SHOWN_PREFIX_LENGTH = KEY_PREFIX.length + 8;
+
+/** Creates a key; the key itself is returned only here, the database keeps its sha256. */
+export async function createApiKey(
+  { name, appId = null }: { name: string; appId?: string | null },
+  { prisma = getPrisma() }: { prisma?: PrismaClient } = {},
+): Promise<{ apiKey: ApiKey; key: string }> {
+  if (appId !== null) {
+    const app = await prisma.app.findUnique({ where: { id: appId }, select: { id: true } });
+    if (!app) throw invalid('appId', `app ${JSON.stringify(appId)} does not exist`);
+  }
+  const key = KEY_PREFIX + randomToken(32);
+  const row = await prisma.apiKey.create({
+    data: { name, appId, prefix: key.slice(0, SHOWN_PREFIX_LENGTH), keyHash: hashToken(key) },
+  });
+  return { apiKey: apiKeyView(row), key };
+}

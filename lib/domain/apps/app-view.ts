@@ -1,0 +1,14 @@
+import { formatRetrySchedule } from '../endpoints/retry-policy';
+import type { App } from '../../generated/prisma/client';
+
+export function appView(app: App) {
+  return {
+    id: app.id,
+    name: app.name,
+    retrySchedule: app.retryScheduleMs.length > 0 ? formatRetrySchedule(app.retryScheduleMs) : null,
+    timeoutMs: app.timeoutMs,
+    portalFrameAncestors: app.portalFrameAncestors,
+    createdAt: app.createdAt,
+    updatedAt: app.updatedAt,
+  };
+}

@@ -1,0 +1,35 @@
+import { getPrisma } from '../../database/db';
+import { conflict, notFound } from '../errors';
+import { OPERATIONS_APP_ID } from '../operational-events/operations-app';
+
+/**
+ * Deletes the app and everything it owns. Event types, endpoints, secrets and keys go by foreign-key
+ * cascade; messages, deliveries and attempts carry no foreign keys (a producer's insert must not lock
+ * the app row: migration 20261123170000_write_path_v2), so they are deleted here, in one transaction.
+ */
+export async function deleteApp({ appId }: { appId: string }): Promise<void> {
+  // Its event types are the operational event types; without them nothing could be reported.
+  if (appId === OPERATIONS_APP_ID) {
+    throw conflict('operations_app', 'The operations app holds the operational endpoints and cannot be deleted');
+  }
+  const prisma = getPrisma();
+  const count = await prisma.$transaction(async (tx) => {
+    // The app row first: from here on hookline.send refuses this app, so no message can slip in
+    // between the deletes below and leave an orphan.
+    const { count } = await tx.app.deleteMany({ where: { id: appId } });
+    if (count === 0) return 0;
+    await tx.$executeRaw`DELETE FROM hookline.attempts WHERE app_id = ${appId}`;
+    await tx.$executeRaw`DELETE FROM hookline.deliveries WHERE app_id = ${appId}`;
+    await tx.$executeRaw`DELETE FROM hookline.fanout_queue AS q USING hookline.messages AS m
+                          WHERE m.id = q.message_id AND m.app_id = ${appId}`;
+    await tx.$executeRaw`DELETE FROM hookline.messages WHERE app_id = ${appId}`;
+    // Operational events about it (migration 20261124130000). Subscriptions scoped to it stay: without
+    // their scope they would become deployment-wide; scoped to no app they receive nothing.
+    await tx.$executeRaw`DELETE FROM hookline.issue_deliveries WHERE app_id = ${appId}`;
+    await tx.$executeRaw`DELETE FROM hookline.issues WHERE app_id = ${appId}`;
+    await tx.$executeRaw`DELETE FROM hookline.operational_events WHERE app_id = ${appId}`;
+    await tx.$executeRaw`DELETE FROM hookline.alert_rules WHERE app_id = ${appId}`;
+    return count;
+  });
+  if (count === 0) throw notFound('App', appId);
+}

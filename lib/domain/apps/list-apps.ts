@@ -1,0 +1,29 @@
+import { findPage } from '../cursor';
+import { getPrisma } from '../../database/db';
+import type { Prisma } from '../../generated/prisma/client';
+import { appView } from './app-view';
+import { summarizeApps } from './summarize-apps';
+
+/** Newest first; an app-limited key sees only its own app. With `summary`, each app carries its
+ * endpoint count, 24 h success rate and queued deliveries (see summarizeApps). */
+export async function listApps({
+  onlyAppId,
+  limit,
+  cursor,
+  summary,
+}: {
+  onlyAppId: string | null;
+  limit: number;
+  cursor?: string;
+  summary?: boolean;
+}) {
+  const prisma = getPrisma();
+  const where: Prisma.AppWhereInput = onlyAppId ? { id: onlyAppId } : {};
+  const page = await findPage({ where, cursor, limit }, (query) => prisma.app.findMany(query));
+  if (!summary) return { data: page.data.map(appView), nextCursor: page.nextCursor };
+  const summaries = await summarizeApps(page.data.map((row) => row.id));
+  return {
+    data: page.data.map((row) => ({ ...appView(row), summary: summaries.get(row.id)! })),
+    nextCursor: page.nextCursor,
+  };
+}

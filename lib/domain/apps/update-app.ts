@@ -1,0 +1,35 @@
+import { getPrisma } from '../../database/db';
+import { notFound } from '../errors';
+import { appView } from './app-view';
+
+/** Renames an app, changes its endpoints' default retry policy (null clears a default; the worker
+ * picks a new policy up within its endpoint cache's 2 s, worker/endpoint-cache.ts) or the origins
+ * allowed to embed its customer portal. */
+export async function updateApp({
+  appId,
+  name,
+  retrySchedule,
+  timeoutMs,
+  portalFrameAncestors,
+}: {
+  appId: string;
+  name?: string;
+  retrySchedule?: number[] | null;
+  timeoutMs?: number | null;
+  portalFrameAncestors?: string[];
+}) {
+  const prisma = getPrisma();
+  const { count } = await prisma.app.updateMany({
+    where: { id: appId },
+    data: {
+      name,
+      retryScheduleMs: retrySchedule === undefined ? undefined : (retrySchedule ?? []),
+      timeoutMs,
+      // Duplicates would only lengthen the CSP header.
+      portalFrameAncestors: portalFrameAncestors === undefined ? undefined : [...new Set(portalFrameAncestors)],
+      updatedAt: new Date(),
+    },
+  });
+  if (count === 0) throw notFound('App', appId);
+  return appView(await prisma.app.findUniqueOrThrow({ where: { id: appId } }));
+}

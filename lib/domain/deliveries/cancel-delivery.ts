@@ -1,0 +1,25 @@
+import { getPrisma } from '../../database/db';
+import { conflict, notFound } from '../errors';
+import { deliveryStateOf } from './delivery-states';
+import { deliveryInclude, deliveryView } from './delivery-view';
+
+/**
+ * Stops a delivery that has not finished. Cancelling one in flight wins over its worker: the worker's
+ * write-back is fenced on its lease (lease_owner), which this clears, so the attempt in progress is
+ * not recorded. A cancelled delivery leaves the claim queue (claimable_at NULL).
+ */
+export async function cancelDelivery({ appId, deliveryId }: { appId: string; deliveryId: string }) {
+  const prisma = getPrisma();
+  const { count } = await prisma.delivery.updateMany({
+    where: { id: deliveryId, appId, state: { in: ['pending', 'delivering'] } },
+    data: { state: 'cancelled', leaseOwner: null, leaseExpiresAt: null, claimableAt: null, updatedAt: new Date() },
+  });
+  const row = await prisma.delivery.findFirst({ where: { id: deliveryId, appId }, include: deliveryInclude });
+  if (!row) throw notFound('Delivery', deliveryId);
+  if (count === 0)
+    throw conflict(
+      'delivery_finished',
+      `The delivery is already ${deliveryStateOf(row)}; only waiting, retrying or delivering ones can be cancelled`,
+    );
+  return deliveryView(row);
+}

@@ -1,0 +1,76 @@
+import { getPrisma } from '../../database/db';
+import { notFound } from '../errors';
+import { effectiveRetryPolicy } from '../endpoints/retry-policy';
+import { messageView } from '../messages/message-view';
+import { hasPayloadTemplate } from '../operational-events/has-payload-template';
+import { attemptView, deliveryInclude, deliveryView } from './delivery-view';
+import { explainWait } from './explain-wait';
+import { rebuildRequestBody } from './rebuild-request-body';
+import { successAttemptFromDelivery } from './success-attempt';
+
+export async function getDelivery({ appId, deliveryId }: { appId: string; deliveryId: string }) {
+  const prisma = getPrisma();
+  const row = await prisma.delivery.findFirst({
+    where: { id: deliveryId, appId },
+    include: {
+      ...deliveryInclude,
+      endpoint: {
+        select: {
+          url: true,
+          headers: true,
+          implicit: true,
+          enabled: true,
+          disabledReason: true,
+          circuitState: true,
+          circuitOpenUntil: true,
+          retryScheduleMs: true,
+          timeoutMs: true,
+          app: { select: { retryScheduleMs: true, timeoutMs: true } },
+        },
+      },
+      message: true,
+    },
+  });
+  if (!row) throw notFound('Delivery', deliveryId);
+  const [payload] = await prisma.$queryRaw<{ text: string }[]>`
+    SELECT payload::text AS text FROM hookline.messages WHERE id = ${row.messageId} AND app_id = ${appId}`;
+  const attempts = await prisma.attempt.findMany({
+    where: { deliveryId, appId },
+    orderBy: [{ attemptNumber: 'asc' }, { startedAt: 'asc' }],
+  });
+  const view = deliveryView(row);
+  const wait = explainWait({
+    state: view.state,
+    attemptCount: row.attemptCount,
+    nextAttemptAt: view.nextAttemptAt,
+    endpoint: row.endpoint,
+    // The schedule this delivery's endpoint follows now (its own, its app's or the deployment's):
+    // the worker decides each retry with the endpoint's current policy.
+    maxAttempts: effectiveRetryPolicy(row.endpoint, row.endpoint.app).retryScheduleMs.length,
+  });
+  const request = {
+    method: 'POST' as const,
+    url: row.endpoint.url,
+    body: rebuildRequestBody({
+      eventType: row.message.eventType,
+      createdAt: row.message.createdAt,
+      payloadText: payload?.text ?? 'null',
+      // A templated operational endpoint is sent the rendered payload alone, as an implicit one.
+      implicit: row.endpoint.implicit || (await hasPayloadTemplate(appId, row.endpointId)),
+    }),
+  };
+  const log = attempts.map(attemptView);
+  // A success without its own row (the default, HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS) closes the log
+  // from what its delivery row recorded.
+  if (row.state === 'succeeded' && row.lastAttemptAt && !attempts.some((a) => a.attemptNumber === row.attemptCount)) {
+    log.push(
+      await successAttemptFromDelivery({
+        ...row,
+        lastAttemptAt: row.lastAttemptAt,
+        requestBody: request.body,
+        endpointHeaders: row.endpoint.headers,
+      }),
+    );
+  }
+  return { ...view, wait, request, attempts: log, message: messageView(row.message) };
+}

@@ -1,0 +1,16 @@
+import { getPrisma } from '../../database/db';
+import { conflict, notFound } from '../errors';
+import { replayDeliveries } from './replay-deliveries';
+
+export async function replayDelivery({ appId, deliveryId }: { appId: string; deliveryId: string }) {
+  const row = await getPrisma().delivery.findFirst({ where: { id: deliveryId, appId }, select: { state: true } });
+  if (!row) throw notFound('Delivery', deliveryId);
+  const replayed = await replayDeliveries({ appId, where: { id: deliveryId } });
+  if (replayed === 0) {
+    throw conflict(
+      'delivery_in_flight',
+      'The delivery is being sent right now; replay it once this attempt is recorded',
+    );
+  }
+  return { replayed };
+}

@@ -1,0 +1,44 @@
+import { getPrisma } from '../../database/db';
+import { messageView } from '../messages/message-view';
+import { findEndpoint } from './find-endpoint';
+
+export const TEST_EVENT_TYPE = 'hookline.test';
+
+/**
+ * Records a message with one delivery, to this endpoint only, whatever its filter or enabled state
+ * (testing an endpoint before enabling it is the point). Bypasses hookline.send, which fans out to
+ * every subscribed endpoint; the event type need not exist.
+ */
+export async function sendTestMessage({
+  appId,
+  endpointId,
+  eventType,
+}: {
+  appId: string;
+  endpointId: string;
+  eventType?: string;
+}) {
+  await findEndpoint(appId, endpointId);
+  const type = eventType ?? TEST_EVENT_TYPE;
+  const message = await getPrisma().$transaction(async (tx) => {
+    const created = await tx.message.create({
+      data: {
+        appId,
+        eventType: type,
+        payload: {
+          type,
+          test: true,
+          endpointId,
+          sentAt: new Date().toISOString(),
+          message: 'Test event sent from Hookline',
+        },
+      },
+    });
+    const now = new Date();
+    await tx.delivery.create({
+      data: { appId, messageId: created.id, endpointId, eventType: type, nextAttemptAt: now, claimableAt: now },
+    });
+    return created;
+  });
+  return messageView(message);
+}

@@ -1,0 +1,38 @@
+import { requireApp } from '../apps/require-app';
+import { getPrisma } from '../../database/db';
+import { conflict } from '../errors';
+import { Prisma } from '../../generated/prisma/client';
+import { eventTypeView } from './event-type-view';
+
+export async function createEventType({
+  appId,
+  name,
+  description,
+  schema,
+  archived,
+}: {
+  appId: string;
+  name: string;
+  description?: string;
+  schema?: Record<string, unknown> | null;
+  archived?: boolean;
+}) {
+  await requireApp(appId);
+  try {
+    const row = await getPrisma().eventType.create({
+      data: {
+        appId,
+        name,
+        description: description ?? '',
+        schema: (schema ?? Prisma.DbNull) as Prisma.InputJsonValue,
+        archived: archived ?? false,
+      },
+    });
+    return eventTypeView(row);
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+      throw conflict('event_type_exists', `Event type ${JSON.stringify(name)} already exists in this app`);
+    }
+    throw error;
+  }
+}

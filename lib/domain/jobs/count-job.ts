@@ -1,0 +1,42 @@
+import { getPrisma } from '../../database/db';
+import { deliveryWhere } from '../deliveries/delivery-where';
+import { countReplayable } from '../deliveries/replay-deliveries';
+import { findEndpoint } from '../endpoints/find-endpoint';
+import type { DeliveryFilter } from '../../contract/schemas/deliveries';
+import type { CreateJobRequest } from '../../contract/schemas/jobs';
+
+/** The delivery filter a replay or recover job acts on. Recover is "failed since T" on one endpoint,
+ * the very filter replay-by-filter applies when it is given no state (FAILED_STATES), so the two name
+ * and act on one set. */
+export function jobDeliveryFilter(request: Exclude<CreateJobRequest, { kind: 'backfill' }>): DeliveryFilter {
+  if (request.kind === 'recover') return { endpointId: request.endpointId, from: request.since, state: 'failed' };
+  return { ...request.filter, state: request.filter.state ?? 'failed' };
+}
+
+/**
+ * How many rows the job would act on if it ran now over everything created up to `asOf`: the dry
+ * run's count and a new job's total. Replay and recover count with countReplayable, the count the
+ * dry runs always showed; the worker's batches (worker/sql/job-replay-batch.sql) select the same rows
+ * (test/worker/jobs.test.ts compares the two over every filter key). Backfill counts the messages the
+ * backfill batch (worker/sql/job-backfill-batch.sql) would give the endpoint a delivery for.
+ */
+export async function countJob({ appId, request, asOf }: { appId: string; request: CreateJobRequest; asOf: Date }) {
+  if (request.kind !== 'backfill') {
+    if (request.kind === 'recover') await findEndpoint(appId, request.endpointId);
+    const where = deliveryWhere(appId, jobDeliveryFilter(request));
+    return countReplayable({ appId, where: { AND: [where, { createdAt: { lte: asOf } }] } });
+  }
+  const endpoint = await findEndpoint(appId, request.endpointId);
+  const eventTypes = endpoint.eventTypes;
+  const [row] = await getPrisma().$queryRaw<{ count: number }[]>`
+    SELECT count(*)::int AS count
+      FROM hookline.messages AS m
+     WHERE m.app_id = ${appId}
+       AND m.created_at >= ${request.since}
+       AND m.created_at <= ${asOf}
+       AND m.target_endpoint_id IS NULL
+       AND (cardinality(${eventTypes}::text[]) = 0 OR m.event_type = ANY (${eventTypes}::text[]))
+       AND NOT EXISTS (SELECT 1 FROM hookline.deliveries AS d WHERE d.message_id = m.id AND d.endpoint_id = ${endpoint.id})
+       AND NOT EXISTS (SELECT 1 FROM hookline.fanout_queue AS q WHERE q.message_id = m.id)`;
+  return row?.count ?? 0;
+}

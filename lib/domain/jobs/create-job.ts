@@ -1,0 +1,25 @@
+import { requireApp } from '../apps/require-app';
+import { getPrisma } from '../../database/db';
+import type { CreateJobRequest } from '../../contract/schemas/jobs';
+import { countJob, jobDeliveryFilter } from './count-job';
+import { jobView } from './job-view';
+
+/**
+ * Counts what a bulk action will act on and queues it as a job for the workers
+ * (worker/jobs/job-runner.ts): the request returns in milliseconds whatever the size of the set, and
+ * the rows change in short batches instead of one long transaction. The set is fixed here: rows
+ * created up to now (as_of) that match when their batch runs; `total` is their count now.
+ */
+export async function createJob({ appId, request }: { appId: string; request: CreateJobRequest }) {
+  await requireApp(appId);
+  const asOf = new Date();
+  const total = await countJob({ appId, request, asOf });
+  const params =
+    request.kind === 'replay'
+      ? { filter: jobDeliveryFilter(request) }
+      : { endpointId: request.endpointId, since: request.since.toISOString() };
+  const row = await getPrisma().job.create({
+    data: { appId, kind: request.kind, params: JSON.parse(JSON.stringify(params)), total, asOf },
+  });
+  return jobView(row);
+}

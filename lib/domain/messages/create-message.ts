@@ -1,0 +1,71 @@
+import { requireApp } from '../apps/require-app';
+import { getPrisma } from '../../database/db';
+import { conflict, invalid } from '../errors';
+import { messageView } from './message-view';
+
+/**
+ * The REST way in. Goes through hookline.send, the same function SQL callers use, so the two cannot
+ * differ in what they record. With an idempotency key already used by this app, the first message is
+ * answered and nothing is recorded; a retry with the same key but another event type or payload is a
+ * client bug, answered 409 instead of silently returning the first message.
+ */
+export async function createMessage({
+  appId,
+  eventType,
+  payload,
+  idempotencyKey,
+}: {
+  appId: string;
+  eventType: string;
+  payload: Record<string, unknown>;
+  idempotencyKey?: string;
+}) {
+  await requireApp(appId);
+  const prisma = getPrisma();
+  const json = JSON.stringify(payload);
+
+  // A retry is answered before the event type is checked: the first request succeeded, so its retry
+  // must too, even if the event type was archived or deleted in between.
+  if (idempotencyKey !== undefined) {
+    const earlier = await prisma.message.findFirst({ where: { appId, idempotencyKey } });
+    if (earlier) {
+      await assertSameRequest(earlier.id, eventType, json);
+      return messageView(earlier);
+    }
+  }
+
+  const type = await prisma.eventType.findUnique({ where: { appId_name: { appId, name: eventType } } });
+  if (!type)
+    throw invalid('eventType', `event type ${JSON.stringify(eventType)} does not exist in this app; create it first`);
+  if (type.archived) throw invalid('eventType', `event type ${JSON.stringify(eventType)} is archived`);
+
+  let messageId: string;
+  try {
+    const sent = await prisma.$queryRaw<{ id: string }[]>`
+      SELECT hookline.send(${appId}, ${eventType}, ${json}::jsonb, ${idempotencyKey ?? null}::text) AS id`;
+    messageId = sent[0]!.id;
+  } catch (error) {
+    // The event type was deleted or archived between the check above and the send.
+    const reason = /hookline\.send: ([^\n"]+)/.exec(error instanceof Error ? error.message : '')?.[1];
+    if (reason) throw invalid('eventType', reason);
+    throw error;
+  }
+  // A concurrent request with the same key may have won the race since the lookup above; hookline.send
+  // then returned its message.
+  if (idempotencyKey !== undefined) await assertSameRequest(messageId, eventType, json);
+  return messageView(await prisma.message.findUniqueOrThrow({ where: { id: messageId } }));
+}
+
+async function assertSameRequest(messageId: string, eventType: string, json: string): Promise<void> {
+  // jsonb equality ignores key order and whitespace, as a retry's re-serialised body may differ in both.
+  const [same] = await getPrisma().$queryRaw<{ same_body: boolean }[]>`
+    SELECT (event_type = ${eventType} AND payload = ${json}::jsonb) AS same_body
+      FROM hookline.messages WHERE id = ${messageId}`;
+  if (!same?.same_body) {
+    throw conflict(
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used with a different event type or payload; use a new key for a new message',
+      { messageId },
+    );
+  }
+}

@@ -1,0 +1,10 @@
+import { getPrisma } from '../../database/db';
+import { replayDeliveries } from '../deliveries/replay-deliveries';
+import { notFound } from '../errors';
+
+/** Sends the message again to every endpoint it was delivered to (or is still being retried for). */
+export async function replayMessage({ appId, messageId }: { appId: string; messageId: string }) {
+  const message = await getPrisma().message.findFirst({ where: { id: messageId, appId }, select: { id: true } });
+  if (!message) throw notFound('Message', messageId);
+  return { replayed: await replayDeliveries({ appId, where: { messageId } }) };
+}

@@ -1,0 +1,26 @@
+import { requireApp } from '../apps/require-app';
+import { getPrisma } from '../../database/db';
+import { alertRuleView, type AlertRuleKind } from './alert-rule-view';
+
+/** A new rule starts not firing; the worker's operations pass evaluates it within a minute. */
+export async function createAlertRule(input: {
+  appId: string;
+  kind: AlertRuleKind;
+  threshold: number;
+  windowMinutes?: number;
+  description?: string;
+  enabled?: boolean;
+}) {
+  await requireApp(input.appId);
+  const row = await getPrisma().alertRule.create({
+    data: {
+      appId: input.appId,
+      kind: input.kind,
+      threshold: input.threshold,
+      windowMinutes: input.windowMinutes ?? 15,
+      description: input.description ?? '',
+      enabled: input.enabled ?? true,
+    },
+  });
+  return alertRuleView(row);
+}

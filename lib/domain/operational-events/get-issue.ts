@@ -1,0 +1,38 @@
+import { getPrisma } from '../../database/db';
+import { notFound } from '../errors';
+import { issueView } from './issue-view';
+
+/** The issue with its affected deliveries and events; appId (an app-limited caller's) must match. */
+export async function getIssue({ issueId, appId }: { issueId: string; appId?: string }) {
+  const prisma = getPrisma();
+  const row = await prisma.issue.findFirst({ where: { id: issueId, ...(appId ? { appId } : {}) } });
+  if (!row) throw notFound('Issue', issueId);
+  const [endpoint, deliveries, events] = await Promise.all([
+    row.endpointId ? prisma.endpoint.findUnique({ where: { id: row.endpointId }, select: { url: true } }) : null,
+    prisma.issueDelivery.findMany({
+      where: { issueId },
+      orderBy: [{ detectedAt: 'desc' }, { deliveryId: 'desc' }],
+      take: 100,
+      select: { deliveryId: true },
+    }),
+    prisma.operationalEvent.findMany({
+      where: { issueId },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: 50,
+    }),
+  ]);
+  return {
+    ...issueView(row),
+    endpointUrl: endpoint?.url ?? null,
+    deliveryIds: deliveries.map((delivery) => delivery.deliveryId),
+    events: events.map((event) => ({
+      id: event.id,
+      appId: event.appId,
+      type: event.type,
+      endpointId: event.endpointId,
+      issueId: event.issueId,
+      data: event.data as Record<string, unknown>,
+      createdAt: event.createdAt,
+    })),
+  };
+}

@@ -1,0 +1,39 @@
+import { getPrisma } from '../../database/db';
+import { findEndpoint } from '../endpoints/find-endpoint';
+import { updateEndpoint } from '../endpoints/update-endpoint';
+import { checkPayloadTemplate } from './check-payload-template';
+import { checkScopeApp } from './create-operational-endpoint';
+import { getOperationalEndpoint } from './get-operational-endpoint';
+import { OPERATIONS_APP_ID } from './operations-app';
+
+export interface OperationalEndpointChanges {
+  url?: string;
+  description?: string;
+  eventTypes?: string[];
+  scopeAppId?: string | null;
+  payloadTemplate?: string | null;
+}
+
+export async function updateOperationalEndpoint({
+  endpointId,
+  changes,
+}: {
+  endpointId: string;
+  changes: OperationalEndpointChanges;
+}) {
+  await findEndpoint(OPERATIONS_APP_ID, endpointId);
+  await checkScopeApp(changes.scopeAppId);
+  await checkPayloadTemplate(changes.payloadTemplate);
+  const { scopeAppId, payloadTemplate, ...endpointChanges } = changes;
+  if (Object.keys(endpointChanges).length > 0) {
+    await updateEndpoint({ appId: OPERATIONS_APP_ID, endpointId, changes: endpointChanges });
+  }
+  if (scopeAppId !== undefined || payloadTemplate !== undefined) {
+    await getPrisma().operationalEndpoint.upsert({
+      where: { endpointId },
+      create: { endpointId, scopeAppId: scopeAppId ?? null, payloadTemplate: payloadTemplate ?? null },
+      update: { scopeAppId, payloadTemplate, updatedAt: new Date() },
+    });
+  }
+  return getOperationalEndpoint({ endpointId });
+}

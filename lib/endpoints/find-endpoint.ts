@@ -1,9 +1,0 @@
-import { getPrisma } from '../db';
-import { notFound } from '../errors';
-
-/** The endpoint row, only if it belongs to the app; else 404. */
-export async function findEndpoint(appId: string, endpointId: string) {
-  const row = await getPrisma().endpoint.findFirst({ where: { id: endpointId, appId } });
-  if (!row) throw notFound('Endpoint', endpointId);
-  return row;
-}

@@ -1,0 +1,9 @@
+import { unauthorized } from '../../domain/errors';
+import { getAdminSession } from '../../domain/auth/get-admin-session';
+import { readSessionCookie } from './session-cookie';
+
+export async function currentSession(request: Request) {
+  const session = await getAdminSession(readSessionCookie(request.headers.get('cookie')));
+  if (!session) throw unauthorized('Not signed in');
+  return { user: { id: session.userId, email: session.email } };
+}

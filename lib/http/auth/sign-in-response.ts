@@ -1,0 +1,30 @@
+import { getApiSettings } from '../../runtime/api-settings';
+import { takeToken } from '../rate-limit';
+import { ApiError } from '../../domain/errors';
+import { assertSameOrigin, isSecureRequest } from './authenticate-request';
+import { sessionCookie } from './session-cookie';
+import { signIn } from '../../domain/auth/sign-in';
+
+// Guesses per second per email. scrypt already costs ~60 ms per try; this caps a guesser at a few
+// tries a second without making a mistyped password wait.
+const SIGN_IN_ATTEMPTS_PER_SECOND = 3;
+
+/** Signs in and answers 204 with the session cookie. Refuses cross-site posts (login CSRF). */
+export async function signInResponse(request: Request, { email, password }: { email: string; password: string }) {
+  if (request.headers.get('origin') !== null) assertSameOrigin(request);
+  const wait = await takeToken(`sign-in:${email.trim().toLowerCase()}`, SIGN_IN_ATTEMPTS_PER_SECOND);
+  if (wait > 0) {
+    throw new ApiError(429, 'rate_limited', 'Too many sign-in attempts; wait a moment', undefined, {
+      'Retry-After': String(wait),
+    });
+  }
+  const ttlHours = getApiSettings().sessionTtlHours;
+  const { token } = await signIn({ email, password, ttlHours });
+  return new Response(null, {
+    status: 204,
+    headers: {
+      'Set-Cookie': sessionCookie(token, ttlHours * 3600, isSecureRequest(request)),
+      'Cache-Control': 'no-store',
+    },
+  });
+}

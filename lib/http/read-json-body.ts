@@ -1,0 +1,96 @@
+import { ApiError, badRequest, invalidFields, type FieldProblem } from '../domain/errors';
+
+// Postgres jsonb recurses per nesting level and fails with "stack depth limit exceeded" somewhere in the
+// thousands; 64 levels is far beyond any real event and keeps that failure from becoming a 500.
+const MAX_DEPTH = 64;
+
+/**
+ * Reads a JSON body of at most `maxBytes` (413 above, counted while streaming so a lying or missing
+ * Content-Length cannot get more through), requires a JSON content type (415), parses it (400) and
+ * refuses strings Postgres cannot store (NUL, lone surrogates) with a 422 naming the field.
+ * An empty body reads as {} so that operations whose fields are all optional accept no body.
+ */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  const text = await readText(request, maxBytes);
+  if (text.trim() === '') return {};
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(type.trim())) {
+    throw new ApiError(
+      415,
+      'unsupported_media_type',
+      `Send the body as JSON (Content-Type: application/json), got "${type.slice(0, 100)}"`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw badRequest('invalid_json', `The body is not valid JSON: ${(error as Error).message.slice(0, 200)}`);
+  }
+  const problems: FieldProblem[] = [];
+  checkStorable(value, '', 0, problems);
+  if (problems.length > 0) throw invalidFields(problems.slice(0, 20));
+  return value;
+}
+
+async function readText(request: Request, maxBytes: number): Promise<string> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+}
+
+function tooLarge(maxBytes: number): ApiError {
+  return new ApiError(
+    413,
+    'payload_too_large',
+    `The body is larger than ${maxBytes} bytes (HOOKLINE_MAX_PAYLOAD_BYTES)`,
+  );
+}
+
+function checkStorable(value: unknown, path: string, depth: number, problems: FieldProblem[]): void {
+  if (problems.length >= 20) return;
+  if (typeof value === 'string') {
+    const problem = stringProblem(value);
+    if (problem) problems.push({ path, message: problem });
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  if (depth >= MAX_DEPTH) {
+    problems.push({ path, message: `is nested more than ${MAX_DEPTH} levels deep` });
+    return;
+  }
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => checkStorable(item, path ? `${path}.${index}` : String(index), depth + 1, problems));
+    return;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const child = path ? `${path}.${key}` : key;
+    const keyProblem = stringProblem(key);
+    if (keyProblem) problems.push({ path: child, message: `key ${keyProblem}` });
+    checkStorable(item, child, depth + 1, problems);
+  }
+}
+
+// Postgres text is UTF-8; a lone UTF-16 surrogate has no UTF-8 form and jsonb refuses its \u escape.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why Postgres could not store this string, or null. Also used for query and path values. */
+export function stringProblem(value: string): string | null {
+  if (value.includes('\u0000')) return 'must not contain the NUL character (\\u0000)';
+  if (LONE_SURROGATE.test(value)) return 'must not contain unpaired UTF-16 surrogates';
+  return null;
+}

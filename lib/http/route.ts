@@ -1,0 +1,120 @@
+// The route handler wrapper: every REST route is `route(operation, handler)`. It authenticates,
+// applies the rate limit and app scoping, validates path, query and body with the operation's zod
+// schemas, calls one domain function and sends its result; every failure goes through errorResponse.
+import { z } from 'zod';
+import { authenticateRequest } from './auth/authenticate-request';
+import type { Principal } from '../domain/auth/principal';
+import { ApiError, badRequest, forbidden, invalidFields } from '../domain/errors';
+import { assertPortalMayCall } from './portal/portal-operations';
+import { getApiSettings } from '../runtime/api-settings';
+import { errorResponse } from './error-response';
+import type { AnyOperation, Parsed } from '../contract/operation';
+import { takeToken } from './rate-limit';
+import { readJsonBody, stringProblem } from './read-json-body';
+
+export interface RouteContext<Op extends AnyOperation> {
+  request: Request;
+  principal: Op['access'] extends 'public' ? Principal | null : Principal;
+  params: Parsed<Op['params']>;
+  query: Parsed<Op['query']>;
+  body: Parsed<Op['body']>;
+}
+
+// What Next.js passes as the second argument (params is a Promise since Next 15).
+export interface NextRouteArgs {
+  params: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export function route<Op extends AnyOperation>(
+  operation: Op,
+  handler: (context: RouteContext<Op>) => Promise<unknown>,
+) {
+  return async (request: Request, args?: NextRouteArgs): Promise<Response> => {
+    try {
+      const rawParams = (await args?.params) ?? {};
+      const params = parseParams(operation, rawParams);
+      const principal = operation.access === 'public' ? null : await authorize(operation, request, params);
+      const query = parseQuery(operation, request);
+      const body = await parseBody(operation, request);
+      const result = await handler({ request, principal, params, query, body } as RouteContext<Op>);
+      if (result instanceof Response) return result;
+      if (!operation.response) return new Response(null, { status: operation.status });
+      return Response.json(result, { status: operation.status });
+    } catch (error) {
+      return errorResponse(error, request);
+    }
+  };
+}
+
+function parseParams(operation: AnyOperation, raw: Record<string, string | string[] | undefined>): unknown {
+  if (!operation.params) return undefined;
+  const parsed = operation.params.safeParse(raw);
+  const values = Object.values(raw).flat();
+  if (!parsed.success || values.some((value) => typeof value === 'string' && stringProblem(value))) {
+    throw new ApiError(404, 'not_found', 'No resource has this id');
+  }
+  return parsed.data;
+}
+
+async function authorize(operation: AnyOperation, request: Request, params: unknown): Promise<Principal> {
+  const principal = await authenticateRequest(request);
+  const settings = getApiSettings();
+  const waitSeconds = await takeToken(principal.id, settings.rateLimitPerSecond);
+  if (waitSeconds > 0) {
+    throw new ApiError(
+      429,
+      'rate_limited',
+      `More than ${settings.rateLimitPerSecond} requests per second with these credentials (HOOKLINE_API_RATE_LIMIT); retry after ${waitSeconds} s`,
+      undefined,
+      { 'Retry-After': String(waitSeconds) },
+    );
+  }
+  // An app-limited key must not learn that another app's resources exist: 404, like an unknown id.
+  const appId = (params as { appId?: string } | undefined)?.appId;
+  if (appId !== undefined && principal.appId !== null && principal.appId !== appId) {
+    throw new ApiError(404, 'not_found', `App ${JSON.stringify(appId)} does not exist`);
+  }
+  if (principal.kind === 'portal') assertPortalMayCall(operation, principal.readOnly);
+  if (operation.access === 'deployment' && principal.appId !== null) {
+    throw forbidden(
+      'key_not_allowed',
+      'This API key is limited to one app; use a deployment-wide key or the dashboard',
+    );
+  }
+  return principal;
+}
+
+function parseQuery(operation: AnyOperation, request: Request): unknown {
+  if (!operation.query) return undefined;
+  const raw: Record<string, string> = {};
+  for (const [name, value] of new URL(request.url).searchParams) {
+    const problem = stringProblem(value);
+    if (problem) throw badRequest('invalid_query', `${name} ${problem}`, [{ path: name, message: problem }]);
+    if (!(name in raw)) raw[name] = value;
+  }
+  const parsed = operation.query.safeParse(raw);
+  if (!parsed.success) {
+    const details = toProblems(parsed.error);
+    throw badRequest('invalid_query', `${details[0]?.path || 'query'}: ${details[0]?.message ?? 'invalid'}`, details);
+  }
+  return parsed.data;
+}
+
+// An operation that takes no body (enable, replay, cancel, DELETE, ...) reads one all the same: a 2 MB
+// or malformed body is the caller's mistake and gets the 413 or 400 any other route gives, not a 200
+// that hides it. An empty body or `{}` is fine; fields it would ignore are refused (422), as the
+// strict body schemas of the other operations refuse unknown fields.
+const NO_BODY = z.strictObject({});
+
+async function parseBody(operation: AnyOperation, request: Request): Promise<unknown> {
+  if (!operation.body && (operation.method === 'GET' || request.body === null)) return undefined;
+  const schema = operation.body ?? NO_BODY;
+  const value = await readJsonBody(request, getApiSettings().maxPayloadBytes);
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw invalidFields(toProblems(parsed.error));
+  return operation.body ? parsed.data : undefined;
+}
+
+function toProblems(error: z.ZodError) {
+  return error.issues.slice(0, 20).map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+}

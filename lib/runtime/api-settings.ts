@@ -1,0 +1,38 @@
+import { loadConfig } from './env';
+
+export interface ApiSettings {
+  maxPayloadBytes: number;
+  rateLimitPerSecond: number;
+  sessionTtlHours: number;
+  allowLoopback: boolean;
+  allowPrivate: boolean;
+  /** Delay before each attempt; its length is the most attempts a delivery gets. */
+  retryScheduleMs: number[];
+  /** The per-attempt deadline of endpoints (and apps) that set none. */
+  deliveryTimeoutMs: number;
+  trustProxy: boolean;
+}
+
+let cached: ApiSettings | undefined;
+
+/** The API's configuration, read from the environment once per process. */
+export function getApiSettings(): ApiSettings {
+  if (cached) return cached;
+  const config = loadConfig();
+  cached = {
+    maxPayloadBytes: config.HOOKLINE_MAX_PAYLOAD_BYTES,
+    rateLimitPerSecond: config.HOOKLINE_API_RATE_LIMIT,
+    sessionTtlHours: config.HOOKLINE_SESSION_TTL_HOURS,
+    allowLoopback: config.HOOKLINE_ALLOW_LOOPBACK,
+    allowPrivate: config.HOOKLINE_ALLOW_PRIVATE_NETWORKS,
+    retryScheduleMs: config.HOOKLINE_RETRY_SCHEDULE,
+    deliveryTimeoutMs: config.HOOKLINE_DELIVERY_TIMEOUT_MS,
+    trustProxy: config.HOOKLINE_TRUST_PROXY,
+  };
+  return cached;
+}
+
+/** Tests change the environment between cases; this makes the next call read it again. */
+export function resetApiSettings(): void {
+  cached = undefined;
+}

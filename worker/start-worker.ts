@@ -1,0 +1,53 @@
+// From the validated configuration (lib/runtime/env.ts) to a worker, for worker/main.ts and scripts/start.ts.
+import type { Config } from '../lib/runtime/env';
+import type { Logger } from '../lib/runtime/log';
+import { DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker';
+
+export function workerOptionsFromConfig(config: Config, connectionString: string): DeliveryWorkerOptions {
+  return {
+    connectionString,
+    concurrency: config.HOOKLINE_WORKER_CONCURRENCY,
+    batchSize: config.HOOKLINE_WORKER_BATCH_SIZE,
+    leaseSeconds: config.HOOKLINE_LEASE_SECONDS,
+    pollIntervalMs: config.HOOKLINE_POLL_INTERVAL_MS,
+    flushIntervalMs: config.HOOKLINE_FLUSH_INTERVAL_MS,
+    flushMaxResults: config.HOOKLINE_FLUSH_MAX_RESULTS,
+    retrySchedule: config.HOOKLINE_RETRY_SCHEDULE,
+    keepSuccessfulAttempts: config.HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS,
+    http: {
+      timeoutMs: config.HOOKLINE_DELIVERY_TIMEOUT_MS,
+      keepBytes: config.HOOKLINE_RESPONSE_KEEP_BYTES,
+      drainBytes: config.HOOKLINE_RESPONSE_DRAIN_BYTES,
+    },
+    addressPolicy: {
+      allowLoopback: config.HOOKLINE_ALLOW_LOOPBACK,
+      allowPrivate: config.HOOKLINE_ALLOW_PRIVATE_NETWORKS,
+    },
+    circuit: {
+      failureThreshold: config.HOOKLINE_CIRCUIT_FAILURE_THRESHOLD,
+      openBaseMs: config.HOOKLINE_CIRCUIT_OPEN_BASE,
+      openMaxMs: config.HOOKLINE_CIRCUIT_OPEN_MAX,
+    },
+    autoDisableAfterMs: config.HOOKLINE_AUTO_DISABLE_AFTER,
+    jobs: { batchSize: config.HOOKLINE_JOB_BATCH_SIZE, batchPauseMs: config.HOOKLINE_JOB_BATCH_PAUSE_MS },
+    retention: { retentionMs: config.HOOKLINE_RETENTION, statsRetentionMs: config.HOOKLINE_STATS_RETENTION },
+    metricsServer:
+      config.HOOKLINE_METRICS_PORT > 0
+        ? { port: config.HOOKLINE_METRICS_PORT, host: config.HOOKLINE_METRICS_HOST }
+        : null,
+  };
+}
+
+/** Builds and starts a worker in this process; the caller stops it with `worker.stop()`. */
+export async function startWorker(options: {
+  config: Config;
+  connectionString: string;
+  log?: Logger;
+}): Promise<DeliveryWorker> {
+  const worker = new DeliveryWorker({
+    ...workerOptionsFromConfig(options.config, options.connectionString),
+    log: options.log,
+  });
+  await worker.start();
+  return worker;
+}
