@@ -1,9 +1,10 @@
 // The README is the newcomer's guide: its configuration table must list every variable Hookline
-// reads, and only those, and its commands must be the ones package.json and CI run.
+// reads, and only those; its map must name every layer; its commands must be the ones package.json and CI run.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configVariables } from '../lib/runtime/env';
+import { LAYERS } from '../scripts/architecture/layers.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
@@ -17,6 +18,11 @@ describe('README', () => {
 
   it('documents no variable that does not exist', () => {
     expect(documented.filter((name) => !configVariables.includes(name!))).toEqual([]);
+  });
+
+  it('maps every layer of scripts/architecture/layers.mjs in "Where things are"', () => {
+    const map = readme.slice(readme.indexOf('## Where things are'));
+    for (const layer of LAYERS) expect(map).toContain(`| \`${layer.folder}/\` | ${layer.name} |`);
   });
 
   it('gives the test command that CI runs', () => {
