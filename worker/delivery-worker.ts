@@ -59,6 +59,8 @@ export interface DeliveryWorkerOptions {
   retrySchedule: readonly number[];
   /** Write an attempt row for successes too, with headers and body (default: failures only). */
   keepSuccessfulAttempts?: boolean;
+  /** Whether the worker's commits wait for the WAL flush (worker/worker-connections.ts); default false. */
+  synchronousCommit?: boolean;
   /** This worker's rollup rows, 0-1023 (default: drawn at random; migration 20261124152000_rollup_shards). */
   rollupShard?: number;
   http: HttpLimits;
@@ -134,7 +136,9 @@ export class DeliveryWorker {
     this.workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     this.log = (options.log ?? createLogger()).child({ component: 'worker', workerId: this.workerId });
     this.leases = new LeaseBook(options.leaseSeconds * 1000);
-    this.connections = createWorkerConnections(options.connectionString);
+    this.connections = createWorkerConnections(options.connectionString, {
+      synchronousCommit: options.synchronousCommit ?? false,
+    });
     const { pool } = this.connections;
     this.leaseKeeper = new LeaseKeeper(pool, this.workerId, options.leaseSeconds, this.leases, this.metrics, this.log);
     this.source = new DeliverySource(pool, this.workerId, options.leaseSeconds, this.leases);

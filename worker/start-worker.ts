@@ -14,6 +14,7 @@ export function workerOptionsFromConfig(config: Config, connectionString: string
     flushMaxResults: config.HOOKLINE_FLUSH_MAX_RESULTS,
     retrySchedule: config.HOOKLINE_RETRY_SCHEDULE,
     keepSuccessfulAttempts: config.HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS,
+    synchronousCommit: config.HOOKLINE_WORKER_SYNCHRONOUS_COMMIT,
     http: {
       timeoutMs: config.HOOKLINE_DELIVERY_TIMEOUT_MS,
       keepBytes: config.HOOKLINE_RESPONSE_KEEP_BYTES,

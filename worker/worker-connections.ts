@@ -61,17 +61,37 @@ export interface WorkerConnections {
   maintenancePool: Pool;
 }
 
-export function createWorkerConnections(connectionString: string): WorkerConnections {
+/**
+ * The commit setting of the connections that claim, fan out and record. A commit that waits for its
+ * WAL to reach the disk made IO:WalSync and LWLock:WALWrite 35-60 % of the sampled PostgreSQL waits
+ * in a drain (`npm run bench -- --profile`), and the loop waits for each fan-out before it sends.
+ * Without the wait, a PostgreSQL crash (not a restart or a fast shutdown, which flush the WAL) can
+ * forget the worker's last ~600 ms of commits (three wal_writer_delay rounds). Nothing accepted is
+ * lost: the producer's own commit stays synchronous, and a forgotten fan-out or result is a delivery
+ * that is fanned out or leased again and sent again, at least once as ever (receivers deduplicate on
+ * webhook-id). HOOKLINE_WORKER_SYNCHRONOUS_COMMIT=true waits, as the server's setting says.
+ */
+function commitSettings(synchronousCommit: boolean): Record<string, string> {
+  // Waiting keeps whatever the server, database or role says (remote_apply for a synchronous replica
+  // stays remote_apply), rather than forcing 'on'.
+  return synchronousCommit ? {} : { synchronous_commit: 'off' };
+}
+
+export function createWorkerConnections(
+  connectionString: string,
+  { synchronousCommit }: { synchronousCommit: boolean },
+): WorkerConnections {
+  const commit = commitSettings(synchronousCommit);
   return {
     pool: createPool(connectionString, {
       max: 3,
       ...WORKER_CONNECTION_LIMITS,
-      options: connectionOptions({ ...WORKER_SESSION_SETTINGS, ...BY_KEY_SETTINGS }),
+      options: connectionOptions({ ...WORKER_SESSION_SETTINGS, ...BY_KEY_SETTINGS, ...commit }),
     }),
     recordPool: createPool(connectionString, {
       max: 1,
       ...WORKER_CONNECTION_LIMITS,
-      options: connectionOptions({ ...WORKER_SESSION_SETTINGS, ...RECORD_BY_KEY_SETTINGS }),
+      options: connectionOptions({ ...WORKER_SESSION_SETTINGS, ...RECORD_BY_KEY_SETTINGS, ...commit }),
     }),
     // Two: retention holds its advisory lock on one while it deletes in batches on the other.
     maintenancePool: createPool(connectionString, {

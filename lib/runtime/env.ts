@@ -86,6 +86,9 @@ const configSchema = z.object({
   // A success is recorded on its delivery (status, time, duration); its own attempt row with the
   // request and response headers and body costs a third of the WAL per event (bench/README.md).
   HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS: boolean('HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS', false),
+  // The worker's own commits (fan-outs, results, leases) do not wait for the WAL flush: a PostgreSQL
+  // crash can forget its last ~600 ms of them, and those deliveries are sent again (worker/worker-connections.ts).
+  HOOKLINE_WORKER_SYNCHRONOUS_COMMIT: boolean('HOOKLINE_WORKER_SYNCHRONOUS_COMMIT', false),
   HOOKLINE_RETRY_SCHEDULE: z
     .string()
     .optional()
