@@ -5,15 +5,18 @@
 
 /** Every code a domain function may throw. */
 export const DOMAIN_ERROR_CODES = [
-  // The id names nothing in this app (or the caller may not learn that it exists).
+  // The id names nothing the caller may see (another app's resource included: it must not learn that
+  // it exists).
   'not_found',
-  // The body (or a header) was well-formed, but a value is not acceptable; details name each field.
+  // A value of the body (or a header) is not acceptable; details name each field.
   'validation_failed',
-  // A filter of a list or the stats cannot be answered; details name the parameter.
+  // A filter of a list or of the stats cannot be answered; details name the parameter.
   'invalid_query',
   'invalid_cursor',
+  // Sign-in with an unknown email or a wrong password (one code for both: it reveals no email).
   'invalid_credentials',
-  // The request is fine, but the resource's state forbids it now.
+  // The request is well-formed, but the resource's state refuses it now. `conflict` is a unique
+  // violation nothing more specific caught.
   'conflict',
   'event_type_exists',
   'idempotency_key_reused',
