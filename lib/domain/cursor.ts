@@ -12,7 +12,7 @@
 // - When the cursor row was deleted (retention, a deleted endpoint), Prisma finds nothing, which reads
 //   as the last page. The cursor also carries the row's created_at in milliseconds, and the page then
 //   starts at the end of that millisecond: never a skip, at worst a repeat of rows from that millisecond.
-import { badRequest } from './errors';
+import { DomainError } from './errors';
 
 interface CursorPosition {
   id: string;
@@ -64,7 +64,7 @@ export function decodeCursor(cursor: string | undefined): CursorPosition | undef
   } catch {
     // fall through
   }
-  throw badRequest(
+  throw new DomainError(
     'invalid_cursor',
     'cursor is not a cursor returned by this API (use nextCursor of the previous page)',
     [{ path: 'cursor', message: 'is not a cursor returned by this API' }],

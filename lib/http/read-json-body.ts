@@ -1,4 +1,5 @@
-import { ApiError, badRequest, invalidFields, type FieldProblem } from '../domain/errors';
+import { invalidFields, type FieldProblem } from '../domain/errors';
+import { HttpError } from './http-error';
 
 // Postgres jsonb recurses per nesting level and fails with "stack depth limit exceeded" somewhere in the
 // thousands; 64 levels is far beyond any real event and keeps that failure from becoming a 500.
@@ -17,8 +18,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   if (text.trim() === '') return {};
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(type.trim())) {
-    throw new ApiError(
-      415,
+    throw new HttpError(
       'unsupported_media_type',
       `Send the body as JSON (Content-Type: application/json), got "${type.slice(0, 100)}"`,
     );
@@ -27,7 +27,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw badRequest('invalid_json', `The body is not valid JSON: ${(error as Error).message.slice(0, 200)}`);
+    throw new HttpError('invalid_json', `The body is not valid JSON: ${(error as Error).message.slice(0, 200)}`);
   }
   const problems: FieldProblem[] = [];
   checkStorable(value, '', 0, problems);
@@ -53,12 +53,8 @@ async function readText(request: Request, maxBytes: number): Promise<string> {
   return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
 }
 
-function tooLarge(maxBytes: number): ApiError {
-  return new ApiError(
-    413,
-    'payload_too_large',
-    `The body is larger than ${maxBytes} bytes (HOOKLINE_MAX_PAYLOAD_BYTES)`,
-  );
+function tooLarge(maxBytes: number): HttpError {
+  return new HttpError('payload_too_large', `The body is larger than ${maxBytes} bytes (HOOKLINE_MAX_PAYLOAD_BYTES)`);
 }
 
 function checkStorable(value: unknown, path: string, depth: number, problems: FieldProblem[]): void {

@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { authenticateRequest } from './auth/authenticate-request';
 import type { Principal } from '../domain/auth/principal';
-import { ApiError, badRequest, forbidden, invalidFields } from '../domain/errors';
+import { DomainError, invalidFields, notFound } from '../domain/errors';
+import { HttpError, rateLimited } from './http-error';
 import { assertPortalMayCall } from './portal/portal-operations';
 import { getApiSettings } from '../runtime/api-settings';
 import { errorResponse } from './error-response';
@@ -51,7 +52,7 @@ function parseParams(operation: AnyOperation, raw: Record<string, string | strin
   const parsed = operation.params.safeParse(raw);
   const values = Object.values(raw).flat();
   if (!parsed.success || values.some((value) => typeof value === 'string' && stringProblem(value))) {
-    throw new ApiError(404, 'not_found', 'No resource has this id');
+    throw new DomainError('not_found', 'No resource has this id');
   }
   return parsed.data;
 }
@@ -61,22 +62,19 @@ async function authorize(operation: AnyOperation, request: Request, params: unkn
   const settings = getApiSettings();
   const waitSeconds = await takeToken(principal.id, settings.rateLimitPerSecond);
   if (waitSeconds > 0) {
-    throw new ApiError(
-      429,
-      'rate_limited',
+    throw rateLimited(
       `More than ${settings.rateLimitPerSecond} requests per second with these credentials (HOOKLINE_API_RATE_LIMIT); retry after ${waitSeconds} s`,
-      undefined,
-      { 'Retry-After': String(waitSeconds) },
+      waitSeconds,
     );
   }
   // An app-limited key must not learn that another app's resources exist: 404, like an unknown id.
   const appId = (params as { appId?: string } | undefined)?.appId;
   if (appId !== undefined && principal.appId !== null && principal.appId !== appId) {
-    throw new ApiError(404, 'not_found', `App ${JSON.stringify(appId)} does not exist`);
+    throw notFound('App', appId);
   }
   if (principal.kind === 'portal') assertPortalMayCall(operation, principal.readOnly);
   if (operation.access === 'deployment' && principal.appId !== null) {
-    throw forbidden(
+    throw new HttpError(
       'key_not_allowed',
       'This API key is limited to one app; use a deployment-wide key or the dashboard',
     );
@@ -89,13 +87,17 @@ function parseQuery(operation: AnyOperation, request: Request): unknown {
   const raw: Record<string, string> = {};
   for (const [name, value] of new URL(request.url).searchParams) {
     const problem = stringProblem(value);
-    if (problem) throw badRequest('invalid_query', `${name} ${problem}`, [{ path: name, message: problem }]);
+    if (problem) throw new DomainError('invalid_query', `${name} ${problem}`, [{ path: name, message: problem }]);
     if (!(name in raw)) raw[name] = value;
   }
   const parsed = operation.query.safeParse(raw);
   if (!parsed.success) {
     const details = toProblems(parsed.error);
-    throw badRequest('invalid_query', `${details[0]?.path || 'query'}: ${details[0]?.message ?? 'invalid'}`, details);
+    throw new DomainError(
+      'invalid_query',
+      `${details[0]?.path || 'query'}: ${details[0]?.message ?? 'invalid'}`,
+      details,
+    );
   }
   return parsed.data;
 }

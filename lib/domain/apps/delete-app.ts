@@ -1,5 +1,5 @@
 import { getPrisma } from '../../database/db';
-import { conflict, notFound } from '../errors';
+import { DomainError, notFound } from '../errors';
 import { OPERATIONS_APP_ID } from '../operational-events/operations-app';
 
 /**
@@ -10,7 +10,7 @@ import { OPERATIONS_APP_ID } from '../operational-events/operations-app';
 export async function deleteApp({ appId }: { appId: string }): Promise<void> {
   // Its event types are the operational event types; without them nothing could be reported.
   if (appId === OPERATIONS_APP_ID) {
-    throw conflict('operations_app', 'The operations app holds the operational endpoints and cannot be deleted');
+    throw new DomainError('operations_app', 'The operations app holds the operational endpoints and cannot be deleted');
   }
   const prisma = getPrisma();
   const count = await prisma.$transaction(async (tx) => {

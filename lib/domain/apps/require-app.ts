@@ -1,7 +1,7 @@
 import { getPrisma } from '../../database/db';
 import { notFound } from '../errors';
 
-/** Throws 404 unless the app exists. */
+/** Throws not_found unless the app exists. */
 export async function requireApp(appId: string): Promise<void> {
   const app = await getPrisma().app.findUnique({ where: { id: appId }, select: { id: true } });
   if (!app) throw notFound('App', appId);

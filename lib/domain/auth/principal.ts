@@ -1,5 +1,5 @@
 // Who is calling. An admin session and a deployment-wide key see every app; an app-limited key sees
-// only its app (everything else answers 404, as if it did not exist).
+// only its app (everything else is not_found, as if it did not exist).
 export type Principal =
   | { kind: 'admin'; id: string; userId: string; email: string; appId: null }
   | { kind: 'api_key'; id: string; keyId: string; appId: string | null }

@@ -1,5 +1,5 @@
 import { getPrisma, type PrismaClient } from '../../database/db';
-import { ApiError } from '../errors';
+import { DomainError } from '../errors';
 import { hashToken, randomToken } from './hash-token';
 import { hashPassword, verifyPassword } from './password-hash';
 
@@ -15,7 +15,7 @@ export async function signIn(
   const user = await prisma.adminUser.findUnique({ where: { email: email.trim().toLowerCase() } });
   decoyHash ??= hashPassword('decoy password');
   const valid = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
-  if (!user || !valid) throw new ApiError(401, 'invalid_credentials', 'The email or the password is wrong');
+  if (!user || !valid) throw new DomainError('invalid_credentials', 'The email or the password is wrong');
   const token = randomToken();
   const expiresAt = new Date(Date.now() + ttlHours * 3_600_000);
   await prisma.adminSession.create({ data: { userId: user.id, tokenHash: hashToken(token), expiresAt } });

@@ -1,5 +1,5 @@
 import { getPrisma } from '../../database/db';
-import { conflict, notFound } from '../errors';
+import { DomainError, notFound } from '../errors';
 import { deliveryStateOf } from './delivery-states';
 import { deliveryInclude, deliveryView } from './delivery-view';
 
@@ -17,7 +17,7 @@ export async function cancelDelivery({ appId, deliveryId }: { appId: string; del
   const row = await prisma.delivery.findFirst({ where: { id: deliveryId, appId }, include: deliveryInclude });
   if (!row) throw notFound('Delivery', deliveryId);
   if (count === 0)
-    throw conflict(
+    throw new DomainError(
       'delivery_finished',
       `The delivery is already ${deliveryStateOf(row)}; only waiting, retrying or delivering ones can be cancelled`,
     );

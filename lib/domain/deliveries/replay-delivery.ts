@@ -1,5 +1,5 @@
 import { getPrisma } from '../../database/db';
-import { conflict, notFound } from '../errors';
+import { DomainError, notFound } from '../errors';
 import { replayDeliveries } from './replay-deliveries';
 
 export async function replayDelivery({ appId, deliveryId }: { appId: string; deliveryId: string }) {
@@ -7,7 +7,7 @@ export async function replayDelivery({ appId, deliveryId }: { appId: string; del
   if (!row) throw notFound('Delivery', deliveryId);
   const replayed = await replayDeliveries({ appId, where: { id: deliveryId } });
   if (replayed === 0) {
-    throw conflict(
+    throw new DomainError(
       'delivery_in_flight',
       'The delivery is being sent right now; replay it once this attempt is recorded',
     );

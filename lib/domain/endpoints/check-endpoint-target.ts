@@ -1,11 +1,11 @@
-// What an endpoint may point at and send. Refused here, at creation, with a 422 naming the field:
+// What an endpoint may point at and send. Refused here, at creation, with validation_failed naming the field:
 // a clear answer now beats a delivery that fails with blocked_address on every attempt later.
 import { getApiSettings } from '../../runtime/api-settings';
 import { invalid } from '../errors';
 import { checkUrlTarget } from '../webhooks/address-policy';
 import { isReservedHeader } from '../webhooks/reserved-headers';
 
-/** The normalised URL, or a 422. An IP-literal host is judged by the address policy; a DNS name is
+/** The normalised URL, or validation_failed. An IP-literal host is judged by the address policy; a DNS name is
  * resolved and checked by the worker at every connection (the answer can change). */
 export function checkEndpointUrl(raw: string): string {
   let url: URL;

@@ -21,7 +21,7 @@ export interface CreateEndpointInput {
 
 /** Creates the endpoint and its first signing secret together; the secret is returned this once. */
 export async function createEndpoint(input: CreateEndpointInput) {
-  // An unknown app is a 404 whatever the body holds, as for every other operation below /apps/{appId}.
+  // An unknown app is not_found whatever the body holds, as for every other operation below /apps/{appId}.
   await requireApp(input.appId);
   const url = checkEndpointUrl(input.url);
   const headers = checkEndpointHeaders(input.headers ?? {});

@@ -1,6 +1,6 @@
 import { requireApp } from '../apps/require-app';
 import { getPrisma } from '../../database/db';
-import { conflict } from '../errors';
+import { DomainError } from '../errors';
 import { Prisma } from '../../generated/prisma/client';
 import { eventTypeView } from './event-type-view';
 
@@ -31,7 +31,7 @@ export async function createEventType({
     return eventTypeView(row);
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-      throw conflict('event_type_exists', `Event type ${JSON.stringify(name)} already exists in this app`);
+      throw new DomainError('event_type_exists', `Event type ${JSON.stringify(name)} already exists in this app`);
     }
     throw error;
   }

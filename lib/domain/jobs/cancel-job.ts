@@ -1,5 +1,5 @@
 import { getPrisma } from '../../database/db';
-import { conflict, notFound } from '../errors';
+import { DomainError, notFound } from '../errors';
 import { jobView } from './job-view';
 
 /**
@@ -18,7 +18,7 @@ export async function cancelJob({ appId, jobId }: { appId: string; jobId: string
   const row = await prisma.job.findFirst({ where: { id: jobId, appId } });
   if (!row) throw notFound('Job', jobId);
   if (count === 0 && row.state !== 'cancelled') {
-    throw conflict('job_finished', `The job already ${row.state}; only queued or running jobs can be cancelled`);
+    throw new DomainError('job_finished', `The job already ${row.state}; only queued or running jobs can be cancelled`);
   }
   return jobView(row);
 }

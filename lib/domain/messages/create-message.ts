@@ -1,13 +1,13 @@
 import { requireApp } from '../apps/require-app';
 import { getPrisma } from '../../database/db';
-import { conflict, invalid } from '../errors';
+import { DomainError, invalid } from '../errors';
 import { messageView } from './message-view';
 
 /**
  * The REST way in. Goes through hookline.send, the same function SQL callers use, so the two cannot
  * differ in what they record. With an idempotency key already used by this app, the first message is
  * answered and nothing is recorded; a retry with the same key but another event type or payload is a
- * client bug, answered 409 instead of silently returning the first message.
+ * client bug, refused (idempotency_key_reused) instead of silently returning the first message.
  */
 export async function createMessage({
   appId,
@@ -62,7 +62,7 @@ async function assertSameRequest(messageId: string, eventType: string, json: str
     SELECT (event_type = ${eventType} AND payload = ${json}::jsonb) AS same_body
       FROM hookline.messages WHERE id = ${messageId}`;
   if (!same?.same_body) {
-    throw conflict(
+    throw new DomainError(
       'idempotency_key_reused',
       'This Idempotency-Key was already used with a different event type or payload; use a new key for a new message',
       { messageId },

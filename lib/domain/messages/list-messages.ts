@@ -1,7 +1,7 @@
 import { findPage } from '../cursor';
 import { requireApp } from '../apps/require-app';
 import { getPrisma } from '../../database/db';
-import { badRequest } from '../errors';
+import { invalidQuery } from '../errors';
 import type { Prisma } from '../../generated/prisma/client';
 import { MAX_PAYLOAD_SEARCH_HOURS, type ListMessagesQuery } from '../../contract/schemas/messages';
 import { countMessageOutcomes } from './count-message-outcomes';
@@ -50,16 +50,14 @@ export async function listMessages({
 }
 
 function payloadCondition(filter: Pick<ListMessagesQuery, 'payloadPath' | 'payloadValue' | 'from' | 'to'>) {
-  const fail = (path: string, message: string) =>
-    badRequest('invalid_query', `${path}: ${message}`, [{ path, message }]);
-  if (!filter.payloadPath) throw fail('payloadPath', 'is required with payloadValue');
-  if (filter.payloadValue === undefined) throw fail('payloadValue', 'is required with payloadPath');
+  if (!filter.payloadPath) throw invalidQuery('payloadPath', 'is required with payloadValue');
+  if (filter.payloadValue === undefined) throw invalidQuery('payloadValue', 'is required with payloadPath');
   if (
     !filter.from ||
     !filter.to ||
     filter.to.getTime() - filter.from.getTime() > MAX_PAYLOAD_SEARCH_HOURS * 3_600_000
   ) {
-    throw fail(
+    throw invalidQuery(
       'from',
       `a payload search needs from and to at most ${MAX_PAYLOAD_SEARCH_HOURS} hours apart (it reads every message in that window)`,
     );

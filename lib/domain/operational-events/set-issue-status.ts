@@ -1,5 +1,5 @@
 import { getPrisma } from '../../database/db';
-import { conflict, notFound } from '../errors';
+import { DomainError, notFound } from '../errors';
 import { issueView } from './issue-view';
 
 /**
@@ -26,7 +26,7 @@ export async function setIssueStatus({
   const row = await prisma.issue.findFirst({ where: scope });
   if (!row) throw notFound('Issue', issueId);
   if (count === 0 && row.status !== status) {
-    throw conflict(
+    throw new DomainError(
       'issue_resolved',
       `Issue ${issueId} is resolved; it reopens by itself when the problem happens again`,
     );

@@ -1,5 +1,5 @@
 import { getApiSettings } from '../../runtime/api-settings';
-import { ApiError, forbidden, unauthorized } from '../../domain/errors';
+import { HttpError, unauthorized } from '../http-error';
 import { authenticatePortalRequest } from '../portal/authenticate-portal-request';
 import { isPortalPath } from '../portal/portal-cookie';
 import { authenticateApiKey } from '../../domain/auth/authenticate-api-key';
@@ -21,28 +21,27 @@ export async function authenticateRequest(request: Request): Promise<Principal> 
   if (authorization !== null) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     const principal = match ? await authenticateApiKey(match[1]!) : null;
-    if (!principal)
-      throw challenge(unauthorized('The API key is missing, malformed, unknown or revoked'), 'invalid_token');
+    if (!principal) throw challenge('The API key is missing, malformed, unknown or revoked', 'invalid_token');
     return principal;
   }
   const token = readSessionCookie(request.headers.get('cookie'));
   const session = await getAdminSession(token);
-  if (!session) throw challenge(unauthorized());
+  if (!session) throw challenge('Send an API key as "Authorization: Bearer hl_..." or sign in.');
   if (!SAFE_METHODS.has(request.method.toUpperCase())) assertSameOrigin(request);
   return { kind: 'admin', id: `user:${session.userId}`, userId: session.userId, email: session.email, appId: null };
 }
 
 /** A 401 names the scheme that would be accepted (RFC 9110 WWW-Authenticate, RFC 6750 for bearer tokens). */
-function challenge(error: ApiError, bearerError?: 'invalid_token'): ApiError {
+function challenge(message: string, bearerError?: 'invalid_token'): HttpError {
   const value = `Bearer realm="hookline"${bearerError ? `, error="${bearerError}"` : ''}`;
-  return new ApiError(error.status, error.code, error.message, error.details, { 'WWW-Authenticate': value });
+  return unauthorized(message, { 'WWW-Authenticate': value });
 }
 
 export function assertSameOrigin(request: Request): void {
   if (request.headers.get('sec-fetch-site') === 'same-origin') return;
   const origin = request.headers.get('origin');
   if (origin && ownOrigins(request).includes(origin)) return;
-  throw forbidden(
+  throw new HttpError(
     'csrf_rejected',
     'A signed-in request that changes something must come from the dashboard (Origin header equal to this site)',
   );

@@ -1,4 +1,4 @@
-import { unauthorized } from '../../domain/errors';
+import { unauthorized } from '../http-error';
 import { getAdminSession } from '../../domain/auth/get-admin-session';
 import { readSessionCookie } from './session-cookie';
 

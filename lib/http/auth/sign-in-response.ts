@@ -1,6 +1,6 @@
 import { getApiSettings } from '../../runtime/api-settings';
 import { takeToken } from '../rate-limit';
-import { ApiError } from '../../domain/errors';
+import { rateLimited } from '../http-error';
 import { assertSameOrigin, isSecureRequest } from './authenticate-request';
 import { sessionCookie } from './session-cookie';
 import { signIn } from '../../domain/auth/sign-in';
@@ -14,9 +14,7 @@ export async function signInResponse(request: Request, { email, password }: { em
   if (request.headers.get('origin') !== null) assertSameOrigin(request);
   const wait = await takeToken(`sign-in:${email.trim().toLowerCase()}`, SIGN_IN_ATTEMPTS_PER_SECOND);
   if (wait > 0) {
-    throw new ApiError(429, 'rate_limited', 'Too many sign-in attempts; wait a moment', undefined, {
-      'Retry-After': String(wait),
-    });
+    throw rateLimited('Too many sign-in attempts; wait a moment', wait);
   }
   const ttlHours = getApiSettings().sessionTtlHours;
   const { token } = await signIn({ email, password, ttlHours });

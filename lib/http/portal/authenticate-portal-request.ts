@@ -1,6 +1,6 @@
 import { assertSameOrigin } from '../auth/authenticate-request';
 import type { Principal } from '../../domain/auth/principal';
-import { unauthorized } from '../../domain/errors';
+import { unauthorized } from '../http-error';
 import { findPortalSession } from '../../domain/portal/find-portal-session';
 import { readPortalCookie } from './portal-cookie';
 

@@ -3,7 +3,8 @@
 // funnel are the REST API's own. Everything else (app settings, event type changes, messages, keys,
 // other apps) does not exist for a portal session: 404, as for an unknown route.
 import type { AnyOperation } from '../../contract/operation';
-import { ApiError, forbidden } from '../../domain/errors';
+import { DomainError } from '../../domain/errors';
+import { HttpError } from '../http-error';
 
 export const PORTAL_OPERATIONS = new Set([
   'listEndpoints',
@@ -33,9 +34,12 @@ const READ_ONLY_REFUSED = new Set(['getEndpointSecrets']);
 
 export function assertPortalMayCall(operation: AnyOperation, readOnly: boolean): void {
   if (!PORTAL_OPERATIONS.has(operation.operationId)) {
-    throw new ApiError(404, 'not_found', 'The customer portal has no such operation');
+    throw new DomainError('not_found', 'The customer portal has no such operation');
   }
   if (readOnly && (operation.method !== 'GET' || READ_ONLY_REFUSED.has(operation.operationId))) {
-    throw forbidden('portal_read_only', 'This portal session is read-only; ask for a portal link that allows changes');
+    throw new HttpError(
+      'portal_read_only',
+      'This portal session is read-only; ask for a portal link that allows changes',
+    );
   }
 }
