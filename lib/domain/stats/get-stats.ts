@@ -4,55 +4,34 @@
 // from attempts: a week of one app is ~1 k per-app hourly rows against millions of attempts.
 // Only the current queue is counted live from deliveries (partial indexes keep that cheap).
 import { latencyPercentile } from './latency-percentile';
-import { readErrorClasses, type ErrorClasses } from './read-error-classes';
-import { QUEUE_STATES, readQueueDepth, type QueueDepth, type QueueState } from './read-queue-depth';
+import { readErrorClasses } from './read-error-classes';
+import { QUEUE_STATES, readQueueDepth, type QueueState } from './read-queue-depth';
 import { readQueueHistory } from './read-queue-history';
-import { readStatusCodes, type StatusCodes } from './read-status-codes';
+import { readStatusCodes } from './read-status-codes';
 import { readThroughput } from './read-throughput';
-import { readWorstEndpoints, type WorstEndpoint } from './read-worst-endpoints';
+import { readWorstEndpoints } from './read-worst-endpoints';
 import { firstBucketStart, resolveStatsRange, type StatsInput } from './stats-range';
 
-interface LatencyPercentiles {
-  p50: number | null;
-  p95: number | null;
-  p99: number | null;
-}
-
-/** One bucket of the series. */
-export interface StatsPoint extends LatencyPercentiles {
+// The series is cast because Object.fromEntries loses the names of the queue states.
+type StatsPoint = {
   time: Date;
   succeeded: number;
   failed: number;
-  /** The bucket's last queue sample, null where none was taken (the live count where the range ends now). */
+  p50: number | null;
+  p95: number | null;
+  p99: number | null;
   waiting: number | null;
   retrying: number | null;
   delivering: number | null;
   dead: number | null;
   errorClasses: Record<string, number>;
   statusCodes: Record<string, number>;
-}
+};
 
 /** The answer of GET /v1/stats. */
-export interface Stats {
-  from: Date;
-  to: Date;
-  bucketSeconds: number;
-  queue: QueueDepth;
-  totals: {
-    attempts: number;
-    succeeded: number;
-    failed: number;
-    successRate: number | null;
-    deliveriesPerSecond: number;
-    latencyMs: LatencyPercentiles;
-  };
-  series: StatsPoint[];
-  errorClasses: ErrorClasses['totals'];
-  statusCodes: StatusCodes['totals'];
-  worstEndpoints: WorstEndpoint[];
-}
+export type Stats = Awaited<ReturnType<typeof getStats>>;
 
-export async function getStats(input: StatsInput): Promise<Stats> {
+export async function getStats(input: StatsInput) {
   const range = await resolveStatsRange(input);
   const { from, to, bucketSeconds, rangeSeconds } = range;
   const [throughput, errorClasses, statusCodes, worstEndpoints, queue, queueHistory] = await Promise.all([

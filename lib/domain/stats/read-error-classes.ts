@@ -5,14 +5,11 @@ import { summarizeBreakdown } from './breakdown';
 import { bucketStart, outcomeRollups } from './rollup-rows';
 import type { StatsRange } from './stats-range';
 
-export interface ErrorClasses {
-  /** By bucket start (Unix seconds): failed attempts per error class. */
-  buckets: Map<number, Record<string, number>>;
-  /** Most frequent first; the share is of the failed attempts that have an error class. */
-  totals: { errorClass: string; count: number; share: number }[];
-}
-
-export async function readErrorClasses(range: StatsRange): Promise<ErrorClasses> {
+/**
+ * Failed attempts per error class: per bucket, and over the range most frequent first, each with its
+ * share of the failed attempts that have a class.
+ */
+export async function readErrorClasses(range: StatsRange) {
   // Per bucket, for the error charts; the totals and shares are summed from these rows.
   const rows = await getPrisma().$queryRaw<{ t: number; error_class: string; count: number }[]>`
       SELECT ${bucketStart(range, Prisma.sql`s.minute`)} AS t, s.error_class, sum(s.attempts)::float8 AS count FROM ${outcomeRollups(range)}

@@ -5,14 +5,11 @@ import { summarizeBreakdown } from './breakdown';
 import { bucketStart, outcomeRollups } from './rollup-rows';
 import type { StatsRange } from './stats-range';
 
-export interface StatusCodes {
-  /** By bucket start (Unix seconds): attempts per status code. */
-  buckets: Map<number, Record<string, number>>;
-  /** Most frequent first; the share is of the attempts that got a response. */
-  totals: { statusCode: number; count: number; share: number }[];
-}
-
-export async function readStatusCodes(range: StatsRange): Promise<StatusCodes> {
+/**
+ * Attempts per response status code: per bucket, and over the range most frequent first, each with its
+ * share of the attempts that got a response.
+ */
+export async function readStatusCodes(range: StatsRange) {
   const rows = await getPrisma().$queryRaw<{ t: number; status_code: number; count: number }[]>`
       SELECT ${bucketStart(range, Prisma.sql`s.minute`)} AS t, s.status_code, sum(s.attempts)::float8 AS count FROM ${outcomeRollups(range)}
        WHERE s.status_code <> 0
