@@ -62,10 +62,3 @@ export function invalidFields(problems: FieldProblem[]): DomainError {
 /** One filter parameter cannot be answered; the message leads with its name, as for `invalid`. */
 export const invalidQuery = (path: string, message: string) =>
   new DomainError('invalid_query', `${path}: ${message}`, [{ path, message }]);
-
-/**
- * @deprecated Use `new DomainError(code, message, details)`. Kept only for lib/domain/stats, which is
- * being split into smaller files right now (issue 15); its calls move over when that lands.
- */
-export const badRequest = (code: DomainErrorCode, message: string, details?: unknown) =>
-  new DomainError(code, message, details);

@@ -1,7 +1,7 @@
 // What one stats request covers: the time range, the width of its buckets and the app or endpoint it is
 // scoped to, checked once before any panel is read.
 import { getPrisma } from '../../database/db';
-import { badRequest, notFound } from '../errors';
+import { DomainError, invalidQuery, notFound } from '../errors';
 import { chooseBucketSeconds, MAX_POINTS } from './choose-bucket-seconds';
 
 export interface StatsInput {
@@ -31,11 +31,11 @@ export async function resolveStatsRange(input: StatsInput): Promise<StatsRange> 
   const from = input.from ?? new Date(to.getTime() - 3_600_000);
   const rangeSeconds = (to.getTime() - from.getTime()) / 1000;
   if (!(rangeSeconds > 0))
-    throw badRequest('invalid_query', 'from must be before to', [{ path: 'from', message: 'must be before to' }]);
+    throw new DomainError('invalid_query', 'from must be before to', [{ path: 'from', message: 'must be before to' }]);
   const bucketSeconds = input.bucketSeconds ?? chooseBucketSeconds(rangeSeconds);
   if (rangeSeconds / bucketSeconds > MAX_POINTS) {
     const message = `the range holds more than ${MAX_POINTS} buckets of ${bucketSeconds} s; choose a larger bucketSeconds`;
-    throw badRequest('invalid_query', `bucketSeconds: ${message}`, [{ path: 'bucketSeconds', message }]);
+    throw invalidQuery('bucketSeconds', message);
   }
 
   const prisma = getPrisma();
