@@ -13,7 +13,7 @@ import {
 import { endpointsQuery } from '@/lib/client/queries/endpoints';
 import { eventTypesQuery } from '@/lib/client/queries/event-types';
 import { statsKeys } from '@/lib/client/queries/stats';
-import type { Job } from '@/lib/client/queries/types';
+import type { Job } from '@/lib/contract/schemas/jobs';
 import { isTimeRange, TIME_RANGES } from '@/lib/client/queries/time-range';
 import {
   DELIVERY_STATE_FILTERS,

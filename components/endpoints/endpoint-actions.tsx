@@ -17,7 +17,7 @@ import {
 import { eventTypesQuery } from '@/lib/client/queries/event-types';
 import { backfillCountQuery, jobKeys, startBackfill } from '@/lib/client/queries/jobs';
 import { statsKeys } from '@/lib/client/queries/stats';
-import type { Endpoint } from '@/lib/client/queries/types';
+import type { Endpoint } from '@/lib/contract/schemas/endpoints';
 import { countOf, formatTime, toLocalInputValue } from '../format';
 import { JobProgress } from '../jobs/job-progress';
 import { OneTimeSecret } from '../shared/one-time-secret';

@@ -6,6 +6,7 @@
 import { getPrisma } from '../../database/db';
 import { badRequest, notFound } from '../errors';
 import { Prisma } from '../../generated/prisma/client';
+import type { StatsPoint } from '../../contract/schemas/stats';
 import { chooseBucketSeconds, MAX_POINTS } from './choose-bucket-seconds';
 import { latencyPercentile } from './latency-percentile';
 
@@ -257,20 +258,7 @@ export async function getStats(input: StatsInput) {
       ...Object.fromEntries(QUEUE_STATES.map((state) => [state, point.queue[state] ?? null])),
       errorClasses: point.errorClasses,
       statusCodes: point.statusCodes,
-    })) as {
-    time: Date;
-    succeeded: number;
-    failed: number;
-    p50: number | null;
-    p95: number | null;
-    p99: number | null;
-    waiting: number | null;
-    retrying: number | null;
-    delivering: number | null;
-    dead: number | null;
-    errorClasses: Record<string, number>;
-    statusCodes: Record<string, number>;
-  }[];
+    })) as (Omit<StatsPoint, 'time'> & { time: Date })[];
 
   const succeeded = series.reduce((sum, point) => sum + point.succeeded, 0);
   const failed = series.reduce((sum, point) => sum + point.failed, 0);
