@@ -7,7 +7,6 @@ const jobParams = appParams.extend({ jobId: pathId });
 
 // A backfill is addressed through its endpoint's path but always answers with a job (or a dry run's
 // count), so it is listed with the jobs, as the document's Jobs tag lists it.
-
 export const jobOperations = {
   backfillEndpoint: defineOperation({
     operationId: 'backfillEndpoint',
