@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { appsQuery } from '@/lib/client/queries/apps';
 import { apiKeyKeys, apiKeysQuery, createApiKey, revokeApiKey } from '@/lib/client/queries/api-keys';
-import type { ApiKey } from '@/lib/client/queries/types';
+import type { ApiKey } from '@/lib/contract/schemas/api-keys';
 import { formatRelative, formatTime } from '../format';
 import { OneTimeSecret } from '../shared/one-time-secret';
 import { Badge } from '../ui/badge';

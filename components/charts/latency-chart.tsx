@@ -1,6 +1,6 @@
 'use client';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { StatsPoint } from '@/lib/client/queries/types';
+import type { StatsPoint } from '@/lib/contract/schemas/stats';
 import { formatDurationTick, formatMs } from '../format';
 import { ChartFrame } from './chart-frame';
 import { AXIS_STYLE, formatTick, formatTooltipTime } from './chart-time';

@@ -1,7 +1,7 @@
 'use client';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { DELIVERY_STATE_INFO } from '@/lib/domain/deliveries/delivery-states';
-import type { StatsPoint } from '@/lib/client/queries/types';
+import type { StatsPoint } from '@/lib/contract/schemas/stats';
 import { formatCount } from '../format';
 import { ChartFrame } from './chart-frame';
 import { AXIS_STYLE, formatTick, formatTooltipTime } from './chart-time';

@@ -1,6 +1,6 @@
 'use client';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { StatsPoint } from '@/lib/client/queries/types';
+import type { StatsPoint } from '@/lib/contract/schemas/stats';
 import { ChartFrame } from './chart-frame';
 import { AXIS_STYLE, formatTick, formatTooltipTime } from './chart-time';
 

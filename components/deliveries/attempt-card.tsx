@@ -1,7 +1,7 @@
 'use client';
 import { useState } from 'react';
 import { curlCommand } from '@/lib/domain/deliveries/curl-command';
-import type { Attempt } from '@/lib/client/queries/types';
+import type { Attempt } from '@/lib/contract/schemas/deliveries';
 import { formatMs, formatTime } from '../format';
 import { CopyButton } from '../shared/copy-button';
 import { ErrorClass, StatusCode } from '../shared/state-badge';

@@ -1,4 +1,4 @@
-import type { Attempt } from '@/lib/client/queries/types';
+import type { Attempt } from '@/lib/contract/schemas/deliveries';
 import { formatTime } from '../format';
 import { cn } from '../ui/cn';
 

@@ -10,7 +10,7 @@ import {
   type DeliveryFilter,
 } from '@/lib/client/queries/deliveries';
 import { statsKeys } from '@/lib/client/queries/stats';
-import type { Job } from '@/lib/client/queries/types';
+import type { Job } from '@/lib/contract/schemas/jobs';
 import { isTimeRange } from '@/lib/client/queries/time-range';
 import { DELIVERY_STATE_FILTERS, type DeliveryStateFilter } from '@/lib/domain/deliveries/delivery-states';
 import { LiveStatus } from '../filters/live-status';

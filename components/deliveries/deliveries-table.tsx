@@ -1,6 +1,6 @@
 'use client';
 import Link from 'next/link';
-import type { Delivery } from '@/lib/client/queries/types';
+import type { Delivery } from '@/lib/contract/schemas/deliveries';
 import { formatMs, formatRelative, formatTime } from '../format';
 import { DeliveryStateBadge, ErrorClass, StatusCode } from '../shared/state-badge';
 import { Table, Td, Th, Tr } from '../ui/table';

@@ -8,7 +8,7 @@ import {
 } from '@/lib/client/queries/deliveries';
 import { endpointsQuery } from '@/lib/client/queries/endpoints';
 import { TIME_RANGES } from '@/lib/client/queries/time-range';
-import type { Job } from '@/lib/client/queries/types';
+import type { Job } from '@/lib/contract/schemas/jobs';
 import { describeStates, expandStateFilter } from '@/lib/domain/deliveries/delivery-states';
 import { countOf, formatCount } from '../format';
 import { JobProgress } from '../jobs/job-progress';

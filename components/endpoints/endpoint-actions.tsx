@@ -5,7 +5,7 @@ import { deliveryKeys } from '@/lib/client/queries/deliveries';
 import { enableEndpoint, endpointKeys } from '@/lib/client/queries/endpoints';
 import { jobKeys } from '@/lib/client/queries/jobs';
 import { statsKeys } from '@/lib/client/queries/stats';
-import type { Endpoint } from '@/lib/client/queries/types';
+import type { Endpoint } from '@/lib/contract/schemas/endpoints';
 import { Button } from '../ui/button';
 import { InlineError } from '../ui/states';
 import { BackfillEndpointDialog } from './dialogs/backfill-endpoint-dialog';

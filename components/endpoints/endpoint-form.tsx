@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { eventTypesQuery } from '@/lib/client/queries/event-types';
 import type { EndpointInput } from '@/lib/client/queries/endpoints';
-import type { Endpoint } from '@/lib/client/queries/types';
+import type { Endpoint } from '@/lib/contract/schemas/endpoints';
 import { Button } from '../ui/button';
 import { Field, Input, Textarea } from '../ui/field';
 import { InlineError } from '../ui/states';

@@ -1,4 +1,4 @@
-import type { Endpoint } from '@/lib/client/queries/types';
+import type { Endpoint } from '@/lib/contract/schemas/endpoints';
 import { formatPercent, formatRelative } from '../format';
 import { CircuitBadge, ErrorClass } from '../shared/state-badge';
 import { Badge } from '../ui/badge';

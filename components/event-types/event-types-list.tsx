@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { createEventType, eventTypeKeys, eventTypesQuery, updateEventType } from '@/lib/client/queries/event-types';
-import type { EventType } from '@/lib/client/queries/types';
+import type { EventType } from '@/lib/contract/schemas/event-types';
 import { GettingStarted } from '../apps/getting-started';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -116,10 +116,11 @@ function EventTypeDialog({
   const [schemaText, setSchemaText] = useState(eventType?.schema ? JSON.stringify(eventType.schema, null, 2) : '');
   const [schemaError, setSchemaError] = useState<string | null>(null);
   const save = useMutation({
-    mutationFn: (schema: unknown) =>
+    // The API takes a string; null was refused (422), so a type saved without a description failed.
+    mutationFn: (schema: EventType['schema']) =>
       eventType
-        ? updateEventType(appId, eventType.name, { description: description.trim() || null, schema })
-        : createEventType(appId, { name: name.trim(), description: description.trim() || null, schema }),
+        ? updateEventType(appId, eventType.name, { description: description.trim(), schema })
+        : createEventType(appId, { name: name.trim(), description: description.trim(), schema }),
     onSuccess: async () => {
       await onDone();
       onClose();
@@ -128,9 +129,10 @@ function EventTypeDialog({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSchemaError(null);
-    let schema: unknown = null;
+    let schema: EventType['schema'] = null;
     if (schemaText.trim()) {
       try {
+        // Any JSON: the API refuses what is not an object (422), and the form shows its answer.
         schema = JSON.parse(schemaText);
       } catch (problem) {
         setSchemaError(`The schema is not valid JSON: ${(problem as Error).message}`);

@@ -1,6 +1,7 @@
 'use client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { issueKeys, setIssueStatus, type Issue } from '@/lib/client/queries/operations';
+import { issueKeys, setIssueStatus } from '@/lib/client/queries/operations';
+import type { Issue } from '@/lib/contract/schemas/operations';
 import { Button } from '../ui/button';
 import { InlineError } from '../ui/states';
 

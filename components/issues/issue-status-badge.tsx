@@ -1,4 +1,4 @@
-import type { IssueStatus } from '@/lib/client/queries/operations';
+import type { IssueStatus } from '@/lib/contract/schemas/operations';
 import { Badge, type Tone } from '../ui/badge';
 
 const TONES: Record<IssueStatus, Tone> = { open: 'fail', acknowledged: 'retry', resolved: 'ok' };

@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { cancelJob, isFinished, jobKeys, jobQuery } from '@/lib/client/queries/jobs';
-import type { Job } from '@/lib/client/queries/types';
+import type { Job } from '@/lib/contract/schemas/jobs';
 import { countOf, formatCount } from '../format';
 import { Button } from '../ui/button';
 import { InlineError } from '../ui/states';

@@ -1,4 +1,4 @@
-import type { Job } from '@/lib/client/queries/types';
+import type { Job } from '@/lib/contract/schemas/jobs';
 import { Badge, type Tone } from '../ui/badge';
 
 export const JOB_KIND_INFO: Record<Job['kind'], { label: string; noun: { one: string; many: string }; done: string }> =

@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { cancelJob, isFinished, jobKeys, jobsQuery } from '@/lib/client/queries/jobs';
-import type { Job } from '@/lib/client/queries/types';
+import type { Job } from '@/lib/contract/schemas/jobs';
 import { formatCount, formatRelative, formatTime } from '../format';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';

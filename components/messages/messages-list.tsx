@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useMemo } from 'react';
 import { eventTypesQuery } from '@/lib/client/queries/event-types';
 import { messagesQuery, type MessageFilter } from '@/lib/client/queries/messages';
-import type { MessageOutcome } from '@/lib/client/queries/types';
+import type { MessageOutcome } from '@/lib/contract/schemas/messages';
 import { isTimeRange } from '@/lib/client/queries/time-range';
 import { AppSelect } from '../filters/app-select';
 import { FilterPanel } from '../filters/filter-panel';

@@ -1,14 +1,8 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import {
-  alertRuleKeys,
-  alertRulesQuery,
-  createAlertRule,
-  deleteAlertRule,
-  type AlertRule,
-  type AlertRuleKind,
-} from '@/lib/client/queries/operations';
+import { alertRuleKeys, alertRulesQuery, createAlertRule, deleteAlertRule } from '@/lib/client/queries/operations';
+import type { AlertRule, AlertRuleKind } from '@/lib/contract/schemas/operations';
 import { AppSelect } from '../filters/app-select';
 import { formatRelative } from '../format';
 import { Badge } from '../ui/badge';

@@ -9,8 +9,8 @@ import {
   OPERATIONAL_EVENT_TYPES,
   operationalEndpointKeys,
   operationalEndpointsQuery,
-  type OperationalEndpoint,
 } from '@/lib/client/queries/operations';
+import type { OperationalEndpoint, OperationalEventType } from '@/lib/contract/schemas/operations';
 import { OneTimeSecret } from '../shared/one-time-secret';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -139,7 +139,7 @@ function CreateOperationalEndpointDialog({ onClose, onDone }: { onClose: () => v
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [scopeAppId, setScopeAppId] = useState('');
-  const [eventTypes, setEventTypes] = useState<string[]>([]);
+  const [eventTypes, setEventTypes] = useState<OperationalEventType[]>([]);
   const [template, setTemplate] = useState('');
   const create = useMutation({
     mutationFn: () =>
@@ -156,7 +156,7 @@ function CreateOperationalEndpointDialog({ onClose, onDone }: { onClose: () => v
     event.preventDefault();
     create.mutate();
   };
-  const toggle = (type: string) =>
+  const toggle = (type: OperationalEventType) =>
     setEventTypes((current) => (current.includes(type) ? current.filter((item) => item !== type) : [...current, type]));
   return (
     <Dialog open onClose={onClose} title={create.data ? 'Operational endpoint added' : 'Add an operational endpoint'}>

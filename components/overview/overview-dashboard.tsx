@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { DELIVERY_STATE_INFO } from '@/lib/domain/deliveries/delivery-states';
 import { statsQuery } from '@/lib/client/queries/stats';
 import { isTimeRange, type TimeRange } from '@/lib/client/queries/time-range';
-import type { Stats } from '@/lib/client/queries/types';
+import type { Stats } from '@/lib/contract/schemas/stats';
 import { BreakdownChart } from '../charts/breakdown-chart';
 import { LatencyChart } from '../charts/latency-chart';
 import { QueueDepthChart } from '../charts/queue-depth-chart';

@@ -1,14 +1,19 @@
 'use client';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { ApiError } from '@/lib/client/api-client';
+import { ApiRequestError } from '@/lib/client/api-client';
 
 // Several live queries fail with 401 together when a session ends; navigating once per failure made
 // each navigation abort the one before it.
 let redirecting = false;
 
 function redirectWhenSignedOut(error: unknown) {
-  if (error instanceof ApiError && error.status === 401 && window.location.pathname !== '/sign-in' && !redirecting) {
+  if (
+    error instanceof ApiRequestError &&
+    error.status === 401 &&
+    window.location.pathname !== '/sign-in' &&
+    !redirecting
+  ) {
     redirecting = true;
     window.location.assign(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
   }
@@ -25,7 +30,7 @@ export function QueryProvider({ children }: { children: ReactNode }) {
             staleTime: 2_000,
             // A 4xx will answer the same way again; only network trouble and 5xx are worth retrying.
             retry: (failureCount, error) =>
-              failureCount < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+              failureCount < 2 && !(error instanceof ApiRequestError && error.status >= 400 && error.status < 500),
           },
         },
       }),

@@ -1,5 +1,5 @@
 import { DELIVERY_STATE_INFO, type DeliveryState } from '@/lib/domain/deliveries/delivery-states';
-import type { CircuitState } from '@/lib/client/queries/types';
+import type { CircuitState } from '@/lib/contract/schemas/endpoints';
 import { Badge, type Tone } from '../ui/badge';
 
 export const DELIVERY_TONES: Record<DeliveryState, Tone> = {

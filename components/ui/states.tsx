@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ApiError } from '@/lib/client/api-client';
+import { ApiRequestError } from '@/lib/client/api-client';
 import { Button } from './button';
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
@@ -22,7 +22,7 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
 
 export function ErrorState({ error, retry }: { error: unknown; retry?: () => void }) {
   const message = error instanceof Error ? error.message : String(error);
-  const code = error instanceof ApiError ? error.code : null;
+  const code = error instanceof ApiRequestError ? error.code : null;
   return (
     <div role="alert" className="m-4 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
       <p className="font-medium">Could not load this{code ? ` (${code})` : ''}.</p>

@@ -7,8 +7,12 @@ export interface ApiErrorDetail {
   message: string;
 }
 
-/** An answer in the API's `{ error: { code, message, details } }` shape, or a network failure. */
-export class ApiError extends Error {
+/**
+ * A request to the API that failed: an answer in its `{ error: { code, message, details } }` shape, or
+ * no answer at all (status 0, code network_error). Not the server's ApiError (lib/domain/errors.ts),
+ * which is what a route throws before it becomes that answer.
+ */
+export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
@@ -16,7 +20,7 @@ export class ApiError extends Error {
     readonly details?: unknown,
   ) {
     super(message);
-    this.name = 'ApiError';
+    this.name = 'ApiRequestError';
   }
 }
 
@@ -65,7 +69,7 @@ export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promi
     });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
-    throw new ApiError(0, 'network_error', `The server did not answer (${(error as Error).message}).`);
+    throw new ApiRequestError(0, 'network_error', `The server did not answer (${(error as Error).message}).`);
   }
   if (response.status === 204) return undefined as T;
   const text = await response.text();
@@ -79,19 +83,19 @@ export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promi
   }
   if (!response.ok) {
     const error = (parsed as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error;
-    const apiError = new ApiError(
+    const requestError = new ApiRequestError(
       response.status,
       error?.code ?? `http_${response.status}`,
       error?.message ?? `The server answered ${response.status} ${response.statusText}.`,
       error?.details,
     );
     // The API's message already names the first field ("statusCode: Invalid input"): add only the others.
-    const details = Array.isArray(apiError.details) ? (apiError.details as ApiErrorDetail[]) : [];
+    const details = Array.isArray(requestError.details) ? (requestError.details as ApiErrorDetail[]) : [];
     const others = details
       .map((detail) => `${detail.path}: ${detail.message}`)
-      .filter((line) => line !== apiError.message);
-    if (others.length) apiError.message = `${apiError.message} (${others.join('; ')})`;
-    throw apiError;
+      .filter((line) => line !== requestError.message);
+    if (others.length) requestError.message = `${requestError.message} (${others.join('; ')})`;
+    throw requestError;
   }
   return parsed as T;
 }

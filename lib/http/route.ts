@@ -1,6 +1,7 @@
 // The route handler wrapper: every REST route is `route(operation, handler)`. It authenticates,
 // applies the rate limit and app scoping, validates path, query and body with the operation's zod
-// schemas, calls one domain function and sends its result; every failure goes through errorResponse.
+// schemas, calls one domain function and sends its result (outside production, after checking it
+// against the operation's response schema); every failure goes through errorResponse.
 import { z } from 'zod';
 import { authenticateRequest } from './auth/authenticate-request';
 import type { Principal } from '../domain/auth/principal';
@@ -40,6 +41,7 @@ export function route<Op extends AnyOperation>(
       const result = await handler({ request, principal, params, query, body } as RouteContext<Op>);
       if (result instanceof Response) return result;
       if (!operation.response) return new Response(null, { status: operation.status });
+      if (process.env.NODE_ENV !== 'production') assertResponseMatchesContract(operation, operation.response, result);
       return Response.json(result, { status: operation.status });
     } catch (error) {
       return errorResponse(error, request);
@@ -119,4 +121,56 @@ async function parseBody(operation: AnyOperation, request: Request): Promise<unk
 
 function toProblems(error: z.ZodError) {
   return error.issues.slice(0, 20).map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+}
+
+/**
+ * A handler's answer that its operation's response schema does not describe: what the OpenAPI document,
+ * the generated client and the dashboard's types promise, the route no longer sends.
+ */
+class ResponseContractError extends Error {
+  constructor(operation: AnyOperation, problems: string[]) {
+    super(
+      `${operation.operationId} answered ${operation.status} with a body its response schema does not describe: ${problems.join('; ')}`,
+    );
+    this.name = 'ResponseContractError';
+  }
+}
+
+// Outside production every answer is checked before it is sent, so a handler drifting from the contract
+// fails the first test (or `next dev` page) that reaches it: a 500, logged by errorResponse with the
+// operation and the field. Production skips the check: it serializes every answer twice and walks it
+// (a page of 250 deliveries: ~1.5 ms on top of the ~1 ms Response.json takes, measured on the 2-core
+// dev machine), and a drift found there could only turn an answer a client may still use into a 500.
+function assertResponseMatchesContract(operation: AnyOperation, schema: z.ZodType, result: unknown): void {
+  // The schema describes the JSON a client receives (timestamps as ISO strings), not the handler's
+  // value (Dates from Prisma): check the value after the JSON round trip Response.json makes.
+  const sent: unknown = result === undefined ? undefined : JSON.parse(JSON.stringify(result));
+  const parsed = schema.safeParse(sent);
+  if (!parsed.success) {
+    throw new ResponseContractError(
+      operation,
+      parsed.error.issues
+        .slice(0, 5)
+        .map((issue) => `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`),
+    );
+  }
+  const undeclared = undeclaredField(sent, parsed.data);
+  if (undeclared) throw new ResponseContractError(operation, [`${undeclared}: not in the schema`]);
+}
+
+/**
+ * The first field of `sent` that the schema dropped from `kept`. zod objects strip undeclared keys
+ * instead of refusing them, but the document declares the response objects closed
+ * (additionalProperties: false), so a field the schema does not name (a leaked column, a renamed
+ * field) is as much a drift as a wrong type. Fields typed unknown or as records keep every key.
+ */
+function undeclaredField(sent: unknown, kept: unknown, path: string[] = []): string | null {
+  if (typeof sent !== 'object' || sent === null || typeof kept !== 'object' || kept === null) return null;
+  for (const [key, value] of Object.entries(sent)) {
+    const at = [...path, key];
+    if (!Object.hasOwn(kept, key)) return at.join('.');
+    const found = undeclaredField(value, (kept as Record<string, unknown>)[key], at);
+    if (found) return found;
+  }
+  return null;
 }

@@ -1,7 +1,7 @@
 // For every operation with an id in its path: another app's id, or an app-limited key of another app,
 // answers 404 and changes no row.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { operations } from '../../lib/contract/openapi/operations';
+import { operations } from '../../lib/contract/operations';
 import type { AnyOperation } from '../../lib/contract/operation';
 import { appLimitedKey, call, setUpApiTest, type ApiTestContext } from './support/api';
 import { createAppWorld, snapshotRows, type AppWorld } from './support/world';

@@ -5,7 +5,7 @@ import { resetApiSettings } from '../../lib/runtime/api-settings';
 import { resetRateLimits } from '../../lib/http/rate-limit';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { appLimitedKey, call, setUpApiTest, type ApiTestContext, type CallOptions } from './support/api';
-import { operations } from '../../lib/contract/openapi/operations';
+import { operations } from '../../lib/contract/operations';
 import { createApiKey } from '../../lib/domain/api-keys/create-api-key';
 import { getPrisma } from '../../lib/database/db';
 import { expectError } from './support/expect-error';

@@ -7,7 +7,7 @@ import { NextRequest } from 'next/server';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { proxy } from '../../proxy';
 import type { AnyOperation } from '../../lib/contract/operation';
-import { operations } from '../../lib/contract/openapi/operations';
+import { operations } from '../../lib/contract/operations';
 import { PORTAL_OPERATIONS } from '../../lib/http/portal/portal-operations';
 import { appLimitedKey, call, ORIGIN, setUpApiTest, type ApiTestContext } from './support/api';
 import { portalCall, portalRouteFiles, portalToken } from './support/portal';

@@ -1,4 +1,4 @@
-import type { Endpoint } from '@/lib/client/queries/types';
+import type { Endpoint } from '@/lib/contract/schemas/endpoints';
 
 /** What every dialog of the endpoint page's actions gets. */
 export interface EndpointDialogProps {

@@ -1,7 +1,7 @@
 'use client';
 import { useMutation, useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import type { Job } from '@/lib/client/queries/types';
+import type { Job } from '@/lib/contract/schemas/jobs';
 import { toLocalInputValue } from '../../format';
 import { JobProgress } from '../../jobs/job-progress';
 import { Button } from '../../ui/button';

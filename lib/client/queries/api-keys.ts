@@ -1,6 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
-import type { ApiKey, Page } from './types';
+import type { z } from 'zod';
+import type { ApiKey, CreatedApiKey, createApiKeyBody } from '../../contract/schemas/api-keys';
+import type { Page } from '../../contract/schemas/common';
 
 export const apiKeyKeys = {
   all: ['api-keys'] as const,
@@ -14,8 +16,8 @@ export function apiKeysQuery() {
   });
 }
 
-export const createApiKey = (body: { name: string; appId?: string }) =>
-  apiFetch<{ apiKey: ApiKey; key: string }>('/api/v1/api-keys', { method: 'POST', body });
+export const createApiKey = (body: z.input<typeof createApiKeyBody>) =>
+  apiFetch<CreatedApiKey>('/api/v1/api-keys', { method: 'POST', body });
 
 export const revokeApiKey = (keyId: string) =>
   apiFetch<void>(`/api/v1/api-keys/${encodeURIComponent(keyId)}`, { method: 'DELETE' });

@@ -1,7 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
-import type { App, Page } from './types';
+import type { z } from 'zod';
+import type { App, createAppBody, updateAppBody } from '../../contract/schemas/apps';
+import type { Page } from '../../contract/schemas/common';
 
 export const appKeys = {
   all: ['apps'] as const,
@@ -34,12 +36,11 @@ export function appQuery(appId: string) {
   });
 }
 
-export const createApp = (body: { name: string }) => apiFetch<App>('/api/v1/apps', { method: 'POST', body });
+export const createApp = (body: z.input<typeof createAppBody>) =>
+  apiFetch<App>('/api/v1/apps', { method: 'POST', body });
 
-export const updateApp = (
-  appId: string,
-  body: { name?: string; retrySchedule?: string | null; timeoutMs?: number | null; portalFrameAncestors?: string[] },
-) => apiFetch<App>(`/api/v1/apps/${encodeURIComponent(appId)}`, { method: 'PATCH', body });
+export const updateApp = (appId: string, body: z.input<typeof updateAppBody>) =>
+  apiFetch<App>(`/api/v1/apps/${encodeURIComponent(appId)}`, { method: 'PATCH', body });
 
 export const deleteApp = (appId: string) =>
   apiFetch<void>(`/api/v1/apps/${encodeURIComponent(appId)}`, { method: 'DELETE' });

@@ -2,8 +2,9 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiFetch, type QueryValue } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
 import { rangeToWindow, type TimeRange } from './time-range';
+import type { Page, ReplayResult } from '../../contract/schemas/common';
+import type { Delivery, DeliveryDetail, ReplaySelectionResult } from '../../contract/schemas/deliveries';
 import type { DeliveryStateFilter } from '../../domain/deliveries/delivery-states';
-import type { DeliveryDetail, Delivery, Job, Page } from './types';
 
 /** The explorer's filter, exactly as it appears in the page URL. */
 export interface DeliveryFilter {
@@ -71,16 +72,21 @@ export function deliveryQuery(appId: string, deliveryId: string) {
 }
 
 export const replayDelivery = (appId: string, deliveryId: string) =>
-  apiFetch<{ replayed: number }>(`${base(appId)}/${encodeURIComponent(deliveryId)}/replay`, {
+  apiFetch<ReplayResult>(`${base(appId)}/${encodeURIComponent(deliveryId)}/replay`, {
     method: 'POST',
     body: {},
   });
 
 export const cancelDelivery = (appId: string, deliveryId: string) =>
-  apiFetch<unknown>(`${base(appId)}/${encodeURIComponent(deliveryId)}/cancel`, { method: 'POST', body: {} });
+  apiFetch<Delivery>(`${base(appId)}/${encodeURIComponent(deliveryId)}/cancel`, { method: 'POST', body: {} });
+
+// What POST .../deliveries/replay answers depends on what it was sent: deliveryIds, a dry run or a filter.
+type ReplayedNow = Extract<ReplaySelectionResult, { replayed: number }>;
+type MatchedCount = Extract<ReplaySelectionResult, { matched: number }>;
+type ReplayJob = Extract<ReplaySelectionResult, { job: unknown }>;
 
 export const replayDeliveries = (appId: string, deliveryIds: string[]) =>
-  apiFetch<{ replayed: number }>(`${base(appId)}/replay`, { method: 'POST', body: { deliveryIds } });
+  apiFetch<ReplayedNow>(`${base(appId)}/replay`, { method: 'POST', body: { deliveryIds } });
 
 /** The set a replay by filter acts on: the filter's state, or without one `failed` (retrying or
  * dead), which is what the API does too and what an endpoint's recover replays. */
@@ -94,14 +100,14 @@ function filterBody(filter: DeliveryFilter) {
 }
 
 export const countMatchingDeliveries = (filter: DeliveryFilter) =>
-  apiFetch<{ matched: number }>(`${base(filter.appId)}/replay`, {
+  apiFetch<MatchedCount>(`${base(filter.appId)}/replay`, {
     method: 'POST',
     body: { filter: filterBody(filter), dryRun: true },
   });
 
 /** Starts a background job replaying them (lib/client/queries/jobs.ts follows its progress). */
 export const replayMatchingDeliveries = (filter: DeliveryFilter) =>
-  apiFetch<{ job: Job }>(`${base(filter.appId)}/replay`, {
+  apiFetch<ReplayJob>(`${base(filter.appId)}/replay`, {
     method: 'POST',
     body: { filter: filterBody(filter) },
   });

@@ -1,7 +1,18 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
-import type { Endpoint, EndpointSecret, Job, Message, Page } from './types';
+import type { z } from 'zod';
+import type { Page } from '../../contract/schemas/common';
+import type { ReplaySelectionResult } from '../../contract/schemas/deliveries';
+import type {
+  createEndpointBody,
+  Endpoint,
+  EndpointSecrets,
+  EndpointWithSecret,
+  RotatedSecret,
+  updateEndpointBody,
+} from '../../contract/schemas/endpoints';
+import type { Message } from '../../contract/schemas/messages';
 
 export const endpointKeys = {
   all: ['endpoints'] as const,
@@ -37,26 +48,17 @@ export function endpointQuery(appId: string, endpointId: string) {
 export function endpointSecretQuery(appId: string, endpointId: string) {
   return queryOptions({
     queryKey: endpointKeys.secret(appId, endpointId),
-    queryFn: ({ signal }) => apiFetch<{ secrets: EndpointSecret[] }>(`${one(appId, endpointId)}/secret`, { signal }),
+    queryFn: ({ signal }) => apiFetch<EndpointSecrets>(`${one(appId, endpointId)}/secret`, { signal }),
     gcTime: 0,
     staleTime: 0,
   });
 }
 
-export interface EndpointInput {
-  url?: string;
-  description?: string | null;
-  eventTypes?: string[];
-  maxConcurrency?: number;
-  rateLimitPerSecond?: number | null;
-  headers?: Record<string, string>;
-  /** "0,5s,5m" or null for the app's default. */
-  retrySchedule?: string | null;
-  timeoutMs?: number | null;
-}
+/** The fields the endpoint form edits, as the API takes them in a change. */
+export type EndpointInput = z.input<typeof updateEndpointBody>;
 
-export const createEndpoint = (appId: string, body: EndpointInput & { url: string }) =>
-  apiFetch<Endpoint & { secret: string }>(base(appId), { method: 'POST', body });
+export const createEndpoint = (appId: string, body: z.input<typeof createEndpointBody>) =>
+  apiFetch<EndpointWithSecret>(base(appId), { method: 'POST', body });
 
 export const updateEndpoint = (appId: string, endpointId: string, body: EndpointInput) =>
   apiFetch<Endpoint>(one(appId, endpointId), { method: 'PATCH', body });
@@ -71,7 +73,7 @@ export const disableEndpoint = (appId: string, endpointId: string, reason?: stri
   apiFetch<Endpoint>(`${one(appId, endpointId)}/disable`, { method: 'POST', body: reason ? { reason } : {} });
 
 export const rotateEndpointSecret = (appId: string, endpointId: string, gracePeriodSeconds?: number) =>
-  apiFetch<{ secret: string }>(`${one(appId, endpointId)}/rotate-secret`, {
+  apiFetch<RotatedSecret>(`${one(appId, endpointId)}/rotate-secret`, {
     method: 'POST',
     body: gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds },
   });
@@ -81,14 +83,17 @@ export const sendTestEvent = (appId: string, endpointId: string, eventType?: str
 
 /** Starts a background job replaying them (lib/client/queries/jobs.ts follows its progress). */
 export const recoverEndpoint = (appId: string, endpointId: string, since: string) =>
-  apiFetch<{ job: Job }>(`${one(appId, endpointId)}/recover`, { method: 'POST', body: { since } });
+  apiFetch<Extract<ReplaySelectionResult, { job: unknown }>>(`${one(appId, endpointId)}/recover`, {
+    method: 'POST',
+    body: { since },
+  });
 
 /** How many deliveries a recover from `since` would replay: a dry run, so nothing changes. */
 export const recoverCountQuery = (appId: string, endpointId: string, since: string | null) =>
   queryOptions({
     queryKey: endpointKeys.recoverCount(appId, endpointId, since),
     queryFn: ({ signal }) =>
-      apiFetch<{ matched: number }>(`${one(appId, endpointId)}/recover`, {
+      apiFetch<Extract<ReplaySelectionResult, { matched: number }>>(`${one(appId, endpointId)}/recover`, {
         method: 'POST',
         signal,
         body: { since, dryRun: true },

@@ -1,6 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
-import type { EventType, Page } from './types';
+import type { z } from 'zod';
+import type { Page } from '../../contract/schemas/common';
+import type { createEventTypeBody, EventType, updateEventTypeBody } from '../../contract/schemas/event-types';
 
 export const eventTypeKeys = {
   all: ['event-types'] as const,
@@ -17,17 +19,10 @@ export function eventTypesQuery(appId: string) {
   });
 }
 
-export interface EventTypeInput {
-  name?: string;
-  description?: string | null;
-  schema?: unknown;
-  archived?: boolean;
-}
-
-export const createEventType = (appId: string, body: EventTypeInput & { name: string }) =>
+export const createEventType = (appId: string, body: z.input<typeof createEventTypeBody>) =>
   apiFetch<EventType>(base(appId), { method: 'POST', body });
 
-export const updateEventType = (appId: string, name: string, body: EventTypeInput) =>
+export const updateEventType = (appId: string, name: string, body: z.input<typeof updateEventTypeBody>) =>
   apiFetch<EventType>(`${base(appId)}/${encodeURIComponent(name)}`, { method: 'PATCH', body });
 
 export const deleteEventType = (appId: string, name: string) =>

@@ -1,7 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
-import type { Job, Page } from './types';
+import type { Page } from '../../contract/schemas/common';
+import type { BackfillResult, Job } from '../../contract/schemas/jobs';
 
 export const jobKeys = {
   all: ['jobs'] as const,
@@ -49,7 +50,7 @@ export const backfillCountQuery = (appId: string, endpointId: string, since: str
   queryOptions({
     queryKey: jobKeys.backfillCount(appId, endpointId, since),
     queryFn: ({ signal }) =>
-      apiFetch<{ matched: number }>(backfillPath(appId, endpointId), {
+      apiFetch<Extract<BackfillResult, { matched: number }>>(backfillPath(appId, endpointId), {
         method: 'POST',
         signal,
         body: { since, dryRun: true },
@@ -58,4 +59,7 @@ export const backfillCountQuery = (appId: string, endpointId: string, since: str
   });
 
 export const startBackfill = (appId: string, endpointId: string, since: string) =>
-  apiFetch<{ job: Job }>(backfillPath(appId, endpointId), { method: 'POST', body: { since } });
+  apiFetch<Extract<BackfillResult, { job: unknown }>>(backfillPath(appId, endpointId), {
+    method: 'POST',
+    body: { since },
+  });

@@ -2,7 +2,10 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
 import { rangeToWindow, type TimeRange } from './time-range';
-import type { Message, MessageDetail, MessageWithOutcome, Page } from './types';
+import type { z } from 'zod';
+import type { Page, ReplayResult } from '../../contract/schemas/common';
+import type { MessageDetail } from '../../contract/schemas/deliveries';
+import type { createMessageBody, Message, MessageWithOutcome } from '../../contract/schemas/messages';
 
 export interface MessageFilter {
   appId: string;
@@ -61,11 +64,11 @@ export function messageQuery(appId: string, messageId: string) {
   });
 }
 
-export const sendMessage = (appId: string, body: { eventType: string; payload: unknown }) =>
+export const sendMessage = (appId: string, body: z.input<typeof createMessageBody>) =>
   apiFetch<Message>(base(appId), { method: 'POST', body });
 
 export const replayMessage = (appId: string, messageId: string) =>
-  apiFetch<{ replayed: number }>(`${base(appId)}/${encodeURIComponent(messageId)}/replay`, {
+  apiFetch<ReplayResult>(`${base(appId)}/${encodeURIComponent(messageId)}/replay`, {
     method: 'POST',
     body: {},
   });

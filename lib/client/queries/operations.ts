@@ -2,72 +2,24 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
-import type { Endpoint, Page } from './types';
+import type { z } from 'zod';
+import type { Page } from '../../contract/schemas/common';
+import type {
+  AlertRule,
+  createAlertRuleBody,
+  createOperationalEndpointBody,
+  Issue,
+  IssueCounts,
+  IssueDetail,
+  listIssuesQuery,
+  OperationalEndpoint,
+  OperationalEndpointWithSecret,
+} from '../../contract/schemas/operations';
 
 export { OPERATIONAL_EVENT_TYPES } from '../../domain/operational-events/operational-event-types';
 
-export type IssueStatus = 'open' | 'acknowledged' | 'resolved';
-export type IssueFilter = IssueStatus | 'unresolved' | 'all';
-
-export interface Issue {
-  id: string;
-  appId: string;
-  endpointId: string | null;
-  alertRuleId: string | null;
-  errorClass: string;
-  title: string;
-  status: IssueStatus;
-  eventCount: number;
-  affectedDeliveries: number;
-  reopenedCount: number;
-  firstSeenAt: string;
-  lastSeenAt: string;
-  acknowledgedAt: string | null;
-  resolvedAt: string | null;
-}
-
-export interface OperationalEventRecord {
-  id: string;
-  appId: string;
-  type: string;
-  endpointId: string | null;
-  issueId: string | null;
-  data: Record<string, unknown>;
-  createdAt: string;
-}
-
-export interface IssueDetail extends Issue {
-  endpointUrl: string | null;
-  deliveryIds: string[];
-  events: OperationalEventRecord[];
-}
-
-export interface IssueCounts {
-  open: number;
-  acknowledged: number;
-  resolved: number;
-}
-
-export interface OperationalEndpoint extends Endpoint {
-  scopeAppId: string | null;
-  payloadTemplate: string | null;
-}
-
-export type AlertRuleKind = 'success_rate_below' | 'oldest_waiting_above' | 'dead_per_hour_above';
-
-export interface AlertRule {
-  id: string;
-  appId: string;
-  kind: AlertRuleKind;
-  threshold: number;
-  windowMinutes: number;
-  description: string;
-  enabled: boolean;
-  firing: boolean;
-  lastValue: number | null;
-  lastEvaluatedAt: string | null;
-  firedAt: string | null;
-}
+/** The issues page's filter: a status the API filters by, or everything. */
+export type IssueFilter = NonNullable<z.input<typeof listIssuesQuery>['status']> | 'all';
 
 export const issueKeys = {
   all: ['issues'] as const,
@@ -120,16 +72,8 @@ export function operationalEndpointsQuery() {
   });
 }
 
-export interface CreateOperationalEndpointBody {
-  url: string;
-  description?: string;
-  eventTypes?: string[];
-  scopeAppId?: string | null;
-  payloadTemplate?: string | null;
-}
-
-export const createOperationalEndpoint = (body: CreateOperationalEndpointBody) =>
-  apiFetch<OperationalEndpoint & { secret: string }>('/api/v1/operational-endpoints', { method: 'POST', body });
+export const createOperationalEndpoint = (body: z.input<typeof createOperationalEndpointBody>) =>
+  apiFetch<OperationalEndpointWithSecret>('/api/v1/operational-endpoints', { method: 'POST', body });
 
 export const deleteOperationalEndpoint = (endpointId: string) =>
   apiFetch<void>(`/api/v1/operational-endpoints/${encodeURIComponent(endpointId)}`, { method: 'DELETE' });
@@ -149,10 +93,8 @@ export function alertRulesQuery(appId: string) {
   });
 }
 
-export const createAlertRule = (
-  appId: string,
-  body: { kind: AlertRuleKind; threshold: number; windowMinutes?: number; description?: string },
-) => apiFetch<AlertRule>(`/api/v1/apps/${encodeURIComponent(appId)}/alert-rules`, { method: 'POST', body });
+export const createAlertRule = (appId: string, body: z.input<typeof createAlertRuleBody>) =>
+  apiFetch<AlertRule>(`/api/v1/apps/${encodeURIComponent(appId)}/alert-rules`, { method: 'POST', body });
 
 export const deleteAlertRule = (appId: string, ruleId: string) =>
   apiFetch<void>(`/api/v1/apps/${encodeURIComponent(appId)}/alert-rules/${encodeURIComponent(ruleId)}`, {

@@ -1,15 +1,6 @@
+import type { z } from 'zod';
 import { apiFetch } from '../api-client';
+import type { CreatedPortalSession, createPortalSessionBody } from '../../contract/schemas/portal-sessions';
 
-export interface CreatedPortalSession {
-  id: string;
-  appId: string;
-  readOnly: boolean;
-  status: 'active' | 'expired' | 'revoked';
-  createdAt: string;
-  expiresAt: string;
-  revokedAt: string | null;
-  url: string;
-}
-
-export const createPortalSession = (appId: string, body: { expiresInSeconds?: number; readOnly?: boolean }) =>
+export const createPortalSession = (appId: string, body: z.input<typeof createPortalSessionBody>) =>
   apiFetch<CreatedPortalSession>(`/api/v1/apps/${encodeURIComponent(appId)}/portal-sessions`, { method: 'POST', body });

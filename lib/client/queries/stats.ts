@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
 import { rangeToWindow, type TimeRange } from './time-range';
-import type { Stats } from './types';
+import type { Stats } from '../../contract/schemas/stats';
 
 export interface StatsFilter {
   range: TimeRange;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AnyOperation } from '../operation';
 import { errorBody } from '../schemas/common';
 import { OPERATIONAL_EVENT_TYPES, operationalEventEnvelopes } from '../schemas/operations';
-import { operations } from './operations';
+import { operations } from '../operations';
 import { nameListResponse, namedSchemas } from './schema-registry';
 
 const STATUS_TEXT: Record<number, string> = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestamp } from './common';
+import { timestamp, type ResponseBody } from './common';
 
 export const apiKey = z.object({
   id: z.string(),
@@ -10,6 +10,7 @@ export const apiKey = z.object({
   lastUsedAt: timestamp.nullable(),
   revokedAt: timestamp.nullable(),
 });
+export type ApiKey = ResponseBody<typeof apiKey>;
 
 export const createApiKeyBody = z.strictObject({
   name: z.string().trim().min(1).max(200),
@@ -23,3 +24,4 @@ export const createApiKeyBody = z.strictObject({
 });
 
 export const createdApiKey = z.object({ apiKey, key: z.string().describe('The key; shown only in this response') });
+export type CreatedApiKey = ResponseBody<typeof createdApiKey>;

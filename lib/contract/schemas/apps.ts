@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery, timestamp } from './common';
+import { pageQuery, timestamp, type ResponseBody } from './common';
 import { retryScheduleInput, timeoutMsInput } from './retry-policy';
 
 export const appSummary = z.object({
@@ -29,6 +29,7 @@ export const app = z.object({
     .describe("Origins allowed to embed the app's customer portal in an iframe; empty: none"),
   summary: appSummary.optional().describe('Only when listed with summary=true'),
 });
+export type App = ResponseBody<typeof app>;
 
 export const listAppsQuery = pageQuery.extend({
   summary: z

@@ -40,6 +40,27 @@ export function page<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), nextCursor: z.string().nullable() });
 }
 
+/**
+ * The JSON a client receives from an operation answering with schema S: the type the dashboard
+ * (lib/client, components/) reads its answers as, exported beside each response schema.
+ *
+ * The response schemas describe that JSON itself: timestamps are ISO strings (`timestamp` above, never
+ * z.date()), which the handlers' Dates become in Response.json, and route() checks each answer after
+ * that round trip. With no transform or default in a response schema, its input type (what was sent)
+ * and output type (what parsing it gives) are one type, and this is it. Should a response schema ever
+ * transform a value (a string parsed to a Date) or default one (an optional field made required), the
+ * output would no longer be what the browser receives, which parses nothing: the type becomes never,
+ * and the dashboard code reading it stops compiling instead of trusting a shape that is not sent.
+ */
+export type ResponseBody<S extends z.ZodType> = [z.input<S>] extends [z.output<S>]
+  ? [z.output<S>] extends [z.input<S>]
+    ? z.output<S>
+    : never
+  : never;
+
+/** A list answer: one page of Item, newest first, and the cursor of the next page. */
+export type Page<Item> = ResponseBody<ReturnType<typeof page<z.ZodType<Item, Item>>>>;
+
 export const eventTypeName = z
   .string()
   .min(1)
@@ -58,3 +79,4 @@ export const errorBody = z.object({
 });
 
 export const replayResult = z.object({ replayed: z.number().int() });
+export type ReplayResult = ResponseBody<typeof replayResult>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorQuery, eventTypeName, isoDate, limitQuery, timestamp } from './common';
+import { cursorQuery, eventTypeName, isoDate, limitQuery, timestamp, type ResponseBody } from './common';
 import { DELIVERY_STATE_FILTERS, DELIVERY_STATES } from '../../domain/deliveries/delivery-states';
 import { job } from './job';
 import { idempotencyKeyHeader, message } from './messages';
@@ -25,6 +25,7 @@ export const delivery = z.object({
   createdAt: timestamp,
   updatedAt: timestamp,
 });
+export type Delivery = ResponseBody<typeof delivery>;
 
 export const attempt = z.object({
   id: z.string().nullable().describe('null for a success kept on its delivery (keptOnDelivery)'),
@@ -47,7 +48,10 @@ export const attempt = z.object({
     ),
 });
 
+export type Attempt = ResponseBody<typeof attempt>;
+
 export const messageDetail = message.extend({ deliveries: z.array(delivery) });
+export type MessageDetail = ResponseBody<typeof messageDetail>;
 
 export const deliveryWait = z
   .object({
@@ -73,6 +77,7 @@ export const deliveryDetail = delivery.extend({
   attempts: z.array(attempt),
   message,
 });
+export type DeliveryDetail = ResponseBody<typeof deliveryDetail>;
 
 // The filter keys shared by the list query and the replay-by-filter body. Query strings carry only
 // strings, so numbers are coerced.
@@ -108,3 +113,4 @@ export const replayDeliveriesResult = z.union([
   z.object({ matched: z.number().int() }).describe('dryRun: how many the filter matches; nothing changed'),
   z.object({ job }).describe('filter: the background job replaying them (GET /apps/{appId}/jobs/{jobId})'),
 ]);
+export type ReplaySelectionResult = ResponseBody<typeof replayDeliveriesResult>;

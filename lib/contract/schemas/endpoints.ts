@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventTypeName, isoDate, timestamp } from './common';
+import { eventTypeName, isoDate, timestamp, type ResponseBody } from './common';
 import { effectiveRetryPolicy, retryScheduleInput, timeoutMsInput } from './retry-policy';
 
 export const endpointHealth = z.object({
@@ -37,8 +37,11 @@ export const endpoint = z.object({
   updatedAt: timestamp,
   health: endpointHealth,
 });
+export type Endpoint = ResponseBody<typeof endpoint>;
+export type CircuitState = Endpoint['health']['circuitState'];
 
 export const endpointWithSecret = endpoint.extend({ secret: z.string() });
+export type EndpointWithSecret = ResponseBody<typeof endpointWithSecret>;
 
 const url = z.string().min(1).max(2048).describe('http or https URL of the receiver');
 const headers = z
@@ -79,6 +82,7 @@ export const disableEndpointBody = z.strictObject({ reason: z.string().max(500).
 export const endpointSecrets = z.object({
   secrets: z.array(z.object({ secret: z.string(), createdAt: timestamp, expiresAt: timestamp.nullable() })),
 });
+export type EndpointSecrets = ResponseBody<typeof endpointSecrets>;
 
 export const rotateSecretBody = z.strictObject({
   gracePeriodSeconds: z
@@ -91,6 +95,7 @@ export const rotateSecretBody = z.strictObject({
 });
 
 export const rotateSecretResult = z.object({ secret: z.string() });
+export type RotatedSecret = ResponseBody<typeof rotateSecretResult>;
 
 export const testEndpointBody = z.strictObject({
   eventType: eventTypeName.optional().describe('Defaults to "hookline.test"'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventTypeName, timestamp } from './common';
+import { eventTypeName, timestamp, type ResponseBody } from './common';
 
 const jsonSchemaObject = z.record(z.string(), z.unknown()).describe('A JSON Schema describing the payload');
 
@@ -16,6 +16,7 @@ export const eventType = z.object({
   createdAt: timestamp,
   updatedAt: timestamp,
 });
+export type EventType = ResponseBody<typeof eventType>;
 
 export const createEventTypeBody = z.strictObject({
   name: eventTypeName,

@@ -1,7 +1,7 @@
 // A background job's REST shape (migration 20261124120000_jobs, worker/jobs/job-runner.ts). Its own
 // module, without the request bodies, so deliveries.ts can name it in the replay results.
 import { z } from 'zod';
-import { timestamp } from './common';
+import { timestamp, type ResponseBody } from './common';
 
 export const JOB_KINDS = ['replay', 'recover', 'backfill'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
@@ -27,3 +27,4 @@ export const job = z.object({
   finishedAt: timestamp.nullable(),
   updatedAt: timestamp,
 });
+export type Job = ResponseBody<typeof job>;

@@ -1,10 +1,10 @@
 // Background jobs: replay by filter, recover an endpoint, backfill an endpoint (migration
 // 20261124120000_jobs, worker/jobs/job-runner.ts).
 import { z } from 'zod';
-import { cursorQuery, isoDate, limitQuery } from './common';
+import { cursorQuery, isoDate, limitQuery, type ResponseBody } from './common';
 import { deliveryFilter } from './deliveries';
 
-export { FINISHED_JOB_STATES, JOB_KINDS, JOB_STATES, job, type JobKind, type JobState } from './job';
+export { FINISHED_JOB_STATES, JOB_KINDS, JOB_STATES, job, type Job, type JobKind, type JobState } from './job';
 import { JOB_KINDS, JOB_STATES, job } from './job';
 
 const since = isoDate.describe('Created at or after this time');
@@ -32,3 +32,4 @@ export const backfillEndpointBody = z.strictObject({
 });
 
 export const backfillEndpointResult = z.union([z.object({ matched: z.number().int() }), z.object({ job })]);
+export type BackfillResult = ResponseBody<typeof backfillEndpointResult>;

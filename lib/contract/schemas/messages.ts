@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorQuery, eventTypeName, isoDate, limitQuery, timestamp } from './common';
+import { cursorQuery, eventTypeName, isoDate, limitQuery, timestamp, type ResponseBody } from './common';
 
 export const message = z.object({
   id: z.string(),
@@ -9,6 +9,7 @@ export const message = z.object({
   idempotencyKey: z.string().nullable(),
   createdAt: timestamp,
 });
+export type Message = ResponseBody<typeof message>;
 
 export const createMessageBody = z.strictObject({
   eventType: eventTypeName,
@@ -36,6 +37,8 @@ export const messageOutcome = z
   .describe("The message's deliveries counted by state");
 
 export const messageWithOutcome = message.extend({ outcome: messageOutcome });
+export type MessageWithOutcome = ResponseBody<typeof messageWithOutcome>;
+export type MessageOutcome = MessageWithOutcome['outcome'];
 
 // A payload search reads every message of the app in the time window (newest first, through the
 // (app_id, created_at) index) until a page is full: a window of at most a day keeps a search that

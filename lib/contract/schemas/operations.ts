@@ -5,7 +5,7 @@
 // (hookline.emit_operational_event, migration 20261124130000_operational_events).
 import { z } from 'zod';
 import { endpoint } from './endpoints';
-import { pageQuery, pathId, timestamp } from './common';
+import { pageQuery, pathId, timestamp, type ResponseBody } from './common';
 import {
   OPERATIONAL_EVENT_TYPES,
   type OperationalEventType,
@@ -101,6 +101,8 @@ export const operationalEndpoint = endpoint.extend({
   payloadTemplate: z.string().nullable(),
 });
 export const operationalEndpointWithSecret = operationalEndpoint.extend({ secret: z.string() });
+export type OperationalEndpoint = ResponseBody<typeof operationalEndpoint>;
+export type OperationalEndpointWithSecret = ResponseBody<typeof operationalEndpointWithSecret>;
 
 const eventTypesFilter = z
   .array(z.enum(OPERATIONAL_EVENT_TYPES))
@@ -144,6 +146,8 @@ export const issue = z.object({
   acknowledgedAt: timestamp.nullable(),
   resolvedAt: timestamp.nullable(),
 });
+export type Issue = ResponseBody<typeof issue>;
+export type IssueStatus = Issue['status'];
 
 export const operationalEvent = z.object({
   id: z.string(),
@@ -154,12 +158,14 @@ export const operationalEvent = z.object({
   data: z.record(z.string(), z.unknown()),
   createdAt: timestamp,
 });
+export type OperationalEventRecord = ResponseBody<typeof operationalEvent>;
 
 export const issueDetail = issue.extend({
   endpointUrl: z.string().nullable(),
   deliveryIds: z.array(z.string()).describe('The most recent 100 affected deliveries'),
   events: z.array(operationalEvent).describe('The most recent 50 events of this issue'),
 });
+export type IssueDetail = ResponseBody<typeof issueDetail>;
 
 export const listIssuesQuery = pageQuery.extend({
   appId: pathId.optional(),
@@ -174,6 +180,7 @@ export const issueCounts = z.object({
   acknowledged: z.number().int(),
   resolved: z.number().int(),
 });
+export type IssueCounts = ResponseBody<typeof issueCounts>;
 
 export const listOperationalEventsQuery = pageQuery.extend({ appId: pathId.optional() });
 
@@ -201,6 +208,8 @@ export const alertRule = z.object({
   createdAt: timestamp,
   updatedAt: timestamp,
 });
+export type AlertRule = ResponseBody<typeof alertRule>;
+export type AlertRuleKind = AlertRule['kind'];
 
 export const createAlertRuleBody = z
   .strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestamp } from './common';
+import { timestamp, type ResponseBody } from './common';
 
 // A portal link is meant to be created when the customer opens the operator's page, and to end soon
 // after: 1 hour by default, 24 hours at most (a leaked link is then useful for a day at worst), 5
@@ -31,9 +31,11 @@ export const portalSession = z.object({
   expiresAt: timestamp,
   revokedAt: timestamp.nullable(),
 });
+export type PortalSession = ResponseBody<typeof portalSession>;
 
 export const createdPortalSession = portalSession.extend({
   url: z
     .string()
     .describe('Open this (or put it in an iframe) to enter the portal; shown once, it holds the session token'),
 });
+export type CreatedPortalSession = ResponseBody<typeof createdPortalSession>;

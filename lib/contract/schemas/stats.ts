@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, timestamp } from './common';
+import { isoDate, timestamp, type ResponseBody } from './common';
 
 export const statsQuery = z.object({
   appId: z.string().min(1).max(200).optional(),
@@ -84,3 +84,5 @@ export const stats = z.object({
     }),
   ),
 });
+export type Stats = ResponseBody<typeof stats>;
+export type StatsPoint = Stats['series'][number];

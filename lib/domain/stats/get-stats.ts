@@ -3,6 +3,7 @@
 // hookline.stats_minutely and _hourly; see rollup-rows.ts) and the once-a-minute queue samples, never
 // from attempts: a week of one app is ~1 k per-app hourly rows against millions of attempts.
 // Only the current queue is counted live from deliveries (partial indexes keep that cheap).
+import type { StatsPoint as WireStatsPoint } from '../../contract/schemas/stats';
 import { latencyPercentile } from './latency-percentile';
 import { readErrorClasses } from './read-error-classes';
 import { QUEUE_STATES, readQueueDepth, type QueueState } from './read-queue-depth';
@@ -12,21 +13,9 @@ import { readThroughput } from './read-throughput';
 import { readWorstEndpoints } from './read-worst-endpoints';
 import { firstBucketStart, resolveStatsRange, type StatsInput } from './stats-range';
 
-// The series is cast because Object.fromEntries loses the names of the queue states.
-type StatsPoint = {
-  time: Date;
-  succeeded: number;
-  failed: number;
-  p50: number | null;
-  p95: number | null;
-  p99: number | null;
-  waiting: number | null;
-  retrying: number | null;
-  delivering: number | null;
-  dead: number | null;
-  errorClasses: Record<string, number>;
-  statusCodes: Record<string, number>;
-};
+// The series is cast because Object.fromEntries loses the names of the queue states. Its shape is
+// the contract's (lib/contract/schemas/stats.ts), with the time still a Date until it is serialized.
+type StatsPoint = Omit<WireStatsPoint, 'time'> & { time: Date };
 
 /** The answer of GET /v1/stats. */
 export type Stats = Awaited<ReturnType<typeof getStats>>;

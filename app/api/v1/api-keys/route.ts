@@ -1,7 +1,7 @@
 import { createApiKey } from '@/lib/domain/api-keys/create-api-key';
 import { listApiKeys } from '@/lib/domain/api-keys/list-api-keys';
 import { route } from '@/lib/http/route';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,7 +1,7 @@
 import { route } from '@/lib/http/route';
 import { createApp } from '@/lib/domain/apps/create-app';
 import { listApps } from '@/lib/domain/apps/list-apps';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

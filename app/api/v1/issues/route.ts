@@ -1,7 +1,7 @@
 import { route } from '@/lib/http/route';
 import { scopedAppId } from '@/lib/http/scoped-app-id';
 import { listIssues } from '@/lib/domain/operational-events/list-issues';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,6 +1,6 @@
 import { route } from '@/lib/http/route';
 import { buildOpenApiDocument } from '@/lib/contract/openapi/build-openapi-document';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,7 +1,7 @@
 import { route } from '@/lib/http/route';
 import { createOperationalEndpoint } from '@/lib/domain/operational-events/create-operational-endpoint';
 import { listOperationalEndpoints } from '@/lib/domain/operational-events/list-operational-endpoints';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,6 +1,6 @@
 import { route } from '@/lib/http/route';
 import { scopedAppId } from '@/lib/http/scoped-app-id';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 import { getStats } from '@/lib/domain/stats/get-stats';
 
 export const runtime = 'nodejs';

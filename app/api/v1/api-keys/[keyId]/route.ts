@@ -1,6 +1,6 @@
 import { revokeApiKey } from '@/lib/domain/api-keys/revoke-api-key';
 import { route } from '@/lib/http/route';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

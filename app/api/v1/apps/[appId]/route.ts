@@ -2,7 +2,7 @@ import { route } from '@/lib/http/route';
 import { deleteApp } from '@/lib/domain/apps/delete-app';
 import { getApp } from '@/lib/domain/apps/get-app';
 import { updateApp } from '@/lib/domain/apps/update-app';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,7 +1,7 @@
 import { route } from '@/lib/http/route';
 import { scopedAppId } from '@/lib/http/scoped-app-id';
 import { getIssue } from '@/lib/domain/operational-events/get-issue';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

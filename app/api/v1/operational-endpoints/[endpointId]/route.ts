@@ -2,7 +2,7 @@ import { route } from '@/lib/http/route';
 import { deleteOperationalEndpoint } from '@/lib/domain/operational-events/delete-operational-endpoint';
 import { getOperationalEndpoint } from '@/lib/domain/operational-events/get-operational-endpoint';
 import { updateOperationalEndpoint } from '@/lib/domain/operational-events/update-operational-endpoint';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

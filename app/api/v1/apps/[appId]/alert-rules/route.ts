@@ -1,7 +1,7 @@
 import { route } from '@/lib/http/route';
 import { createAlertRule } from '@/lib/domain/operational-events/create-alert-rule';
 import { listAlertRules } from '@/lib/domain/operational-events/list-alert-rules';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,7 +1,7 @@
 import { route } from '@/lib/http/route';
 import { createEndpoint } from '@/lib/domain/endpoints/create-endpoint';
 import { listEndpoints } from '@/lib/domain/endpoints/list-endpoints';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

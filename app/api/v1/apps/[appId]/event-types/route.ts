@@ -1,7 +1,7 @@
 import { route } from '@/lib/http/route';
 import { createEventType } from '@/lib/domain/event-types/create-event-type';
 import { listEventTypes } from '@/lib/domain/event-types/list-event-types';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

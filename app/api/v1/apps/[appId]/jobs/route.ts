@@ -1,7 +1,7 @@
 import { route } from '@/lib/http/route';
 import { createJob } from '@/lib/domain/jobs/create-job';
 import { listJobs } from '@/lib/domain/jobs/list-jobs';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

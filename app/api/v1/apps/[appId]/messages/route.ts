@@ -2,7 +2,7 @@ import { idempotencyKeyOf } from '@/lib/http/idempotency-key';
 import { route } from '@/lib/http/route';
 import { createMessage } from '@/lib/domain/messages/create-message';
 import { listMessages } from '@/lib/domain/messages/list-messages';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

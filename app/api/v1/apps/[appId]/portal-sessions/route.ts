@@ -1,5 +1,5 @@
 import { route } from '@/lib/http/route';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 import { createPortalSession } from '@/lib/domain/portal/create-portal-session';
 import { listPortalSessions } from '@/lib/domain/portal/list-portal-sessions';
 import { portalOpenUrl } from '@/lib/http/portal/portal-base-url';

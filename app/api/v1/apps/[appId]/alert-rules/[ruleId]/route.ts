@@ -1,7 +1,7 @@
 import { route } from '@/lib/http/route';
 import { deleteAlertRule } from '@/lib/domain/operational-events/delete-alert-rule';
 import { updateAlertRule } from '@/lib/domain/operational-events/update-alert-rule';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

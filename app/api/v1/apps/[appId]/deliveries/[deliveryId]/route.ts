@@ -1,6 +1,6 @@
 import { route } from '@/lib/http/route';
 import { getDelivery } from '@/lib/domain/deliveries/get-delivery';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

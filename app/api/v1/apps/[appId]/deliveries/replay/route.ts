@@ -1,6 +1,6 @@
 import { route } from '@/lib/http/route';
 import { replayDeliverySelection } from '@/lib/domain/deliveries/replay-delivery-selection';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

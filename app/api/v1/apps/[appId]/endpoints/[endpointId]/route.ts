@@ -2,7 +2,7 @@ import { route } from '@/lib/http/route';
 import { deleteEndpoint } from '@/lib/domain/endpoints/delete-endpoint';
 import { getEndpoint } from '@/lib/domain/endpoints/get-endpoint';
 import { updateEndpoint } from '@/lib/domain/endpoints/update-endpoint';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

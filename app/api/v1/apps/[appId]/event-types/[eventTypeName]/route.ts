@@ -2,7 +2,7 @@ import { route } from '@/lib/http/route';
 import { deleteEventType } from '@/lib/domain/event-types/delete-event-type';
 import { getEventType } from '@/lib/domain/event-types/get-event-type';
 import { updateEventType } from '@/lib/domain/event-types/update-event-type';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

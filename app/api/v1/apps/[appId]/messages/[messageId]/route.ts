@@ -1,6 +1,6 @@
 import { route } from '@/lib/http/route';
 import { getMessage } from '@/lib/domain/messages/get-message';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

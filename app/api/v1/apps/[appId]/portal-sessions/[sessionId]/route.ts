@@ -1,5 +1,5 @@
 import { route } from '@/lib/http/route';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 import { revokePortalSession } from '@/lib/domain/portal/revoke-portal-session';
 
 export const runtime = 'nodejs';

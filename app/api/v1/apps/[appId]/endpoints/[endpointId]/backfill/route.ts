@@ -1,6 +1,6 @@
 import { route } from '@/lib/http/route';
 import { backfillEndpoint } from '@/lib/domain/jobs/backfill-endpoint';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,6 +1,6 @@
 import { route } from '@/lib/http/route';
 import { rotateEndpointSecret } from '@/lib/domain/endpoints/rotate-endpoint-secret';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

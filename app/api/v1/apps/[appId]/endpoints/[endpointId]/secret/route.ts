@@ -1,6 +1,6 @@
 import { route } from '@/lib/http/route';
 import { getEndpointSecrets } from '@/lib/domain/endpoints/get-endpoint-secrets';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

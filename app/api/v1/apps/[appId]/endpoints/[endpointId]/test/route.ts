@@ -1,6 +1,6 @@
 import { route } from '@/lib/http/route';
 import { sendTestMessage } from '@/lib/domain/endpoints/send-test-message';
-import { operations } from '@/lib/contract/openapi/operations';
+import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 

@@ -1,0 +1,80 @@
+import { defineOperation } from '../operation';
+import { page, pathId, replayResult } from '../schemas/common';
+import {
+  delivery,
+  deliveryDetail,
+  listDeliveriesQuery,
+  replayDeliveriesBody,
+  replayDeliveriesResult,
+} from '../schemas/deliveries';
+import { appParams, readErrors, readOneErrors, writeErrors } from './common';
+
+const deliveryParams = appParams.extend({ deliveryId: pathId });
+
+export const deliveryOperations = {
+  listDeliveries: defineOperation({
+    operationId: 'listDeliveries',
+    method: 'GET',
+    path: '/apps/{appId}/deliveries',
+    tag: 'Deliveries',
+    summary: 'List deliveries, newest first',
+    access: 'principal',
+    params: appParams,
+    query: listDeliveriesQuery,
+    status: 200,
+    response: page(delivery),
+    errors: [...readErrors, 404],
+  }),
+  getDelivery: defineOperation({
+    operationId: 'getDelivery',
+    method: 'GET',
+    path: '/apps/{appId}/deliveries/{deliveryId}',
+    tag: 'Deliveries',
+    summary: 'Get a delivery with its attempts and message',
+    access: 'principal',
+    params: deliveryParams,
+    status: 200,
+    response: deliveryDetail,
+    errors: readOneErrors,
+  }),
+  replayDelivery: defineOperation({
+    operationId: 'replayDelivery',
+    method: 'POST',
+    path: '/apps/{appId}/deliveries/{deliveryId}/replay',
+    tag: 'Deliveries',
+    summary: 'Send a delivery again (back to pending, due now)',
+    access: 'principal',
+    params: deliveryParams,
+    status: 200,
+    response: replayResult,
+    errors: [...readOneErrors, 409],
+  }),
+  replayDeliveries: defineOperation({
+    operationId: 'replayDeliveries',
+    method: 'POST',
+    path: '/apps/{appId}/deliveries/replay',
+    tag: 'Deliveries',
+    summary: 'Replay a selection of deliveries, or every delivery matching a filter (dryRun counts them)',
+    description:
+      'deliveryIds are replayed now ({replayed}); a filter starts a background job ({job}) whose total is ' +
+      "the dry run's count.",
+    access: 'principal',
+    params: appParams,
+    body: replayDeliveriesBody,
+    status: 200,
+    response: replayDeliveriesResult,
+    errors: writeErrors,
+  }),
+  cancelDelivery: defineOperation({
+    operationId: 'cancelDelivery',
+    method: 'POST',
+    path: '/apps/{appId}/deliveries/{deliveryId}/cancel',
+    tag: 'Deliveries',
+    summary: 'Cancel a pending or in-flight delivery',
+    access: 'principal',
+    params: deliveryParams,
+    status: 200,
+    response: delivery,
+    errors: [...readOneErrors, 409],
+  }),
+};

@@ -1,0 +1,76 @@
+import { defineOperation } from '../operation';
+import { page, pathId, replayResult } from '../schemas/common';
+import { messageDetail } from '../schemas/deliveries';
+import {
+  createMessageBody,
+  idempotencyKeyHeader,
+  listMessagesQuery,
+  message,
+  messageWithOutcome,
+} from '../schemas/messages';
+import { appParams, readErrors, readOneErrors, writeErrors } from './common';
+
+const messageParams = appParams.extend({ messageId: pathId });
+
+export const messageOperations = {
+  createMessage: defineOperation({
+    operationId: 'createMessage',
+    method: 'POST',
+    path: '/apps/{appId}/messages',
+    tag: 'Messages',
+    summary: 'Send a message to every subscribed endpoint (the REST way in, through hookline.send)',
+    description:
+      'With an Idempotency-Key, repeating the request returns the first message and records nothing new; ' +
+      'the same key with another event type or payload answers 409.',
+    access: 'principal',
+    params: appParams,
+    body: createMessageBody,
+    headers: [
+      {
+        name: 'Idempotency-Key',
+        description: 'Makes retries safe: one message per key and app',
+        schema: idempotencyKeyHeader,
+      },
+    ],
+    status: 202,
+    response: message,
+    errors: [...writeErrors, 409],
+  }),
+  listMessages: defineOperation({
+    operationId: 'listMessages',
+    method: 'GET',
+    path: '/apps/{appId}/messages',
+    tag: 'Messages',
+    summary: 'List messages, newest first, each with its deliveries counted by state',
+    access: 'principal',
+    params: appParams,
+    query: listMessagesQuery,
+    status: 200,
+    response: page(messageWithOutcome),
+    errors: [...readErrors, 404],
+  }),
+  getMessage: defineOperation({
+    operationId: 'getMessage',
+    method: 'GET',
+    path: '/apps/{appId}/messages/{messageId}',
+    tag: 'Messages',
+    summary: 'Get a message with its deliveries',
+    access: 'principal',
+    params: messageParams,
+    status: 200,
+    response: messageDetail,
+    errors: readOneErrors,
+  }),
+  replayMessage: defineOperation({
+    operationId: 'replayMessage',
+    method: 'POST',
+    path: '/apps/{appId}/messages/{messageId}/replay',
+    tag: 'Messages',
+    summary: 'Send a message again to all its endpoints',
+    access: 'principal',
+    params: messageParams,
+    status: 200,
+    response: replayResult,
+    errors: readOneErrors,
+  }),
+};
