@@ -1,6 +1,7 @@
 // The README is the newcomer's guide: its configuration table must list every variable Hookline
-// reads, and only those; its map must name every layer; its commands must be the ones package.json and CI run.
-import { readFileSync } from 'node:fs';
+// reads, and only those; its map must name every layer and only paths that exist; its commands must be the ones
+// package.json and CI run.
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configVariables } from '../lib/runtime/env';
@@ -23,6 +24,17 @@ describe('README', () => {
   it('maps every layer of scripts/architecture/layers.mjs in "Where things are"', () => {
     const map = readme.slice(readme.indexOf('## Where things are'));
     for (const layer of LAYERS) expect(map).toContain(`| \`${layer.folder}/\` | ${layer.name} |`);
+  });
+
+  it('names only files and folders that exist', () => {
+    const named = [
+      ...readme.matchAll(
+        /`((?:lib|app|components|worker|scripts|test|e2e|bench|prisma|examples|public)\/[\w.\-[\]/()]*)`/g,
+      ),
+    ];
+    const missing = named.map((match) => match[1]!).filter((path) => !existsSync(resolve(root, path)));
+    expect(named.length).toBeGreaterThan(50);
+    expect(missing).toEqual([]);
   });
 
   it('gives the test command that CI runs', () => {
