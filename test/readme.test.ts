@@ -33,7 +33,7 @@ describe('README', () => {
       ),
     ];
     const missing = named.map((match) => match[1]!).filter((path) => !existsSync(resolve(root, path)));
-    expect(named.length).toBeGreaterThan(50);
+    expect(named.length).toBeGreaterThan(25);
     expect(missing).toEqual([]);
   });
 
