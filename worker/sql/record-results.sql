@@ -48,7 +48,9 @@ WITH results AS (
     FROM results AS r
    WHERE d.id = r.delivery_id
      AND d.lease_owner = $1
-  RETURNING d.id, d.app_id, d.message_id, d.endpoint_id, d.attempt_count, d.state
+  RETURNING d.id, d.app_id, d.message_id, d.endpoint_id, d.attempt_count, d.state, r.started_at, r.duration_ms,
+            r.status_code, r.error_class, r.error_message, r.request_headers, r.response_headers, r.response_body,
+            r.response_truncated
 ), settled_messages AS (
   -- $19: messages whose last leased first attempt is in this batch; their queue rows held the lease.
   DELETE FROM hookline.fanout_queue AS q
@@ -56,12 +58,13 @@ WITH results AS (
      AND q.lease_owner = $1
 ), recorded AS (
   -- The attempts this flush counts (the fence let their deliveries change): health and rollups read
-  -- these, whether or not an attempt row is written for them.
-  SELECT u.app_id, u.id AS delivery_id, u.message_id, u.endpoint_id, u.attempt_count, r.started_at,
-         r.duration_ms, r.status_code, r.error_class, r.error_message, r.request_headers, r.response_headers,
-         r.response_body, r.response_truncated
+  -- these, whether or not an attempt row is written for them. The result's own columns come back
+  -- through the UPDATE's RETURNING: joining updated to results again was a nested loop over two CTEs
+  -- (no index, hash joins off on this connection), n × n rows for a flush of n.
+  SELECT u.app_id, u.id AS delivery_id, u.message_id, u.endpoint_id, u.attempt_count, u.started_at,
+         u.duration_ms, u.status_code, u.error_class, u.error_message, u.request_headers, u.response_headers,
+         u.response_body, u.response_truncated
     FROM updated AS u
-    JOIN results AS r ON r.delivery_id = u.id
 ), inserted AS (
   INSERT INTO hookline.attempts
          (app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id, started_at, duration_ms,
