@@ -182,9 +182,13 @@ test('two apps: each portal shows and changes only its own app', async ({ browse
   await betaPage.getByTestId('portal-endpoint-row').getByRole('link').click();
   await expect(betaPage.getByRole('button', { name: 'Show secret' })).toHaveCount(0);
 
-  // Revoked by the operator: the next page load shows the ended session, the API answers 401.
+  // Revoked by the operator while the page is open: its next live refresh gets a 401 and the page shows
+  // the ended session (never the admin's sign-in page, which means nothing to a customer); so does
+  // every later page load, and the API answers 401.
   const sessions = await api<{ data: { id: string; status: string }[] }>('GET', `/apps/${beta.appId}/portal-sessions`);
   await api('DELETE', `/apps/${beta.appId}/portal-sessions/${sessions.data[0]!.id}`);
+  await expect(betaPage.getByTestId('portal-expired')).toBeVisible();
+  expect(new URL(betaPage.url()).pathname).toMatch(/^\/portal\//);
   await betaPage.reload();
   await expect(betaPage.getByTestId('portal-expired')).toBeVisible();
   expect((await betaPage.request.get(`${env.baseUrl}/portal/api/v1/apps/${beta.appId}/endpoints`)).status()).toBe(401);

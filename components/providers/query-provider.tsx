@@ -1,7 +1,7 @@
 'use client';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { ApiRequestError } from '@/lib/client/api-client';
+import { ApiRequestError, isPortalPage } from '@/lib/client/api-client';
 
 // Several live queries fail with 401 together when a session ends; navigating once per failure made
 // each navigation abort the one before it.
@@ -15,7 +15,11 @@ function redirectWhenSignedOut(error: unknown) {
     !redirecting
   ) {
     redirecting = true;
-    window.location.assign(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+    // A portal session that expired or was revoked: the portal's own layout says so (app/portal/layout.tsx).
+    // The admin's sign-in page means nothing to the operator's customer, who has no admin account.
+    if (isPortalPage()) window.location.reload();
+    else
+      window.location.assign(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
   }
 }
 

@@ -49,7 +49,12 @@ export function buildQueryString(query: Record<string, QueryValue> | undefined):
 // portal's session, not the admin's, decides (lib/http/portal/authenticate-portal-request.ts).
 function portalPrefix(path: string): string {
   if (typeof window === 'undefined' || !path.startsWith('/api/')) return '';
-  return /^\/portal(\/|$)/.test(window.location.pathname) ? '/portal' : '';
+  return isPortalPage() ? '/portal' : '';
+}
+
+/** Whether this page is the customer portal's (below /portal), not the admin dashboard's. */
+export function isPortalPage(): boolean {
+  return /^\/portal(\/|$)/.test(window.location.pathname);
 }
 
 export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promise<T> {
