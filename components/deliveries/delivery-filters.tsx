@@ -7,7 +7,8 @@ import { DELIVERY_STATE_INFO, DELIVERY_STATES } from '@/lib/domain/deliveries/de
 import { AppSelect } from '../filters/app-select';
 import { FilterPanel } from '../filters/filter-panel';
 import { SavedFilters } from '../filters/saved-filters';
-import { TextFilter } from '../filters/text-filter';
+import { EndpointSelect } from '../filters/endpoint-select';
+import { TextFilterFields, type TextFilterSpec } from '../filters/text-filter-fields';
 import { TimeRangePicker } from '../filters/time-range-picker';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
@@ -28,7 +29,19 @@ export const DELIVERY_FILTER_NAMES = [
   'id',
 ] as const;
 
-export type DeliveryFilterParams = Record<(typeof DELIVERY_FILTER_NAMES)[number], string | undefined>;
+type DeliveryFilterName = (typeof DELIVERY_FILTER_NAMES)[number];
+
+export type DeliveryFilterParams = Record<DeliveryFilterName, string | undefined>;
+
+/** The explorer's free-text filters, in the order the panel shows them. */
+const DELIVERY_TEXT_FILTERS: readonly TextFilterSpec<DeliveryFilterName>[] = [
+  { name: 'errorClass', field: 'Error class', label: 'Error class', placeholder: 'e.g. timeout' },
+  { name: 'statusCode', field: 'Status code', label: 'Status code', placeholder: 'e.g. 503', numeric: true },
+  { name: 'minAttempts', field: 'Min. attempts', label: 'Min. attempts', placeholder: 'e.g. 3', numeric: true },
+  { name: 'messageId', field: 'Message id / webhook-id', label: 'Message id', placeholder: 'msg_…' },
+  { name: 'idempotencyKey', field: 'Idempotency key', label: 'Idempotency key' },
+  { name: 'id', field: 'Delivery id', label: 'Delivery id', placeholder: 'dlv_…' },
+];
 
 /** The filters set other than the app: what "Clear filters" clears and the folded panel counts. */
 export function activeFilterNames(params: DeliveryFilterParams) {
@@ -62,18 +75,12 @@ export function DeliveryFilters({
             />
           </Field>
           <Field label="Endpoint">
-            <Select
-              aria-label="Endpoint"
-              value={params.endpointId ?? ''}
-              onChange={(e) => setFilter({ endpointId: e.target.value })}
-            >
-              <option value="">All endpoints</option>
-              {endpoints.data?.data.map((endpoint) => (
-                <option key={endpoint.id} value={endpoint.id}>
-                  {endpoint.url}
-                </option>
-              ))}
-            </Select>
+            <EndpointSelect
+              ariaLabel="Endpoint"
+              endpoints={endpoints.data?.data}
+              value={params.endpointId}
+              onChange={(endpointId) => setFilter({ endpointId })}
+            />
           </Field>
           <Field label="Event type">
             <Select
@@ -106,55 +113,7 @@ export function DeliveryFilters({
               {params.state === 'pending' ? <option value="pending">pending (waiting or retrying)</option> : null}
             </Select>
           </Field>
-          <Field label="Error class">
-            <TextFilter
-              label="Error class"
-              placeholder="e.g. timeout"
-              value={params.errorClass}
-              onCommit={(errorClass) => setFilter({ errorClass })}
-            />
-          </Field>
-          <Field label="Status code">
-            <TextFilter
-              label="Status code"
-              placeholder="e.g. 503"
-              inputMode="numeric"
-              value={params.statusCode}
-              onCommit={(statusCode) => setFilter({ statusCode })}
-            />
-          </Field>
-          <Field label="Min. attempts">
-            <TextFilter
-              label="Min. attempts"
-              placeholder="e.g. 3"
-              inputMode="numeric"
-              value={params.minAttempts}
-              onCommit={(minAttempts) => setFilter({ minAttempts })}
-            />
-          </Field>
-          <Field label="Message id / webhook-id">
-            <TextFilter
-              label="Message id"
-              placeholder="msg_…"
-              value={params.messageId}
-              onCommit={(messageId) => setFilter({ messageId })}
-            />
-          </Field>
-          <Field label="Idempotency key">
-            <TextFilter
-              label="Idempotency key"
-              value={params.idempotencyKey}
-              onCommit={(idempotencyKey) => setFilter({ idempotencyKey })}
-            />
-          </Field>
-          <Field label="Delivery id">
-            <TextFilter
-              label="Delivery id"
-              placeholder="dlv_…"
-              value={params.id}
-              onCommit={(id) => setFilter({ id })}
-            />
-          </Field>
+          <TextFilterFields specs={DELIVERY_TEXT_FILTERS} values={params} onCommit={setFilter} />
         </div>
         <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
           <TimeRangePicker allowAll value={range} onChange={(next) => setFilter({ range: next })} />

@@ -10,7 +10,7 @@ import { AppSelect } from '../filters/app-select';
 import { FilterPanel } from '../filters/filter-panel';
 import { LiveStatus } from '../filters/live-status';
 import { SavedFilters } from '../filters/saved-filters';
-import { TextFilter } from '../filters/text-filter';
+import { TextFilterFields, type TextFilterSpec } from '../filters/text-filter-fields';
 import { TimeRangePicker } from '../filters/time-range-picker';
 import { useDefaultApp } from '../filters/use-default-app';
 import { useUrlFilters } from '../filters/use-url-filters';
@@ -18,7 +18,7 @@ import { formatTime } from '../format';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Badge, type Tone } from '../ui/badge';
-import { Field, Select } from '../ui/field';
+import { Select } from '../ui/field';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { Table, Td, Th, Tr } from '../ui/table';
@@ -35,6 +35,36 @@ const FILTER_NAMES = [
   'payloadPath',
   'payloadValue',
 ] as const;
+
+/** The free-text filters, in the order the panel shows them; status, error class and attempts match a
+ * message when one of its deliveries does. */
+const MESSAGE_TEXT_FILTERS: readonly TextFilterSpec<(typeof FILTER_NAMES)[number]>[] = [
+  { name: 'id', field: 'Message id / webhook-id', label: 'Message id', placeholder: 'msg_…' },
+  { name: 'idempotencyKey', field: 'Idempotency key', label: 'Idempotency key' },
+  {
+    name: 'statusCode',
+    field: "A delivery's status code",
+    label: 'Status code',
+    placeholder: 'e.g. 503',
+    numeric: true,
+  },
+  { name: 'errorClass', field: "A delivery's error class", label: 'Error class', placeholder: 'e.g. timeout' },
+  {
+    name: 'minAttempts',
+    field: "A delivery's min. attempts",
+    label: 'Min. attempts',
+    placeholder: 'e.g. 3',
+    numeric: true,
+  },
+  {
+    name: 'payloadPath',
+    field: 'Payload field',
+    label: 'Payload field',
+    placeholder: 'e.g. customer.id',
+    hint: 'Dot path; searches one day at most (choose 15 min, 1 h or 24 h)',
+  },
+  { name: 'payloadValue', field: 'Payload value', label: 'Payload value', placeholder: 'e.g. cus_42 or 42 or "42"' },
+];
 
 /** A message's deliveries in a phrase: "all delivered", "2 failing", "1 dead", "3 in progress". */
 function Outcome({ outcome }: { outcome: MessageOutcome }) {
@@ -118,63 +148,7 @@ export function MessagesList() {
       >
         <Card className="mb-3 p-3">
           <div className="grid grid-cols-1 gap-x-3 gap-y-2 sm:grid-cols-2 lg:grid-cols-4">
-            <Field label="Message id / webhook-id">
-              <TextFilter
-                label="Message id"
-                placeholder="msg_…"
-                value={params.id}
-                onCommit={(id) => setParams({ id })}
-              />
-            </Field>
-            <Field label="Idempotency key">
-              <TextFilter
-                label="Idempotency key"
-                value={params.idempotencyKey}
-                onCommit={(idempotencyKey) => setParams({ idempotencyKey })}
-              />
-            </Field>
-            <Field label="A delivery's status code">
-              <TextFilter
-                label="Status code"
-                placeholder="e.g. 503"
-                inputMode="numeric"
-                value={params.statusCode}
-                onCommit={(statusCode) => setParams({ statusCode })}
-              />
-            </Field>
-            <Field label="A delivery's error class">
-              <TextFilter
-                label="Error class"
-                placeholder="e.g. timeout"
-                value={params.errorClass}
-                onCommit={(errorClass) => setParams({ errorClass })}
-              />
-            </Field>
-            <Field label="A delivery's min. attempts">
-              <TextFilter
-                label="Min. attempts"
-                inputMode="numeric"
-                placeholder="e.g. 3"
-                value={params.minAttempts}
-                onCommit={(minAttempts) => setParams({ minAttempts })}
-              />
-            </Field>
-            <Field label="Payload field" hint="Dot path; searches one day at most (choose 15 min, 1 h or 24 h)">
-              <TextFilter
-                label="Payload field"
-                placeholder="e.g. customer.id"
-                value={params.payloadPath}
-                onCommit={(payloadPath) => setParams({ payloadPath })}
-              />
-            </Field>
-            <Field label="Payload value">
-              <TextFilter
-                label="Payload value"
-                placeholder='e.g. cus_42 or 42 or "42"'
-                value={params.payloadValue}
-                onCommit={(payloadValue) => setParams({ payloadValue })}
-              />
-            </Field>
+            <TextFilterFields specs={MESSAGE_TEXT_FILTERS} values={params} onCommit={setParams} />
           </div>
           <div className="mt-3">
             <SavedFilters page="messages" pathname="/messages" />

@@ -8,6 +8,7 @@ import {
 } from '@/lib/domain/deliveries/delivery-states';
 import { deliveriesQuery } from '@/lib/client/queries/deliveries';
 import { endpointsQuery } from '@/lib/client/queries/endpoints';
+import { EndpointSelect } from '../filters/endpoint-select';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Field, Select } from '../ui/field';
@@ -43,14 +44,11 @@ export function PortalDeliveries() {
       <PageHeader title="Deliveries" subtitle="Every webhook sent to your endpoints, newest first" />
       <div className="mb-3 grid gap-3 sm:grid-cols-2 md:max-w-2xl">
         <Field label="Endpoint">
-          <Select value={endpointId ?? ''} onChange={(event) => setFilter('endpointId', event.target.value)}>
-            <option value="">All endpoints</option>
-            {endpoints.data?.data.map((endpoint) => (
-              <option key={endpoint.id} value={endpoint.id}>
-                {endpoint.url}
-              </option>
-            ))}
-          </Select>
+          <EndpointSelect
+            endpoints={endpoints.data?.data}
+            value={endpointId}
+            onChange={(value) => setFilter('endpointId', value)}
+          />
         </Field>
         <Field label="State">
           <Select value={state ?? ''} onChange={(event) => setFilter('state', event.target.value)}>
