@@ -8,6 +8,7 @@ import { AppSelect } from '../filters/app-select';
 import { FilterPanel } from '../filters/filter-panel';
 import { SavedFilters } from '../filters/saved-filters';
 import { EndpointSelect } from '../filters/endpoint-select';
+import { EventTypeSelect } from '../filters/event-type-select';
 import { TextFilterFields, type TextFilterSpec } from '../filters/text-filter-fields';
 import { TimeRangePicker } from '../filters/time-range-picker';
 import { Button } from '../ui/button';
@@ -83,18 +84,11 @@ export function DeliveryFilters({
             />
           </Field>
           <Field label="Event type">
-            <Select
-              aria-label="Event type"
-              value={params.eventType ?? ''}
-              onChange={(e) => setFilter({ eventType: e.target.value })}
-            >
-              <option value="">All event types</option>
-              {eventTypes.data?.data.map((eventType) => (
-                <option key={eventType.id} value={eventType.name}>
-                  {eventType.name}
-                </option>
-              ))}
-            </Select>
+            <EventTypeSelect
+              eventTypes={eventTypes.data?.data}
+              value={params.eventType}
+              onChange={(eventType) => setFilter({ eventType })}
+            />
           </Field>
           <Field label="State">
             <Select

@@ -7,6 +7,7 @@ import { messagesQuery, type MessageFilter } from '@/lib/client/queries/messages
 import type { MessageOutcome } from '@/lib/contract/schemas/messages';
 import { isTimeRange } from '@/lib/client/queries/time-range';
 import { AppSelect } from '../filters/app-select';
+import { EventTypeSelect } from '../filters/event-type-select';
 import { FilterPanel } from '../filters/filter-panel';
 import { LiveStatus } from '../filters/live-status';
 import { SavedFilters } from '../filters/saved-filters';
@@ -18,7 +19,6 @@ import { formatTime } from '../format';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Badge, type Tone } from '../ui/badge';
-import { Select } from '../ui/field';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { Table, Td, Th, Tr } from '../ui/table';
@@ -126,19 +126,12 @@ export function MessagesList() {
         actions={
           <>
             <AppSelect value={params.appId} onChange={(appId) => setParams({ appId, eventType: undefined })} />
-            <Select
-              aria-label="Event type"
+            <EventTypeSelect
               className="w-48"
-              value={params.eventType ?? ''}
-              onChange={(e) => setParams({ eventType: e.target.value })}
-            >
-              <option value="">All event types</option>
-              {eventTypes.data?.data.map((eventType) => (
-                <option key={eventType.id} value={eventType.name}>
-                  {eventType.name}
-                </option>
-              ))}
-            </Select>
+              eventTypes={eventTypes.data?.data}
+              value={params.eventType}
+              onChange={(eventType) => setParams({ eventType })}
+            />
             <TimeRangePicker allowAll value={filter.range} onChange={(range) => setParams({ range })} />
           </>
         }
