@@ -35,6 +35,26 @@ export function createPool(connectionString: string, options: pg.PoolConfig = {}
   return pool;
 }
 
+/**
+ * Runs `work` on a client checked out of `pool`, and gives it back. A checked-out client has no error
+ * listener (the pool's is only on idle ones), and the connection dying while it is held (Postgres
+ * restarting mid-transaction) is emitted as an 'error' event: unhandled, that ended the worker
+ * (test/worker/postgres-restart.test.ts). The failed query reports the error to `work`; the event
+ * only marks the client, which the pool then discards instead of reusing.
+ */
+export async function withPoolClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let lost: Error | undefined;
+  const onError = (error: Error) => (lost = error);
+  client.on('error', onError);
+  try {
+    return await work(client);
+  } finally {
+    client.removeListener('error', onError);
+    client.release(lost);
+  }
+}
+
 export function createClient(connectionString: string): pg.Client {
   return new pg.Client({ connectionString });
 }

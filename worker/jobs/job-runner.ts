@@ -10,7 +10,7 @@
 // move, and when the lease runs out another worker resumes at the cursor. No row is done twice.
 // A cancel (lib/domain/jobs/cancel-job.ts) is seen by the next batch's lock, so it stops within one batch.
 import type { Logger } from '../../lib/runtime/log';
-import type { Pool, PoolClient } from '../../lib/database/pg';
+import { withPoolClient, type Pool, type PoolClient } from '../../lib/database/pg';
 import { replayMatch, type StoredReplayParams } from './job-filter';
 import { sql } from '../statements';
 import { createJobConnection } from '../worker-connections';
@@ -153,40 +153,35 @@ export class JobRunner {
 
   /** One batch in one transaction; 'lost' when the job is no longer this worker's to run. */
   private async batch(job: TakenJob, cursor: Record<string, unknown> | null): Promise<BatchOutcome | 'lost'> {
-    const client = await this.pool.connect();
-    let lost: Error | undefined;
-    const onError = (error: Error) => (lost = error);
-    client.on('error', onError);
-    try {
-      await client.query('BEGIN');
-      const fence = await client.query(sql.lockJob, [job.id, this.options.workerId]);
-      if (fence.rowCount === 0) {
-        await client.query('ROLLBACK');
-        return 'lost';
-      }
-      const outcome =
-        job.kind === 'backfill' ? await this.backfill(client, job, cursor) : await this.replay(client, job, cursor);
-      if (outcome.failure) {
-        await client.query('ROLLBACK');
+    return withPoolClient(this.pool, async (client) => {
+      try {
+        await client.query('BEGIN');
+        const fence = await client.query(sql.lockJob, [job.id, this.options.workerId]);
+        if (fence.rowCount === 0) {
+          await client.query('ROLLBACK');
+          return 'lost';
+        }
+        const outcome =
+          job.kind === 'backfill' ? await this.backfill(client, job, cursor) : await this.replay(client, job, cursor);
+        if (outcome.failure) {
+          await client.query('ROLLBACK');
+          return outcome;
+        }
+        await client.query(sql.advanceJob, [
+          job.id,
+          this.options.workerId,
+          outcome.cursor ? JSON.stringify(outcome.cursor) : null,
+          outcome.changed,
+          outcome.done,
+          this.leaseSeconds,
+        ]);
+        await client.query('COMMIT');
         return outcome;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
       }
-      await client.query(sql.advanceJob, [
-        job.id,
-        this.options.workerId,
-        outcome.cursor ? JSON.stringify(outcome.cursor) : null,
-        outcome.changed,
-        outcome.done,
-        this.leaseSeconds,
-      ]);
-      await client.query('COMMIT');
-      return outcome;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.removeListener('error', onError);
-      client.release(lost);
-    }
+    });
   }
 
   private async replay(
