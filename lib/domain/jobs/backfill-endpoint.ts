@@ -1,4 +1,4 @@
-import { createJob } from './create-job';
+import { createJob, type EndpointSinceInput } from './create-job';
 import { countJob } from './count-job';
 import { findEndpoint } from '../endpoints/find-endpoint';
 
@@ -8,17 +8,7 @@ import { findEndpoint } from '../endpoints/find-endpoint';
  * sent in creation order at the endpoint's own pace (worker/sql/job-backfill-batch.sql). For the REST
  * API, the dashboard and the customer portal alike; a dry run only counts the messages.
  */
-export async function backfillEndpoint({
-  appId,
-  endpointId,
-  since,
-  dryRun,
-}: {
-  appId: string;
-  endpointId: string;
-  since: Date;
-  dryRun?: boolean;
-}) {
+export async function backfillEndpoint({ appId, endpointId, since, dryRun }: EndpointSinceInput) {
   await findEndpoint(appId, endpointId);
   const request = { kind: 'backfill' as const, endpointId, since };
   if (dryRun) return { matched: await countJob({ appId, request, asOf: new Date() }) };

@@ -23,3 +23,11 @@ export async function createJob({ appId, request }: { appId: string; request: Cr
   });
   return jobView(row);
 }
+
+/** What recover and backfill take: one endpoint, from a point in time; a dry run only counts. */
+export interface EndpointSinceInput {
+  appId: string;
+  endpointId: string;
+  since: Date;
+  dryRun?: boolean;
+}

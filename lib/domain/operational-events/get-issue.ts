@@ -1,6 +1,7 @@
 import { getPrisma } from '../../database/db';
 import { notFound } from '../errors';
 import { issueView } from './issue-view';
+import { operationalEventView } from './operational-event-view';
 
 /** The issue with its affected deliveries and events; appId (an app-limited caller's) must match. */
 export async function getIssue({ issueId, appId }: { issueId: string; appId?: string }) {
@@ -25,14 +26,6 @@ export async function getIssue({ issueId, appId }: { issueId: string; appId?: st
     ...issueView(row),
     endpointUrl: endpoint?.url ?? null,
     deliveryIds: deliveries.map((delivery) => delivery.deliveryId),
-    events: events.map((event) => ({
-      id: event.id,
-      appId: event.appId,
-      type: event.type,
-      endpointId: event.endpointId,
-      issueId: event.issueId,
-      data: event.data as Record<string, unknown>,
-      createdAt: event.createdAt,
-    })),
+    events: events.map(operationalEventView),
   };
 }

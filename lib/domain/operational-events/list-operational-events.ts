@@ -1,5 +1,6 @@
 import { findPage } from '../cursor';
 import { getPrisma } from '../../database/db';
+import { operationalEventView } from './operational-event-view';
 
 /** The operational event log, newest first (what was sent to the operational endpoints, and why). */
 export async function listOperationalEvents({
@@ -16,15 +17,7 @@ export async function listOperationalEvents({
     prisma.operationalEvent.findMany(query),
   );
   return {
-    data: page.data.map((event) => ({
-      id: event.id,
-      appId: event.appId,
-      type: event.type,
-      endpointId: event.endpointId,
-      issueId: event.issueId,
-      data: event.data as Record<string, unknown>,
-      createdAt: event.createdAt,
-    })),
+    data: page.data.map(operationalEventView),
     nextCursor: page.nextCursor,
   };
 }
