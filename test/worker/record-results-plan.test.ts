@@ -112,6 +112,13 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
     expect(reads.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'deliveries_pkey']]);
     // 500 rows looked up, 500 found: nothing of the other 19,500 in flight, nor of the history.
     expect(reads[0]![2]).toBe(500);
+    // And no step reads the batch once per result: joining the updated rows back to the batch was a
+    // nested loop over two CTEs, 250,000 rows for 500 results (41 ms of the flush on 18, 37 on 15;
+    // 13 ms without it).
+    const cteRows = nodesOf(plan)
+      .filter((node) => node['Node Type'] === 'CTE Scan')
+      .map((node) => (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1));
+    expect(Math.max(...cteRows)).toBeLessThanOrEqual(500);
   });
 
   it('gives deliveries back by primary key too', async () => {
