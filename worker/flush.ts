@@ -8,7 +8,7 @@ import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
 import type { CircuitSettings, CircuitState } from './circuit-breaker';
 import type { AttemptResult } from './deliver';
-import { sql } from './statements';
+import { prepared } from './statements';
 
 export interface FlushOutcome {
   recorded: number;
@@ -103,28 +103,30 @@ export class ResultFlusher {
     // What only an attempt row would keep is not sent for successes that get none.
     const keepsRow = (r: AttemptResult) => r.errorClass !== null || this.options.keepSuccessfulAttempts;
     try {
-      const { rows } = await this.options.pool.query<FlushOutcome>(sql.recordResults, [
-        this.options.workerId,
-        batch.map((r) => r.deliveryId),
-        batch.map((r) => r.state),
-        batch.map((r) => r.nextAttemptAt),
-        batch.map((r) => r.startedAt),
-        batch.map((r) => r.durationMs),
-        batch.map((r) => r.statusCode),
-        batch.map((r) => r.errorClass),
-        batch.map((r) => r.errorMessage),
-        batch.map((r) => (keepsRow(r) ? JSON.stringify(r.requestHeaders) : null)),
-        batch.map((r) => (keepsRow(r) && r.responseHeaders ? JSON.stringify(r.responseHeaders) : null)),
-        batch.map((r) => (keepsRow(r) && r.responseBody !== null ? stripNul(r.responseBody) : null)),
-        batch.map((r) => r.responseTruncated),
-        this.options.circuit.failureThreshold,
-        this.options.circuit.openBaseMs,
-        this.options.circuit.openMaxMs,
-        this.options.autoDisableAfterMs,
-        this.options.keepSuccessfulAttempts,
-        batch.flatMap((r) => this.settles.get(r) ?? []),
-        this.options.rollupShard,
-      ]);
+      const { rows } = await this.options.pool.query<FlushOutcome>(
+        prepared('recordResults', [
+          this.options.workerId,
+          batch.map((r) => r.deliveryId),
+          batch.map((r) => r.state),
+          batch.map((r) => r.nextAttemptAt),
+          batch.map((r) => r.startedAt),
+          batch.map((r) => r.durationMs),
+          batch.map((r) => r.statusCode),
+          batch.map((r) => r.errorClass),
+          batch.map((r) => r.errorMessage),
+          batch.map((r) => (keepsRow(r) ? JSON.stringify(r.requestHeaders) : null)),
+          batch.map((r) => (keepsRow(r) && r.responseHeaders ? JSON.stringify(r.responseHeaders) : null)),
+          batch.map((r) => (keepsRow(r) && r.responseBody !== null ? stripNul(r.responseBody) : null)),
+          batch.map((r) => r.responseTruncated),
+          this.options.circuit.failureThreshold,
+          this.options.circuit.openBaseMs,
+          this.options.circuit.openMaxMs,
+          this.options.autoDisableAfterMs,
+          this.options.keepSuccessfulAttempts,
+          batch.flatMap((r) => this.settles.get(r) ?? []),
+          this.options.rollupShard,
+        ]),
+      );
       this.failures = 0;
       for (const result of batch) this.settles.delete(result);
       const outcome: FlushOutcome = rows[0] ?? { recorded: 0, succeeded: 0, dead: 0, endpoints: [] };

@@ -12,7 +12,7 @@ import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
 import type { LeaseBook } from './leases';
 import type { WorkerMetrics } from './metrics';
-import { sql } from './statements';
+import { prepared, sql } from './statements';
 
 // Time a delivery's lease must still run, beyond the next renewal, for it to be sent: a renewal round
 // trip plus event-loop lag under load.
@@ -52,12 +52,9 @@ export class LeaseKeeper {
     if (this.leases.size === 0) return;
     const ids = this.leases.ids();
     try {
-      const { rows } = await this.pool.query<{ id: string }>(sql.renewLeases, [
-        this.workerId,
-        ids,
-        this.leaseSeconds,
-        this.leases.messages(),
-      ]);
+      const { rows } = await this.pool.query<{ id: string }>(
+        prepared('renewLeases', [this.workerId, ids, this.leaseSeconds, this.leases.messages()]),
+      );
       const renewed = new Set(rows.map((row) => row.id));
       // Recorded or released while the renewal ran: nothing to do. Still held: extend. Otherwise
       // taken over (this process was frozen past its lease): never send it; a result in flight is

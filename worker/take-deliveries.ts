@@ -9,7 +9,7 @@
 import type { Pool } from '../lib/database/pg';
 import type { CircuitState } from './circuit-breaker';
 import type { LeaseBook } from './leases';
-import { sql } from './statements';
+import { prepared } from './statements';
 
 export interface TakenRow {
   id: string;
@@ -50,8 +50,9 @@ export class DeliverySource {
   /** Takes up to `limit` deliveries to send: due ones first, then new messages fanned out. */
   async take(limit: number): Promise<Taken> {
     let sentAt = Date.now();
-    const claimed = (await this.pool.query<TakenRow>(sql.claimDeliveries, [this.workerId, limit, this.leaseSeconds]))
-      .rows;
+    const claimed = (
+      await this.pool.query<TakenRow>(prepared('claimDeliveries', [this.workerId, limit, this.leaseSeconds]))
+    ).rows;
     this.leases.extend(
       claimed.map((row) => row.id),
       sentAt,
@@ -63,7 +64,7 @@ export class DeliverySource {
     const messages = Math.max(1, Math.min(room, Math.floor(room / this.deliveriesPerMessage)));
     sentAt = Date.now();
     const rows = (
-      await this.pool.query<FanOutRow>(sql.fanOutMessages, [this.workerId, messages, room, this.leaseSeconds])
+      await this.pool.query<FanOutRow>(prepared('fanOutMessages', [this.workerId, messages, room, this.leaseSeconds]))
     ).rows;
     const counts = rows[0];
     const messagesTaken = counts?.messages_taken ?? 0;

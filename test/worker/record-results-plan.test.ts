@@ -54,19 +54,35 @@ beforeAll(async () => {
   );
 });
 
-/** EXPLAIN ANALYZE of a statement in a transaction that is rolled back, with the worker's settings. */
+/** A parameter as PostgreSQL's text input reads it (arrays as '{...}' with each element quoted). */
+function asText(value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) {
+    const element = (item: unknown) => (item === null ? 'NULL' : `"${asText(item).replace(/["\\]/g, '\\$&')}"`);
+    return `{${value.map(element).join(',')}}`;
+  }
+  return String(value);
+}
+
+/**
+ * EXPLAIN ANALYZE of a statement run as the worker runs it: prepared (worker/statements.ts), with the
+ * worker's connection settings (a generic plan), in a transaction that is rolled back.
+ */
 async function explain(statement: string, params: unknown[], settings: Record<string, string> = {}): Promise<PlanNode> {
   const client = await db.pool.connect();
   try {
     await client.query('BEGIN');
     for (const [name, value] of Object.entries(settings)) await client.query(`SET LOCAL ${name} = ${value}`);
+    await client.query(`PREPARE hot_statement AS\n${statement}`);
+    // EXECUTE takes its arguments as SQL, not as bound parameters: each becomes an untyped literal.
+    const args = params.map((param) => (param === null ? 'NULL' : client.escapeLiteral(asText(param)))).join(', ');
     const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-      `EXPLAIN (ANALYZE, FORMAT JSON)\n${statement}`,
-      params,
+      `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE hot_statement(${args})`,
     );
     return rows[0]!['QUERY PLAN'][0].Plan;
   } finally {
     await client.query('ROLLBACK');
+    await client.query('DEALLOCATE hot_statement');
     client.release();
   }
 }
