@@ -80,6 +80,22 @@ export function buildBody(
   return `{"type":${JSON.stringify(delivery.eventType)},"timestamp":"${delivery.createdAt.toISOString()}","data":${delivery.payload}}`;
 }
 
+// An endpoint's custom headers, lower-cased and without the ones the worker owns, once per loaded
+// endpoint (endpoint-cache.ts replaces the object when the endpoint changes) rather than per request.
+const customHeadersOf = new WeakMap<Record<string, string>, [string, string][]>();
+
+function customHeaders(stored: Record<string, string>): [string, string][] {
+  let headers = customHeadersOf.get(stored);
+  if (!headers) {
+    // Headers the worker owns: stored custom headers cannot replace the signature, the id or the framing.
+    headers = Object.entries(stored)
+      .filter(([name]) => !isReservedHeader(name))
+      .map(([name, value]) => [name.toLowerCase(), String(value)]);
+    customHeadersOf.set(stored, headers);
+  }
+  return headers;
+}
+
 export function buildRequestHeaders(
   delivery: ClaimedDelivery,
   endpoint: EndpointSettings,
@@ -88,17 +104,24 @@ export function buildRequestHeaders(
   userAgent: string,
 ): Record<string, string> {
   const headers: Record<string, string> = { 'user-agent': userAgent };
-  for (const [name, value] of Object.entries(endpoint.headers)) {
-    // Headers the worker owns: stored custom headers cannot replace the signature, the id or the framing.
-    if (!isReservedHeader(name)) headers[name.toLowerCase()] = String(value);
+  for (const [name, value] of customHeaders(endpoint.headers)) headers[name] = value;
+  headers['content-type'] = 'application/json';
+  headers['webhook-id'] = delivery.messageId;
+  headers['webhook-timestamp'] = String(timestampSeconds);
+  headers['webhook-signature'] = signatureHeader(endpoint.secrets, delivery.messageId, timestampSeconds, body);
+  return headers;
+}
+
+// Parsed once per loaded endpoint, not per request. Only read (origin, path, protocol) afterwards.
+const parsedUrls = new WeakMap<EndpointSettings, URL>();
+
+function endpointUrl(endpoint: EndpointSettings): URL {
+  let url = parsedUrls.get(endpoint);
+  if (!url) {
+    url = new URL(endpoint.url);
+    parsedUrls.set(endpoint, url);
   }
-  return {
-    ...headers,
-    'content-type': 'application/json',
-    'webhook-id': delivery.messageId,
-    'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': signatureHeader(endpoint.secrets, delivery.messageId, timestampSeconds, body),
-  };
+  return url;
 }
 
 export async function deliver(
@@ -128,7 +151,7 @@ export async function deliver(
       Math.floor(startedAt.getTime() / 1000),
       options.userAgent,
     );
-    const url = new URL(endpoint.url);
+    const url = endpointUrl(endpoint);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw Object.assign(new Error(`${url.protocol} URLs are not delivered; use http or https`), {
         code: 'ERR_INVALID_URL',

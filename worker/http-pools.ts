@@ -109,27 +109,40 @@ export class HttpPools {
   }
 }
 
-async function readBounded(
+/**
+ * Reads a response body, keeping its first keepBytes for the attempt log and dropping up to
+ * drainBytes more so the connection can be reused; past that the socket is closed. Stream events, not
+ * `for await`: the async iterator cost a promise per chunk and ~4 µs per delivery in a 20k drain's
+ * profile, for bodies that are mostly a few bytes.
+ */
+function readBounded(
   body: Dispatcher.ResponseData['body'],
   limits: HttpLimits,
 ): Promise<{ body: string; truncated: boolean }> {
-  const kept: Buffer[] = [];
-  let keptBytes = 0;
-  let seenBytes = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    seenBytes += chunk.length;
-    if (keptBytes < limits.keepBytes) {
-      const slice = chunk.subarray(0, limits.keepBytes - keptBytes);
-      kept.push(slice);
-      keptBytes += slice.length;
-    }
-    if (seenBytes > limits.keepBytes + limits.drainBytes) {
-      // Enough: closing the socket is cheaper than reading an endless or huge body.
-      body.destroy();
-      break;
-    }
-  }
-  return { body: Buffer.concat(kept).toString('utf8'), truncated: seenBytes > keptBytes };
+  return new Promise((resolve, reject) => {
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    let seenBytes = 0;
+    const done = () => resolve({ body: Buffer.concat(kept).toString('utf8'), truncated: seenBytes > keptBytes });
+    body.on('data', (chunk: Buffer) => {
+      seenBytes += chunk.length;
+      if (keptBytes < limits.keepBytes) {
+        const slice = chunk.subarray(0, limits.keepBytes - keptBytes);
+        kept.push(slice);
+        keptBytes += slice.length;
+      }
+      if (seenBytes > limits.keepBytes + limits.drainBytes) {
+        // Enough: closing the socket is cheaper than reading an endless or huge body.
+        body.removeAllListeners('data');
+        body.removeAllListeners('end');
+        body.on('error', () => {});
+        body.destroy();
+        done();
+      }
+    });
+    body.once('end', done);
+    body.once('error', reject);
+  });
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
