@@ -1,6 +1,7 @@
 // Turns the summarized case results into the printed tables and the verdict on each target of
 // issue 11 ("Write path v2"), plus the earlier targets the benchmark has always judged.
 // Verdicts use the median of the runs, except duplicate sends, where any run with one fails.
+import { availableParallelism } from 'node:os';
 import type { Summary } from './repeat';
 import type { CaseResult, ProducerResult } from './scenarios';
 
@@ -120,6 +121,23 @@ function scalingSet(cases: Summary<CaseResult>[]): CaseResult[] {
   );
 }
 
+/**
+ * What the machine's cores allow at the CPU a drain's deliveries cost: worker, PostgreSQL and the
+ * loopback receiver, which runs in the bench process (with the bench's own progress checks) on the
+ * same cores. A receiver on another machine would leave its share to the other two.
+ */
+function cpuCeiling(drain: CaseResult): string {
+  const receiverMicros = (drain.benchProcessCpuSeconds * 1e6) / Math.max(1, drain.succeeded);
+  const totalMicros = drain.cpuMicrosPerDelivery + receiverMicros;
+  if (!Number.isFinite(totalMicros) || totalMicros <= 0) return 'CPU per delivery not measured';
+  const cores = availableParallelism();
+  return (
+    `CPU per delivery ${fmt(drain.cpuMicrosPerDelivery)} µs (worker + PostgreSQL) + ${fmt(receiverMicros)} µs ` +
+    `(receiver and bench process) = ${fmt(totalMicros)} µs: ${cores} cores allow at most ` +
+    `${fmt((cores * 1e6) / totalMicros)}/s`
+  );
+}
+
 export function judgeTargets(cases: Summary<CaseResult>[], producers: Summary<ProducerResult>[]): TargetVerdict[] {
   const verdicts: TargetVerdict[] = [];
   const notRun = (target: string, why = 'not run') => verdicts.push({ target, measured: why, met: null });
@@ -161,7 +179,7 @@ export function judgeTargets(cases: Summary<CaseResult>[], producers: Summary<Pr
       target: '>= 10,000 deliveries/s recorded, 100,000 events, one worker, 100% success',
       measured:
         `${fmt(drain.deliveriesPerSecond)}/s recorded (${fmt(drain.sentPerSecond)}/s sent) over ` +
-        `${fmt(drain.events)} events, ${fmt(drain.successRate * 100, 2)}% success`,
+        `${fmt(drain.events)} events, ${fmt(drain.successRate * 100, 2)}% success; ${cpuCeiling(drain)}`,
       met: drain.events >= 100_000 ? drain.deliveriesPerSecond >= 10_000 && drain.successRate === 1 : null,
     });
   } else notRun('>= 10,000 deliveries/s recorded, 100,000 events, one worker, 100% success');
@@ -231,7 +249,10 @@ export function judgeTargets(cases: Summary<CaseResult>[], producers: Summary<Pr
     const one = scaling[0]!;
     verdicts.push({
       target: 'more workers never slower: 2 and 4 workers on one endpoint >= one worker',
-      measured: `${scaling.map((r) => `${r.workers}w ${fmt(r.deliveriesPerSecond)}/s`).join(', ')} recorded (${fmt(one.events)} events each)`,
+      measured:
+        `${scaling.map((r) => `${r.workers}w ${fmt(r.deliveriesPerSecond)}/s`).join(', ')} recorded ` +
+        `(${fmt(one.events)} events each); CPU per delivery, workers + PostgreSQL: ` +
+        `${scaling.map((r) => `${r.workers}w ${fmt(r.cpuMicrosPerDelivery)} µs`).join(', ')} on ${availableParallelism()} cores`,
       met: scaling.every((r) => r.deliveriesPerSecond >= one.deliveriesPerSecond),
     });
   } else
