@@ -3,7 +3,7 @@
 // Verdicts use the median of the runs, except duplicate sends, where any run with one fails.
 import { availableParallelism } from 'node:os';
 import type { Summary } from './repeat';
-import type { CaseResult, ProducerResult } from './scenarios';
+import type { CaseResult, ProducerPartResult, ProducerResult } from './scenarios';
 
 export interface TargetVerdict {
   target: string;
@@ -54,6 +54,12 @@ const PRODUCER_COLUMNS: Column<ProducerResult>[] = [
   { header: '% ', value: (r) => r.percentAlone, digits: 1 },
 ];
 
+const PRODUCER_PART_COLUMNS: Column<ProducerPartResult>[] = [
+  { header: 'part of hookline.send', value: (r) => r.name },
+  { header: 'TPS', value: (r) => r.tps },
+  { header: '% of no trigger', value: (r) => r.percentOfNoTrigger, digits: 1 },
+];
+
 function cell<T>(column: Column<T>, result: T): string {
   const value = column.value(result);
   return typeof value === 'number' ? fmt(value, column.digits) : (value ?? '-');
@@ -87,6 +93,10 @@ export function casesTable(cases: Summary<CaseResult>[]): string {
 
 export function producerTable(producers: Summary<ProducerResult>[]): string {
   return summaryTables(PRODUCER_COLUMNS, producers);
+}
+
+export function producerPartsTable(parts: Summary<ProducerPartResult>[]): string {
+  return summaryTables(PRODUCER_PART_COLUMNS, parts);
 }
 
 export function table(rows: string[][]): string {
@@ -138,7 +148,11 @@ function cpuCeiling(drain: CaseResult): string {
   );
 }
 
-export function judgeTargets(cases: Summary<CaseResult>[], producers: Summary<ProducerResult>[]): TargetVerdict[] {
+export function judgeTargets(
+  cases: Summary<CaseResult>[],
+  producers: Summary<ProducerResult>[],
+  producerParts: Summary<ProducerPartResult>[] = [],
+): TargetVerdict[] {
   const verdicts: TargetVerdict[] = [];
   const notRun = (target: string, why = 'not run') => verdicts.push({ target, measured: why, met: null });
 
@@ -152,7 +166,12 @@ export function judgeTargets(cases: Summary<CaseResult>[], producers: Summary<Pr
       target: 'producer TPS with the hookline.send trigger >= 60% of no trigger, worker delivering',
       measured:
         `${shares.map(shareText).join('; ')} of ${fmt(shares[0]!.tpsWithoutTrigger)} without ` +
-        `(no worker running: ${aloneText})`,
+        `(no worker running: ${aloneText})` +
+        (producerParts.length > 0
+          ? `; no worker, in parts: ${producerParts
+              .map((p) => `${p.median.name} ${fmt(p.median.percentOfNoTrigger, 1)}%`)
+              .join(', ')}, hookline.send ${fmt(shares[0]!.percentAlone, 1)}%`
+          : ''),
       met: shares.every((p) => p.percentWithWorker >= 60),
     });
     const counts = new Set(shares.map((p) => p.endpoints));

@@ -18,16 +18,20 @@ import { startBenchReceiver, type BenchReceiver } from './bench-receiver';
 import { connectGivenDatabase } from './given-database';
 import { findPgbench, PGBENCH_MISSING } from './pgbench';
 import { summarizeRounds } from './repeat';
-import { casesTable, judgeTargets, producerTable, profileReport, targetsTable } from './report';
+import { casesTable, judgeTargets, producerPartsTable, producerTable, profileReport, targetsTable } from './report';
 import {
   drainLabel,
+  PRODUCER_PARTS,
   runBaselineProducer,
   runDrainCase,
   runLiveCase,
   runProducerCase,
+  runProducerPartCase,
   type BenchContext,
   type CaseResult,
   type DrainCaseOptions,
+  type ProducerPart,
+  type ProducerPartResult,
   type ProducerResult,
 } from './scenarios';
 
@@ -52,7 +56,8 @@ const HELP = `Usage: npm run bench -- [options]
   --clients=N        pgbench clients for the pg_net scenario (10)
   --transactions=N   pgbench inserts per client for the pg_net scenario (1000)
   --producer-endpoints=LIST  subscribed endpoints for the producer-cost runs of the pg_net
-                     scenario (1,10,100)
+                     scenario (1,10,100); the scenario also runs triggers doing part of
+                     hookline.send's work (an empty call, the message row, its queue row)
   --rate=N           offered inserts/s for the latency scenario (1000)
   --seconds=N        duration of the latency scenario (10)
   --no-notify        diagnostic: disable the NOTIFY triggers (deliveries, fan-out queue), so workers wake by
@@ -129,6 +134,7 @@ interface RunOptions {
 interface Round {
   cases: CaseResult[];
   producers: ProducerResult[];
+  producerParts: ProducerPartResult[];
   errors: string[];
 }
 
@@ -136,6 +142,7 @@ interface Round {
 async function runRound(context: BenchContext, options: RunOptions, round: string): Promise<Round> {
   const cases: CaseResult[] = [];
   const producers: ProducerResult[] = [];
+  const producerParts: ProducerPartResult[] = [];
   const errors: string[] = [];
   const attempt = async <T>(label: string, run: () => Promise<T>): Promise<T | undefined> => {
     console.log(`${round}${label} ...`);
@@ -198,6 +205,15 @@ async function runRound(context: BenchContext, options: RunOptions, round: strin
           `  ${endpoints} endpoint(s): ${percent(withWorker).toFixed(1)}% of no trigger with a worker, ${percent(alone).toFixed(1)}% alone`,
         );
       }
+      for (const part of Object.keys(PRODUCER_PARTS) as ProducerPart[]) {
+        const result = await attempt(`producer, in parts: ${PRODUCER_PARTS[part].label}, no worker`, () =>
+          runProducerPartCase(context, { part, clients, transactionsPerClient: transactions, tpsWithoutTrigger }),
+        );
+        if (result) {
+          producerParts.push(result);
+          console.log(`  ${result.percentOfNoTrigger.toFixed(1)}% of no trigger`);
+        }
+      }
       await runCase('pg_net scenario with a hookline.http_post trigger', () =>
         runLiveCase(context, {
           kind: 'pg_net',
@@ -217,7 +233,7 @@ async function runRound(context: BenchContext, options: RunOptions, round: strin
   for (const drain of options.drains) {
     await runCase(drainLabel(drain), () => runDrainCase(context, drain));
   }
-  return { cases, producers, errors };
+  return { cases, producers, producerParts, errors };
 }
 
 const roundedLoad = () => loadavg().map((load) => Math.round(load * 100) / 100);
@@ -334,12 +350,18 @@ async function main(): Promise<void> {
 
   const cases = summarizeRounds(rounds.map((round) => round.cases));
   const producers = summarizeRounds(rounds.map((round) => round.producers));
+  const producerParts = summarizeRounds(rounds.map((round) => round.producerParts));
   const errors = rounds.flatMap((round) => round.errors);
   const loadAverageAtEnd = roundedLoad();
   console.log(`\n${casesTable(cases)}`);
   if (producers.length > 0)
     console.log(`\nProducer cost (pgbench ${options.clients} x ${options.transactions}):\n${producerTable(producers)}`);
-  const verdicts = judgeTargets(cases, producers);
+  if (producerParts.length > 0)
+    console.log(
+      `\nWhat the trigger costs, in parts (no worker running; hookline.send is the row above):\n` +
+        producerPartsTable(producerParts),
+    );
+  const verdicts = judgeTargets(cases, producers, producerParts);
   console.log(
     `\nTargets of issue 11 on PostgreSQL ${server?.version ?? '?'} (${repeat > 1 ? `medians of ${repeat} runs; ` : ''}` +
       `2 cores shared by receiver, Postgres, pgbench and workers):\n${targetsTable(verdicts)}`,
@@ -363,6 +385,7 @@ async function main(): Promise<void> {
         options: { ...shownOptions, databaseUrlGiven: databaseUrl !== undefined },
         cases: cases.map(({ name, median, min, max, runs }) => ({ name, median, min, max, runs })),
         producers,
+        producerParts,
         targets: verdicts,
         errors,
       },

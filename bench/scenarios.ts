@@ -4,7 +4,8 @@
 //             with an AFTER INSERT trigger calling hookline.send or hookline.http_post while a worker
 //             delivers live; the pg_net benchmark's setup with Hookline in pg_net's place.
 //   producer: the same pgbench with the hookline.send trigger and 1, 10 or 100 endpoints subscribed,
-//             with a worker delivering and with none: what an event costs its producer.
+//             with a worker delivering and with none: what an event costs its producer; and with
+//             triggers doing part of hookline.send's work (PRODUCER_PARTS): where that cost goes.
 //   latency:  the same trigger at a fixed offered rate (pgbench -R), for enqueue-to-delivery latency.
 //   drain:    N events queued first, then the workers started: how fast a backlog empties.
 // A delivery counts when its result is recorded in the database (bench/recorded-results.ts).
@@ -379,6 +380,94 @@ export async function runProducerCase(
         await started?.workers.stop();
       }
     });
+  } finally {
+    await context.server.drop(name);
+  }
+}
+
+/**
+ * What a hookline.send trigger costs its producer, in parts: the same pgbench with a trigger calling a
+ * PL/pgSQL function that does only part of hookline.send's work (no worker running, as the producer
+ * case "no worker"). Each part adds to the one before; hookline.send itself adds its checks (the event
+ * type looked up, the payload's size, the idempotency key) to the last. PL/pgSQL like hookline.send:
+ * PostgreSQL before 18 plans a SQL function's statement afresh on every call.
+ */
+export const PRODUCER_PARTS = {
+  call: {
+    label: 'trigger calling an empty function',
+    body: 'RETURN NULL;',
+  },
+  message: {
+    label: '+ the message row',
+    body: `INSERT INTO hookline.messages (app_id, event_type, payload) VALUES (p_app_id, p_event_type, p_payload)
+           RETURNING id INTO v_id;
+           RETURN v_id;`,
+  },
+  queued: {
+    label: '+ its fan-out queue row',
+    body: `WITH message AS (
+             INSERT INTO hookline.messages (app_id, event_type, payload) VALUES (p_app_id, p_event_type, p_payload)
+             RETURNING id
+           ), queued AS (
+             INSERT INTO hookline.fanout_queue (message_id) SELECT id FROM message RETURNING message_id
+           )
+           SELECT message_id INTO v_id FROM queued;
+           RETURN v_id;`,
+  },
+} as const;
+export type ProducerPart = keyof typeof PRODUCER_PARTS;
+
+export interface ProducerPartResult {
+  name: string;
+  part: ProducerPart;
+  tps: number;
+  percentOfNoTrigger: number;
+}
+
+export async function runProducerPartCase(
+  context: BenchContext,
+  options: { part: ProducerPart; clients: number; transactionsPerClient: number; tpsWithoutTrigger: number },
+): Promise<ProducerPartResult> {
+  const name = `bench_producer_part_${options.part}`;
+  const url = await createCaseDatabase(context, name);
+  try {
+    const tps = await withClient(url, async (client) => {
+      await client.query(SPICE_TABLE);
+      const appId = await createApp(client);
+      await createEndpoints(client, appId, context.receiver.url, 1, context.endpointCap, true);
+      await client.query(`
+        CREATE FUNCTION bench_send_part(p_app_id text, p_event_type text, p_payload jsonb) RETURNS text
+        LANGUAGE plpgsql AS $$
+        DECLARE
+          v_id text;
+        BEGIN
+          ${PRODUCER_PARTS[options.part].body}
+        END $$;
+        CREATE FUNCTION spice_harvest_webhook() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          PERFORM bench_send_part('${appId}', 'bench.e0', to_jsonb(NEW));
+          RETURN NEW;
+        END $$;
+        CREATE TRIGGER spice_harvest_webhook AFTER INSERT ON spice_harvests
+          FOR EACH ROW EXECUTE FUNCTION spice_harvest_webhook();
+        -- As the producer case without a worker: a polling worker's row, so queue rows notify nobody.
+        INSERT INTO hookline.polling_workers (worker_id, until) VALUES ('bench-no-worker', now() + interval '1 hour');`);
+      const run = await runPgbench({
+        binary: context.pgbench!,
+        databaseUrl: url,
+        script: SPICE_INSERT,
+        clients: options.clients,
+        threads: 2,
+        transactionsPerClient: options.transactionsPerClient,
+      });
+      return run.tps;
+    });
+    return {
+      name: PRODUCER_PARTS[options.part].label,
+      part: options.part,
+      tps,
+      percentOfNoTrigger: (tps / options.tpsWithoutTrigger) * 100,
+    };
   } finally {
     await context.server.drop(name);
   }
