@@ -106,6 +106,10 @@ describe('rollups', () => {
     expect(perApp.reduce((sum, row) => sum + Number(row.attempts), 0)).toBe(60);
     expect(perApp).toEqual(await minutesSummedTo('minute', 'app'));
     expect(await appHours()).toEqual(await minutesSummedTo('hour', 'app'));
+    // Every row's latency histogram counts each of its attempts once.
+    for (const rows of [await stored('stats_minutely', 'minute', 'endpoint'), written, perApp, await appHours()]) {
+      for (const row of rows) expect(row.buckets.reduce((sum: number, n: number) => sum + n, 0)).toBe(row.attempts);
+    }
   });
 
   it('are derived from existing per-minute history by the migrations', async () => {
