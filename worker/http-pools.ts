@@ -124,7 +124,7 @@ function readBounded(
     let keptBytes = 0;
     let seenBytes = 0;
     const done = () => resolve({ body: Buffer.concat(kept).toString('utf8'), truncated: seenBytes > keptBytes });
-    body.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       seenBytes += chunk.length;
       if (keptBytes < limits.keepBytes) {
         const slice = chunk.subarray(0, limits.keepBytes - keptBytes);
@@ -133,13 +133,15 @@ function readBounded(
       }
       if (seenBytes > limits.keepBytes + limits.drainBytes) {
         // Enough: closing the socket is cheaper than reading an endless or huge body.
-        body.removeAllListeners('data');
-        body.removeAllListeners('end');
+        body.off('data', onData);
+        body.off('end', done);
+        body.off('error', reject);
         body.on('error', () => {});
         body.destroy();
         done();
       }
-    });
+    };
+    body.on('data', onData);
     body.once('end', done);
     body.once('error', reject);
   });

@@ -72,7 +72,8 @@ describe(`migrations ${FIRST} and 20261124161000_reserved_headers`, () => {
     await pool.query('DELETE FROM hookline.fanout_queue');
 
     const applied = await migrate(url);
-    expect(applied.applied).toEqual([FIRST, '20261124161000_reserved_headers']);
+    // These two first; later migrations follow them.
+    expect(applied.applied.slice(0, 2)).toEqual([FIRST, '20261124161000_reserved_headers']);
 
     const { rows: after } = await pool.query(
       `SELECT a.name, a.retry_schedule_ms AS app_schedule, a.timeout_ms AS app_timeout,

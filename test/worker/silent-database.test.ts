@@ -68,7 +68,12 @@ describe('a database path that goes silent', () => {
     await sleep(1000);
     // Nothing recorded while the path is silent (the worker's flushes cannot get through)...
     expect(await succeeded()).toBe(duringCut);
-    expect(worker.logged('claim failed; retrying')).toBeGreaterThan(0);
+    // A claim on a silent connection fails at its query timeout (5 s); the loop may first wait that long
+    // on another statement (its polling mark, a lease renewal) on the same silent path.
+    await waitUntil(async () => (worker.logged('claim failed; retrying') > 0 ? true : null), {
+      timeoutMs: 15_000,
+      what: 'a claim to fail on the silent connection',
+    });
 
     const acceptedBefore = proxy.accepted();
     proxy.reconnect();
