@@ -85,6 +85,8 @@ export function buildBody(
 const customHeadersOf = new WeakMap<Record<string, string>, [string, string][]>();
 
 function customHeaders(stored: Record<string, string>): [string, string][] {
+  // The column is jsonb: only an object holds headers (raw SQL could store anything else).
+  if (typeof stored !== 'object' || stored === null) return [];
   let headers = customHeadersOf.get(stored);
   if (!headers) {
     // Headers the worker owns: stored custom headers cannot replace the signature, the id or the framing.

@@ -35,7 +35,7 @@ import { runMaintenance, type RetentionOptions } from './maintenance';
 import { startMetricsServer, WorkerMetrics } from './metrics';
 import { BUSY_POLL_MS, BUSY_WINDOW_MS, PollingPresence } from './polling-presence';
 import type { Resolver } from './resolve-and-pin';
-import { prepared, sql } from './statements';
+import { sql } from './statements';
 import { DeliverySource, type TakenRow } from './take-deliveries';
 import { Wake } from './wake';
 import { closeWorkerConnections, createWorkerConnections, type WorkerConnections } from './worker-connections';
@@ -322,7 +322,12 @@ export class DeliveryWorker {
   /** How long to sleep when nothing is due: until the next scheduled retry, at most one poll interval. */
   private async idleDelay(): Promise<number> {
     try {
-      const { rows } = await this.connections.pool.query<{ next_due_at: Date | null }>(prepared('nextDueAt'));
+      const { rows } = await this.connections.pool.query<{ next_due_at: Date | null }>(
+        // Sent as text, not prepared: a statement without parameters keeps its first (generic) plan
+        // whatever plan_cache_mode says, and one made while deliveries was empty could scan it whole
+        // on every idle poll once it holds millions of rows.
+        sql.nextDueAt,
+      );
       const nextDue = rows[0]?.next_due_at;
       if (!nextDue) return this.options.pollIntervalMs;
       return Math.max(1, Math.min(this.options.pollIntervalMs, nextDue.getTime() - Date.now() + 1));

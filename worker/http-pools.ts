@@ -144,6 +144,9 @@ function readBounded(
     body.on('data', onData);
     body.once('end', done);
     body.once('error', reject);
+    // A body closed without its end or an error would otherwise leave the attempt waiting for ever
+    // (after a normal end this comes second and changes nothing).
+    body.once('close', () => reject(new Error('the response body closed before it ended')));
   });
 }
 

@@ -34,14 +34,13 @@ export const sql = {
 
 /**
  * A statement the worker runs many times a second (claims, fan-outs, flushes, renewals), as a named
- * statement: each connection parses it once, and PostgreSQL keeps its plan (a generic one once five
- * custom plans showed it costs no more) instead of parsing and planning the text again on every call.
- * Sent as plain text, planning alone was ~25 % of PostgreSQL's CPU in a 20k drain on PostgreSQL 15
- * (pg_stat_statements with track_planning: fan-out 0.54 ms, flush 0.69 ms, claim 0.22 ms a call, the
- * claim's execution itself 0.006 ms). The plans stay by key: the connections' planner settings
- * (worker/worker-connections.ts) hold for generic plans too, and test/worker/record-results-plan.test.ts
- * checks them as prepared. Needs session-level connections, as the worker's LISTEN and advisory lock
- * already do (no transaction-mode pooler).
+ * statement: each connection parses it once instead of on every call. Whether its plan is kept too is
+ * the connection's choice (worker/worker-connections.ts): the recording connection plans the flush
+ * once; the others plan every call afresh, with the tables as they are. Sent as text, parsing and
+ * planning were ~25 % of PostgreSQL's CPU in a 20k drain on PostgreSQL 15 (pg_stat_statements with
+ * track_planning: the flush's planning 0.69 ms a call). Only for statements with parameters: one
+ * without keeps its first plan whatever the connection says. Needs session-level connections, as the
+ * worker's LISTEN and advisory lock already do.
  */
 export function prepared(name: keyof typeof sql, values: unknown[] = []): QueryConfig {
   return { name: `hookline.${name}`, text: sql[name], values };

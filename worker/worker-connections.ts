@@ -35,7 +35,8 @@ export const BY_KEY_SETTINGS: Record<string, string> = {
   enable_hashjoin: 'off',
   enable_mergejoin: 'off',
   // The hot statements are prepared (worker/statements.ts), parsed once per connection, but planned
-  // on every call with the tables as they are now. A plan kept from an earlier call is only as good
+  // on every call with the tables as they are now (statements with parameters; plans of PL/pgSQL
+  // functions run here too). A plan kept from an earlier call is only as good
   // as the table it was made for: the claim's generic plan, made while deliveries was nearly empty,
   // read the whole table on every call once a drain had filled it (4.7 ms a claim instead of 0.014,
   // PostgreSQL 18, 20k drain).

@@ -5,6 +5,7 @@
 // This sets that trap (ANALYZE with nothing in flight, then 20,000 leased rows) and runs the real
 // statements under EXPLAIN ANALYZE. Run it against PostgreSQL 15 with DATABASE_URL set to check the
 // older planner too.
+import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BY_KEY_SETTINGS, RECORD_BY_KEY_SETTINGS } from '../../worker/worker-connections';
 import { sql } from '../../worker/statements';
@@ -64,9 +65,15 @@ function asText(value: unknown): string {
   return String(value);
 }
 
+/** A statement's parameters as the SQL arguments of EXECUTE (which takes no bound parameters). */
+function executeArgs(client: pg.PoolClient, params: unknown[]): string {
+  return params.map((param) => (param === null ? 'NULL' : client.escapeLiteral(asText(param)))).join(', ');
+}
+
 /**
  * EXPLAIN ANALYZE of a statement run as the worker runs it: prepared (worker/statements.ts), with the
- * worker's connection settings (a generic plan), in a transaction that is rolled back.
+ * worker's connection settings (the recording connection's make it a generic plan, the others a
+ * custom one), in a transaction that is rolled back.
  */
 async function explain(statement: string, params: unknown[], settings: Record<string, string> = {}): Promise<PlanNode> {
   const client = await db.pool.connect();
@@ -74,17 +81,52 @@ async function explain(statement: string, params: unknown[], settings: Record<st
     await client.query('BEGIN');
     for (const [name, value] of Object.entries(settings)) await client.query(`SET LOCAL ${name} = ${value}`);
     await client.query(`PREPARE hot_statement AS\n${statement}`);
-    // EXECUTE takes its arguments as SQL, not as bound parameters: each becomes an untyped literal.
-    const args = params.map((param) => (param === null ? 'NULL' : client.escapeLiteral(asText(param)))).join(', ');
     const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-      `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE hot_statement(${args})`,
+      `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE hot_statement(${executeArgs(client, params)})`,
     );
+    if (settings.plan_cache_mode === 'force_generic_plan') {
+      const { rows: counts } = await client.query<{ generic_plans: string }>(
+        `SELECT generic_plans FROM pg_prepared_statements WHERE name = 'hot_statement'`,
+      );
+      expect(Number(counts[0]!.generic_plans)).toBeGreaterThan(0);
+    }
     return rows[0]!['QUERY PLAN'][0].Plan;
   } finally {
     await client.query('ROLLBACK');
-    await client.query('DEALLOCATE hot_statement');
+    await client.query('DEALLOCATE ALL');
     client.release();
   }
+}
+
+/** The first `count` of the 20,000 in-flight deliveries' ids. */
+const inFlight = (count: number) =>
+  Array.from({ length: count }, (_, index) => `dlv_flight_${String(index + 1).padStart(5, '0')}`);
+
+/** record-results.sql's parameters for a success of each delivery, recorded by WORKER. */
+function successes(ids: string[]): unknown[] {
+  const now = new Date();
+  return [
+    WORKER,
+    ids,
+    ids.map(() => 'succeeded'),
+    ids.map(() => null),
+    ids.map(() => now),
+    ids.map(() => 3.5),
+    ids.map(() => 200),
+    ids.map(() => null),
+    ids.map(() => null),
+    ids.map(() => '{}'),
+    ids.map(() => null),
+    ids.map(() => 'ok'),
+    ids.map(() => false),
+    10,
+    30_000,
+    1_800_000,
+    0,
+    false,
+    [],
+    0,
+  ];
 }
 
 /** Every read of the deliveries table in a plan: [node type, index, rows it produced in all loops]. */
@@ -96,34 +138,7 @@ function deliveriesReads(plan: PlanNode): [string, string | undefined, number][]
 
 describe('recording 500 results behind a 20,000-row backlog', () => {
   it('finds each result by primary key, and reads no other delivery', async () => {
-    const results = Array.from({ length: 500 }, (_, index) => `dlv_flight_${String(index + 1).padStart(5, '0')}`);
-    const now = new Date();
-    const plan = await explain(
-      sql.recordResults,
-      [
-        WORKER,
-        results,
-        results.map(() => 'succeeded'),
-        results.map(() => null),
-        results.map(() => now),
-        results.map(() => 3.5),
-        results.map(() => 200),
-        results.map(() => null),
-        results.map(() => null),
-        results.map(() => '{}'),
-        results.map(() => null),
-        results.map(() => 'ok'),
-        results.map(() => false),
-        10,
-        30_000,
-        1_800_000,
-        0,
-        false,
-        [],
-        0,
-      ],
-      RECORD_BY_KEY_SETTINGS,
-    );
+    const plan = await explain(sql.recordResults, successes(inFlight(500)), RECORD_BY_KEY_SETTINGS);
     const reads = deliveriesReads(plan);
     expect(reads.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'deliveries_pkey']]);
     // 500 rows looked up, 500 found: nothing of the other 19,500 in flight, nor of the history.
@@ -255,5 +270,55 @@ describe('taking work behind a backlog', () => {
     const read = reads(plan).filter((r) => r.relation === 'deliveries');
     expect(read.map((r) => r.node)).toEqual(['Index Scan']);
     expect(read[0]!.rows).toBe(500);
+  });
+});
+
+describe('the recording plan, made once per connection', () => {
+  it('still finds each result by primary key when it was made while deliveries was empty', async () => {
+    // A fresh database: the worker's first flush may well come before any backlog exists.
+    const fresh = await createTestDatabase();
+    const freshApp = await createApp(fresh.pool, 'Caladan');
+    await createEventType(fresh.pool, freshApp, 'atreides.muster');
+    const freshEndpoint = (await createEndpoint(fresh.pool, freshApp, 'http://127.0.0.1:9/')).id;
+    // No autovacuum ANALYZE to invalidate the plan behind the test's back.
+    await fresh.pool.query('ALTER TABLE hookline.deliveries SET (autovacuum_enabled = false)');
+    const client = await fresh.pool.connect();
+    try {
+      for (const [name, value] of Object.entries(RECORD_BY_KEY_SETTINGS)) await client.query(`SET ${name} = ${value}`);
+      await client.query(`PREPARE hot_statement AS\n${sql.recordResults}`);
+      // The first flush, an empty one: its generic plan is made now, on an empty table...
+      await client.query(`EXECUTE hot_statement(${executeArgs(client, successes([]))})`);
+      // ...and then 20,000 deliveries are in flight.
+      const { rows } = await fresh.pool.query<{ id: string }>(
+        `INSERT INTO hookline.messages (app_id, event_type, payload) VALUES ($1, 'atreides.muster', '{}') RETURNING id`,
+        [freshApp],
+      );
+      await fresh.pool.query(
+        `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, lease_owner,
+                                          lease_expires_at, next_attempt_at, claimable_at)
+         SELECT 'dlv_flight_' || lpad(n::text, 5, '0'), $1, $2, $3, 'atreides.muster', 'delivering', $4,
+                now() + interval '1 minute', now() + interval '1 minute', now() + interval '1 minute'
+           FROM generate_series(1, 20000) AS n`,
+        [freshApp, rows[0]!.id, freshEndpoint, WORKER],
+      );
+      await client.query('BEGIN');
+      const explained = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE hot_statement(${executeArgs(client, successes(inFlight(500)))})`,
+      );
+      await client.query('ROLLBACK');
+      const { rows: counts } = await client.query<{ generic_plans: string; custom_plans: string }>(
+        `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'hot_statement'`,
+      );
+      // The plan made on the empty table is the one that ran...
+      expect(Number(counts[0]!.generic_plans)).toBe(2);
+      expect(Number(counts[0]!.custom_plans)).toBe(0);
+      // ...and it reads the 500 results by key, none of the other 19,500.
+      const reads = deliveriesReads(explained.rows[0]!['QUERY PLAN'][0].Plan);
+      expect(reads.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'deliveries_pkey']]);
+      expect(reads[0]![2]).toBe(500);
+    } finally {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+    }
   });
 });

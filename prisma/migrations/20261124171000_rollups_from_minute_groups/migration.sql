@@ -3,8 +3,9 @@
 -- histogram: with 328 attempts of one endpoint, each of the four took ~0.5 ms (PostgreSQL 15, EXPLAIN
 -- ANALYZE through auto_explain), 2.3 ms of a 6.6 ms flush. Now the attempts are grouped per minute and
 -- endpoint (the finest rollup) and the three others are sums of those few groups, histograms added
--- bucket by bucket, as the dashboard's readers already sum them. Same rows, same numbers (sums of sums:
--- test/api/stats-rollups.test.ts compares the four rollups); same arguments and return value.
+-- bucket by bucket, as the dashboard's readers already sum them. Same rows and numbers (a coarser
+-- row's duration sum is now a sum of per-minute sums: equal but for floating-point rounding;
+-- test/sql/add-to-rollups.test.ts compares both versions); same arguments and return value.
 CREATE OR REPLACE FUNCTION hookline.add_to_rollups(
   shard smallint, started_at timestamptz[], app_id text[], endpoint_id text[], duration_ms double precision[],
   status_code integer[], error_class text[])
