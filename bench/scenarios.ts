@@ -180,12 +180,8 @@ async function createEndpoints(
   );
 }
 
-/** The pg_net benchmark's trigger, with Hookline where pg_net was. */
-function triggerSql(mode: TriggerMode, appId: string | null, url: string): string {
-  const call =
-    mode === 'send'
-      ? `PERFORM hookline.send('${appId}', 'bench.e0', to_jsonb(NEW));`
-      : `PERFORM hookline.http_post(url := '${url}', body := to_jsonb(NEW), headers := '{"Content-Type": "application/json"}'::jsonb);`;
+/** An AFTER INSERT trigger on spice_harvests that runs `call` for each row. */
+function triggerCalling(call: string): string {
   return `
     CREATE FUNCTION spice_harvest_webhook() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
@@ -194,6 +190,38 @@ function triggerSql(mode: TriggerMode, appId: string | null, url: string): strin
     END $$;
     CREATE TRIGGER spice_harvest_webhook AFTER INSERT ON spice_harvests
       FOR EACH ROW EXECUTE FUNCTION spice_harvest_webhook();`;
+}
+
+/** The pg_net benchmark's trigger, with Hookline where pg_net was. */
+function triggerSql(mode: TriggerMode, appId: string | null, url: string): string {
+  return triggerCalling(
+    mode === 'send'
+      ? `PERFORM hookline.send('${appId}', 'bench.e0', to_jsonb(NEW));`
+      : `PERFORM hookline.http_post(url := '${url}', body := to_jsonb(NEW), headers := '{"Content-Type": "application/json"}'::jsonb);`,
+  );
+}
+
+// Without a worker the fan-out queue's trigger would NOTIFY on every commit (nobody is polling), which
+// serializes the producers' commits and measured them at a fifth of the TPS they reach beside a busy
+// worker. A polling worker's row gives the producers the path they take in steady state: no NOTIFY,
+// and no delivery competing for the cores.
+const POLLING_STAND_IN = `INSERT INTO hookline.polling_workers (worker_id, until) VALUES ('bench-no-worker', now() + interval '1 hour')`;
+
+/** The pg_net benchmark's pgbench (inserts into spice_harvests, 2 threads): its TPS. */
+async function producerTps(
+  context: BenchContext,
+  url: string,
+  options: { clients: number; transactionsPerClient: number },
+): Promise<number> {
+  const run = await runPgbench({
+    binary: context.pgbench!,
+    databaseUrl: url,
+    script: SPICE_INSERT,
+    clients: options.clients,
+    threads: 2,
+    transactionsPerClient: options.transactionsPerClient,
+  });
+  return run.tps;
 }
 
 /** spice_harvests with the trigger; for hookline.send, an app with `endpoints` subscribed to its event. */
@@ -326,15 +354,7 @@ export async function runBaselineProducer(
   const url = await context.server.create(name);
   try {
     await withClient(url, (client) => client.query(SPICE_TABLE));
-    const run = await runPgbench({
-      binary: context.pgbench!,
-      databaseUrl: url,
-      script: SPICE_INSERT,
-      clients,
-      threads: 2,
-      transactionsPerClient: transactions,
-    });
-    return run.tps;
+    return await producerTps(context, url, { clients, transactionsPerClient: transactions });
   } finally {
     await context.server.drop(name);
   }
@@ -355,27 +375,11 @@ export async function runProducerCase(
     return await withClient(url, async (client) => {
       await prepareProducer(context, client, 'send', options.endpoints);
       const started = options.withWorker ? await startWorkers(context, url, 1, name) : undefined;
-      if (!options.withWorker) {
-        // Without a worker the fan-out queue's trigger would NOTIFY on every commit (nobody is
-        // polling), which serializes the producers' commits and measured them at a fifth of the
-        // TPS they reach beside a busy worker. A polling worker's row gives the producers the path
-        // they take in steady state: no NOTIFY, and no delivery competing for the cores.
-        await client.query(
-          `INSERT INTO hookline.polling_workers (worker_id, until) VALUES ('bench-no-worker', now() + interval '1 hour')`,
-        );
-      }
+      if (!options.withWorker) await client.query(POLLING_STAND_IN);
       try {
         context.receiver.setBehaviour({ delayMs: 0, failRate: 0 });
         context.receiver.reset();
-        const run = await runPgbench({
-          binary: context.pgbench!,
-          databaseUrl: url,
-          script: SPICE_INSERT,
-          clients: options.clients,
-          threads: 2,
-          transactionsPerClient: options.transactionsPerClient,
-        });
-        return run.tps;
+        return await producerTps(context, url, options);
       } finally {
         await started?.workers.stop();
       }
@@ -442,25 +446,10 @@ export async function runProducerPartCase(
           v_id text;
         BEGIN
           ${PRODUCER_PARTS[options.part].body}
-        END $$;
-        CREATE FUNCTION spice_harvest_webhook() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-          PERFORM bench_send_part('${appId}', 'bench.e0', to_jsonb(NEW));
-          RETURN NEW;
-        END $$;
-        CREATE TRIGGER spice_harvest_webhook AFTER INSERT ON spice_harvests
-          FOR EACH ROW EXECUTE FUNCTION spice_harvest_webhook();
-        -- As the producer case without a worker: a polling worker's row, so queue rows notify nobody.
-        INSERT INTO hookline.polling_workers (worker_id, until) VALUES ('bench-no-worker', now() + interval '1 hour');`);
-      const run = await runPgbench({
-        binary: context.pgbench!,
-        databaseUrl: url,
-        script: SPICE_INSERT,
-        clients: options.clients,
-        threads: 2,
-        transactionsPerClient: options.transactionsPerClient,
-      });
-      return run.tps;
+        END $$;`);
+      await client.query(triggerCalling(`PERFORM bench_send_part('${appId}', 'bench.e0', to_jsonb(NEW));`));
+      await client.query(POLLING_STAND_IN);
+      return producerTps(context, url, options);
     });
     return {
       name: PRODUCER_PARTS[options.part].label,

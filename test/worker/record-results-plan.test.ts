@@ -33,27 +33,37 @@ beforeAll(async () => {
   appId = await createApp(db.pool, 'Giedi Prime');
   await createEventType(db.pool, appId, 'harkonnen.raid');
   endpointId = (await createEndpoint(db.pool, appId, 'http://127.0.0.1:9/')).id;
-  const { rows } = await db.pool.query<{ id: string }>(
-    `INSERT INTO hookline.messages (app_id, event_type, payload) VALUES ($1, 'harkonnen.raid', '{}') RETURNING id`,
-    [appId],
-  );
+  const messageId = await insertMessage(db.pool, appId, 'harkonnen.raid');
   // History first, and statistics taken while nothing is in flight...
   await db.pool.query(
     `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count)
      SELECT 'dlv_done_' || n, $1, $2, $3, 'harkonnen.raid', 'succeeded', 1 FROM generate_series(1, 20000) AS n`,
-    [appId, rows[0]!.id, endpointId],
+    [appId, messageId, endpointId],
   );
   await db.pool.query('ANALYZE hookline.deliveries');
   // ...then a backlog of 20,000 deliveries leased to this worker, which the statistics never saw.
-  await db.pool.query(
+  await leaseBacklog(db.pool, appId, messageId, endpointId, 'harkonnen.raid');
+});
+
+async function insertMessage(pool: pg.Pool, app: string, eventType: string): Promise<string> {
+  const { rows } = await pool.query<{ id: string }>(
+    `INSERT INTO hookline.messages (app_id, event_type, payload) VALUES ($1, $2, '{}') RETURNING id`,
+    [app, eventType],
+  );
+  return rows[0]!.id;
+}
+
+/** 20,000 deliveries of one message (dlv_flight_00001 ...) leased to WORKER for another minute. */
+async function leaseBacklog(pool: pg.Pool, app: string, messageId: string, endpoint: string, eventType: string) {
+  await pool.query(
     `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, lease_owner,
                                       lease_expires_at, next_attempt_at, claimable_at)
-     SELECT 'dlv_flight_' || lpad(n::text, 5, '0'), $1, $2, $3, 'harkonnen.raid', 'delivering', $4,
+     SELECT 'dlv_flight_' || lpad(n::text, 5, '0'), $1, $2, $3, $4, 'delivering', $5,
             now() + interval '1 minute', now() + interval '1 minute', now() + interval '1 minute'
        FROM generate_series(1, 20000) AS n`,
-    [appId, rows[0]!.id, endpointId, WORKER],
+    [app, messageId, endpoint, eventType, WORKER],
   );
-});
+}
 
 /** A parameter as PostgreSQL's text input reads it (arrays as '{...}' with each element quoted). */
 function asText(value: unknown): string {
@@ -289,18 +299,8 @@ describe('the recording plan, made once per connection', () => {
       // The first flush, an empty one: its generic plan is made now, on an empty table...
       await client.query(`EXECUTE hot_statement(${executeArgs(client, successes([]))})`);
       // ...and then 20,000 deliveries are in flight.
-      const { rows } = await fresh.pool.query<{ id: string }>(
-        `INSERT INTO hookline.messages (app_id, event_type, payload) VALUES ($1, 'atreides.muster', '{}') RETURNING id`,
-        [freshApp],
-      );
-      await fresh.pool.query(
-        `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, lease_owner,
-                                          lease_expires_at, next_attempt_at, claimable_at)
-         SELECT 'dlv_flight_' || lpad(n::text, 5, '0'), $1, $2, $3, 'atreides.muster', 'delivering', $4,
-                now() + interval '1 minute', now() + interval '1 minute', now() + interval '1 minute'
-           FROM generate_series(1, 20000) AS n`,
-        [freshApp, rows[0]!.id, freshEndpoint, WORKER],
-      );
+      const messageId = await insertMessage(fresh.pool, freshApp, 'atreides.muster');
+      await leaseBacklog(fresh.pool, freshApp, messageId, freshEndpoint, 'atreides.muster');
       await client.query('BEGIN');
       const explained = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
         `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE hot_statement(${executeArgs(client, successes(inFlight(500)))})`,
