@@ -179,7 +179,7 @@ function installSignalHandlers(running: Running): void {
     firstSignalAt = now;
     say(`\n${signal}: stopping (in-flight deliveries finish or are released; Ctrl-C again to force)…`);
     stopping = shutdown(running).then(
-      () => process.exit(0),
+      (exitCode) => process.exit(exitCode),
       (error: unknown) => {
         log.error('error while stopping', { error });
         process.exit(1);
@@ -190,9 +190,10 @@ function installSignalHandlers(running: Running): void {
   process.on('SIGTERM', onSignal);
 }
 
-async function shutdown(running: Running): Promise<void> {
+/** Stops everything; resolves with the exit code: 1 when the worker could not write every result. */
+async function shutdown(running: Running): Promise<number> {
   await running.demo?.stop();
-  await running.worker?.stop({ deadlineMs: DRAIN_DEADLINE_MS });
+  const stopped = await running.worker?.stop({ deadlineMs: DRAIN_DEADLINE_MS });
   if (running.server) {
     const server = running.server;
     const closed = new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
@@ -207,6 +208,7 @@ async function shutdown(running: Running): Promise<void> {
       .catch(() => {});
     await running.database.embedded?.stop();
   }
+  return stopped && stopped.unwritten > 0 ? 1 : 0;
 }
 
 main().catch(async (error: unknown) => {

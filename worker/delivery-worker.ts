@@ -26,7 +26,7 @@ import { CircuitGate, type CircuitSettings } from './circuit-breaker';
 import { deliver, type AttemptResult, type ClaimedDelivery, type EndpointSettings } from './deliver';
 import { EndpointCache } from './endpoint-cache';
 import { EndpointSlots } from './endpoint-slots';
-import { ResultFlusher, type FlushOutcome } from './flush';
+import { ResultFlusher, type FlushOutcome, type NotRecorded } from './flush';
 import { HttpPools, type HttpLimits } from './http-pools';
 import { LeaseKeeper, type Release } from './lease-keeper';
 import { LeaseBook } from './leases';
@@ -84,6 +84,22 @@ export interface DeliveryWorkerOptions {
 
 export type WorkerState = 'created' | 'running' | 'draining' | 'stopped';
 
+export interface StopSummary {
+  /** Deliveries taken (claimed or fanned out) since the start. */
+  claimed: number;
+  /** Attempts recorded as succeeded, and as failed (retrying or dead). */
+  succeeded: number;
+  failed: number;
+  /** Deliveries given back to the queue without spending an attempt. */
+  released: number;
+  /** In flight when a forced stop (or the deadline) gave them back; their results were dropped. */
+  abandoned: number;
+  /** Results never written: the database did not answer before the deadline. Sent again later. */
+  unwritten: number;
+  /** Results the lease fence refused, by where their deliveries had gone. */
+  notRecorded: NotRecorded;
+}
+
 interface Queued {
   delivery: ClaimedDelivery;
   endpoint: EndpointSettings;
@@ -96,6 +112,7 @@ const DISABLED_ENDPOINT_RECHECK_MS = 5 * 60_000;
 export class DeliveryWorker {
   readonly workerId: string;
   readonly metrics = new WorkerMetrics();
+  /** Deliveries taken; attempts recorded as succeeded or failed; deliveries given back unsent. */
   readonly stats = { claimed: 0, succeeded: 0, failed: 0, released: 0 };
   private state: WorkerState = 'created';
   private readonly log: Logger;
@@ -121,7 +138,7 @@ export class DeliveryWorker {
   private readonly maxWaiting: number;
   private lastFoundWorkAt = 0;
   private loopDone: Promise<void> | null = null;
-  private stopping: Promise<void> | null = null;
+  private stopping: Promise<StopSummary> | null = null;
   private forced = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private maintenanceRunning = false;
@@ -358,6 +375,7 @@ export class DeliveryWorker {
         // The endpoint was deleted with its deliveries; this one was written by a fan-out racing the
         // delete, and goes too.
         this.held--;
+        this.leases.settle(row.id);
         this.leases.drop([row.id]);
         orphans.push(row.id);
       } else if (!row.endpoint_enabled) {
@@ -417,11 +435,9 @@ export class DeliveryWorker {
       error_class: result.errorClass ?? '',
     });
     this.metrics.attemptDuration.observe(result.durationMs / 1000);
-    if (result.state === 'succeeded') this.stats.succeeded++;
-    else this.stats.failed++;
-    // The last first attempt of its message takes the message's queue row with it when recorded.
-    const [settledMessage] = this.leases.drop([delivery.id]);
-    this.flusher.add(result, settledMessage ?? null);
+    // Still held (and renewed) until the flush has written it. The last first attempt of its message
+    // takes the message's queue row with it when recorded.
+    this.flusher.add(result, this.leases.settle(delivery.id));
     this.freeSlot(endpoint);
     if (
       this.options.concurrency - this.held >= this.claimThreshold &&
@@ -437,6 +453,11 @@ export class DeliveryWorker {
   }
 
   private flushed(results: AttemptResult[], outcome: FlushOutcome, durationMs: number): void {
+    // Written (or refused by the fence): no longer this worker's to renew.
+    this.leases.drop(results.map((result) => result.deliveryId));
+    // Counted as recorded, not as sent: a result the fence refused is another worker's to tell.
+    this.stats.succeeded += outcome.succeeded;
+    this.stats.failed += outcome.recorded - outcome.succeeded;
     this.metrics.flushDuration.observe(durationMs / 1000);
     // The loop may be waiting for recorded results (backpressure).
     this.wake.signal();
@@ -496,19 +517,19 @@ export class DeliveryWorker {
    * passes, in-flight deliveries are released too: they will be sent again by another worker.
    * Calling it again while it runs (a second signal) with `force` cuts the wait short.
    */
-  stop(options: { deadlineMs?: number; force?: boolean } = {}): Promise<void> {
+  stop(options: { deadlineMs?: number; force?: boolean } = {}): Promise<StopSummary> {
     if (options.force) this.forced = true;
     this.stopping ??= this.shutdown(options.deadlineMs ?? 10_000);
     return this.stopping;
   }
 
-  private async shutdown(deadlineMs: number): Promise<void> {
+  private async shutdown(deadlineMs: number): Promise<StopSummary> {
     const deadline = Date.now() + deadlineMs;
     const wasRunning = this.state === 'running';
     if (this.state === 'created') {
       this.state = 'stopped';
       await closeWorkerConnections(this.connections);
-      return;
+      return { ...this.stats, abandoned: 0, unwritten: 0, notRecorded: this.flusher.notRecorded };
     }
     this.state = 'draining';
     for (const timer of this.timers) clearInterval(timer);
@@ -526,7 +547,16 @@ export class DeliveryWorker {
     const abandoned = [...this.inFlight.keys()];
     for (const id of abandoned) this.abandoned.add(id);
     this.inFlight.clear();
-    await this.flusher.drain(Math.max(1000, deadline - Date.now()));
+    const unwritten = await this.flusher.drain(Math.max(1000, deadline - Date.now()));
+    if (unwritten > 0) {
+      // Not silently: the deliveries were sent, and will be sent again (lib/runtime/env.ts's
+      // HOOKLINE_SHUTDOWN_GRACE bounds how long a stop waits for the database).
+      this.log.error('stopped with results not recorded: the database did not take them before the deadline', {
+        unwritten,
+        whatHappens:
+          'their deliveries stay leased until the lease runs out, then any worker sends them again (same webhook-id and body)',
+      });
+    }
     await this.release(
       abandoned.map((id) => ({ id, dueAt: new Date() })),
       'shutdown',
@@ -538,7 +568,14 @@ export class DeliveryWorker {
       new Promise<void>((resolve) => (this.metricsHttp ? this.metricsHttp.close(() => resolve()) : resolve())),
     ]);
     await closeWorkerConnections(this.connections);
-    this.log.info('stopped', { ...this.stats, abandoned: abandoned.length });
+    const summary: StopSummary = {
+      ...this.stats,
+      abandoned: abandoned.length,
+      unwritten,
+      notRecorded: this.flusher.notRecorded,
+    };
+    this.log.info('stopped', { ...summary });
+    return summary;
   }
 }
 

@@ -8,7 +8,7 @@ import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
 import type { CircuitSettings, CircuitState } from './circuit-breaker';
 import type { AttemptResult } from './deliver';
-import { prepared } from './statements';
+import { prepared, sql } from './statements';
 
 export interface FlushOutcome {
   recorded: number;
@@ -16,6 +16,18 @@ export interface FlushOutcome {
   dead: number;
   /** Endpoints whose health this flush changed, as they are now. */
   endpoints: { id: string; circuitState: CircuitState; enabled: boolean }[];
+  /** Deliveries whose results the lease fence refused; null when there were none. */
+  unrecorded: string[] | null;
+}
+
+/** Where the deliveries went whose results were refused (worker/sql/unrecorded-results.sql). */
+export interface NotRecorded {
+  takenOver: number;
+  givenBack: number;
+  alreadyFinished: number;
+  gone: number;
+  /** Refused, but where they went could not be read (the database did not answer). */
+  unknown: number;
 }
 
 export interface FlusherOptions {
@@ -44,6 +56,9 @@ export class ResultFlusher {
   private failures = 0;
   /** Results taken out of the buffer by the flush that is writing them now. */
   private writing = 0;
+  /** Results the lease fence refused, since the start, by where their deliveries went. */
+  readonly notRecorded: NotRecorded = { takenOver: 0, givenBack: 0, alreadyFinished: 0, gone: 0, unknown: 0 };
+  private explaining: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: FlusherOptions) {}
 
@@ -129,11 +144,10 @@ export class ResultFlusher {
       );
       this.failures = 0;
       for (const result of batch) this.settles.delete(result);
-      const outcome: FlushOutcome = rows[0] ?? { recorded: 0, succeeded: 0, dead: 0, endpoints: [] };
-      if (outcome.recorded < batch.length) {
-        this.options.log.warn('results not recorded: lease lost to another worker', {
-          lost: batch.length - outcome.recorded,
-        });
+      const outcome: FlushOutcome = rows[0] ?? { recorded: 0, succeeded: 0, dead: 0, endpoints: [], unrecorded: null };
+      if (outcome.unrecorded?.length) {
+        const unrecorded = outcome.unrecorded;
+        this.explaining = this.explaining.then(() => this.explainUnrecorded(unrecorded));
       }
       this.options.onFlushed?.(batch, outcome, performance.now() - started);
     } catch (error) {
@@ -148,17 +162,63 @@ export class ResultFlusher {
     }
   }
 
-  /** Writes everything buffered; used on shutdown. Gives up after `deadlineMs`. */
-  async drain(deadlineMs: number): Promise<boolean> {
+  /**
+   * Says where the deliveries went whose results the fence refused: "lost to another worker" was
+   * logged when this worker had given them back itself, or had recorded them by a write whose answer
+   * was lost.
+   */
+  private async explainUnrecorded(ids: string[]): Promise<void> {
+    try {
+      const { rows } = await this.options.pool.query<{
+        taken_over: number;
+        given_back: number;
+        already_finished: number;
+        gone: number;
+      }>(sql.unrecordedResults, [ids]);
+      const where = rows[0]!;
+      this.notRecorded.takenOver += where.taken_over;
+      this.notRecorded.givenBack += where.given_back;
+      this.notRecorded.alreadyFinished += where.already_finished;
+      this.notRecorded.gone += where.gone;
+      this.options.log.warn("results not recorded: their leases were no longer this worker's", {
+        notRecorded: ids.length,
+        takenOver: where.taken_over,
+        givenBack: where.given_back,
+        alreadyFinished: where.already_finished,
+        gone: where.gone,
+      });
+    } catch (error) {
+      this.notRecorded.unknown += ids.length;
+      this.options.log.warn("results not recorded: their leases were no longer this worker's", {
+        notRecorded: ids.length,
+        error,
+      });
+    }
+  }
+
+  /**
+   * Writes everything buffered; used on shutdown. Tries until `deadlineMs` has passed, at most a
+   * second apart whatever back-off the flush had reached (up to 5 s, which could outlast the deadline
+   * untried). Returns how many results are still not written.
+   */
+  async drain(deadlineMs: number): Promise<number> {
     const until = Date.now() + deadlineMs;
-    while ((this.buffer.length > 0 || this.running) && Date.now() < until) {
-      // A failed flush has scheduled its retry with back-off; wait for it instead of hammering.
-      if (!this.running && !this.timer) this.kick();
-      await (this.running ?? new Promise((resolve) => setTimeout(resolve, 50)));
+    while (this.buffer.length > 0 || this.running) {
+      if (this.running) {
+        await this.running;
+        continue;
+      }
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      const pause = this.failures === 0 ? 0 : Math.min(1000, 100 * 2 ** (this.failures - 1), until - Date.now());
+      if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+      if (Date.now() >= until) break;
+      this.kick();
     }
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    return this.buffer.length === 0;
+    await this.explaining;
+    return this.buffer.length;
   }
 }
 

@@ -56,9 +56,10 @@ export class LeaseKeeper {
         prepared('renewLeases', [this.workerId, ids, this.leaseSeconds, this.leases.messages()]),
       );
       const renewed = new Set(rows.map((row) => row.id));
-      // Recorded or released while the renewal ran: nothing to do. Still held: extend. Otherwise
-      // taken over (this process was frozen past its lease): never send it; a result in flight is
-      // fenced off when flushed.
+      // Recorded or released while the renewal ran: nothing to do. Still held: extend. Otherwise its
+      // lease ended before this renewal (this process froze, or could not renew, for longer than a
+      // lease) and it was given back or taken over: never send it; a result in flight is fenced off
+      // when flushed.
       const stillHeld = ids.filter((id) => this.leases.holds(id));
       this.leases.extend(
         stillHeld.filter((id) => renewed.has(id)),
@@ -67,7 +68,9 @@ export class LeaseKeeper {
       const lost = stillHeld.filter((id) => !renewed.has(id));
       if (lost.length > 0) {
         this.leases.drop(lost);
-        this.log.warn('leases lost to another worker before renewal', { lost: lost.length });
+        this.log.warn('leases ended before they could be renewed; those deliveries are no longer ours', {
+          lost: lost.length,
+        });
       }
     } catch (error) {
       this.metrics.databaseErrors.inc({ operation: 'renew' });
@@ -78,11 +81,12 @@ export class LeaseKeeper {
   /** Gives deliveries back to the queue, each due at its own time, without spending an attempt. */
   async release(deliveries: Release[]): Promise<void> {
     if (deliveries.length === 0) return;
-    const settledMessages = this.leases.drop(deliveries.map((delivery) => delivery.id));
+    const ids = deliveries.map((delivery) => delivery.id);
+    const settledMessages = ids.flatMap((id) => this.leases.settle(id) ?? []);
     try {
       await this.pool.query(sql.releaseDeliveries, [
         this.workerId,
-        deliveries.map((delivery) => delivery.id),
+        ids,
         deliveries.map((delivery) => delivery.dueAt),
         settledMessages,
       ]);
@@ -90,6 +94,10 @@ export class LeaseKeeper {
       // Their leases run out and they are claimed again; at worst a delay of one lease.
       this.metrics.databaseErrors.inc({ operation: 'release' });
       this.log.warn('release failed; the lease will return them', { error, deliveries: deliveries.length });
+    } finally {
+      // Held until the release is written (or known to have failed): no stray release of this
+      // worker's can take them meanwhile, and what it could not give back its lease returns.
+      this.leases.drop(ids);
     }
   }
 

@@ -7,14 +7,20 @@
 // Anything else (a delivery that waited for a connection while the event loop stalled, a renewal
 // that failed) goes back to the queue unsent instead of risking a second sender.
 //
+// A delivery stays in the book from the moment it is taken until what ends it has committed: its
+// result's write (worker/flush.ts), its release, or the news that the lease was lost. A result waiting
+// for its write is still this worker's to renew and nobody else's to give back: when the book dropped
+// it on handing it to the flusher, a PostgreSQL restart sent deliveries twice (the renewal skipped
+// them, and the stray release after a failed claim took them for abandoned; issue 26).
+//
 // A first attempt leased by a fan-out runs under its message's queue row (fan-out-messages.sql): the
-// book also knows which message each such delivery belongs to and how many of each message's it still
-// holds, so that renewals extend those queue rows and the statement that settles the last of them
-// deletes the row.
+// book also knows which message each such delivery belongs to, how many of each message's it still
+// holds (their queue rows are renewed while any is held) and how many of those have no result yet
+// (the result that settles the last one deletes the row when it is recorded).
 export class LeaseBook {
   private readonly until = new Map<string, number>();
-  private readonly messageOf = new Map<string, string>();
-  private readonly heldPerMessage = new Map<string, number>();
+  private readonly underMessage = new Map<string, { messageId: string; settled: boolean }>();
+  private readonly perMessage = new Map<string, { held: number; unsettled: number }>();
 
   constructor(private readonly leaseMs: number) {}
 
@@ -34,38 +40,47 @@ export class LeaseBook {
   /** Deliveries a fan-out leased to this worker under their message's queue row. */
   underMessages(deliveries: Iterable<{ id: string; messageId: string }>): void {
     for (const { id, messageId } of deliveries) {
-      this.messageOf.set(id, messageId);
-      this.heldPerMessage.set(messageId, (this.heldPerMessage.get(messageId) ?? 0) + 1);
+      this.underMessage.set(id, { messageId, settled: false });
+      const counts = this.perMessage.get(messageId) ?? { held: 0, unsettled: 0 };
+      counts.held++;
+      counts.unsettled++;
+      this.perMessage.set(messageId, counts);
     }
   }
 
   /** Messages whose queue rows hold the lease of first attempts this worker still holds. */
   messages(): string[] {
-    return [...this.heldPerMessage.keys()];
+    return [...this.perMessage.keys()];
   }
 
   /**
-   * No longer held: recorded, released, or lost to another worker. Returns the messages this settles:
-   * those whose last held first attempt was among `ids`, so their queue rows can go.
+   * The delivery has an outcome (a result to record, or a release), still held until it is written.
+   * Returns the message whose last unsettled first attempt this is: the statement that writes this
+   * outcome deletes that message's queue row.
    */
-  drop(ids: Iterable<string>): string[] {
-    const settled: string[] = [];
-    for (const id of ids) {
-      this.until.delete(id);
-      const messageId = this.messageOf.get(id);
-      if (messageId === undefined) continue;
-      this.messageOf.delete(id);
-      const left = (this.heldPerMessage.get(messageId) ?? 1) - 1;
-      if (left > 0) this.heldPerMessage.set(messageId, left);
-      else {
-        this.heldPerMessage.delete(messageId);
-        settled.push(messageId);
-      }
-    }
-    return settled;
+  settle(id: string): string | null {
+    const entry = this.underMessage.get(id);
+    if (!entry || entry.settled) return null;
+    entry.settled = true;
+    const counts = this.perMessage.get(entry.messageId)!;
+    counts.unsettled--;
+    return counts.unsettled === 0 ? entry.messageId : null;
   }
 
-  /** Whether this worker still holds the delivery (not yet recorded, released or lost). */
+  /** No longer held: its outcome is written, or its lease was lost. */
+  drop(ids: Iterable<string>): void {
+    for (const id of ids) {
+      this.until.delete(id);
+      const entry = this.underMessage.get(id);
+      if (!entry) continue;
+      this.underMessage.delete(id);
+      const counts = this.perMessage.get(entry.messageId)!;
+      if (!entry.settled) counts.unsettled--;
+      if (--counts.held === 0) this.perMessage.delete(entry.messageId);
+    }
+  }
+
+  /** Whether this worker still holds the delivery (its outcome not yet written, its lease not lost). */
   holds(id: string): boolean {
     return this.until.has(id);
   }

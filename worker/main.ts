@@ -1,6 +1,7 @@
 // A standalone delivery worker: `npm run worker` (DATABASE_URL required). Run as many as you like,
 // on as many machines as you like; they share the queue through FOR UPDATE SKIP LOCKED.
-// SIGTERM/SIGINT drain and exit 0; a second signal forces the stop (in-flight work is released).
+// SIGTERM/SIGINT drain and exit 0; a second signal forces the stop (in-flight work is released). A
+// stop that could not write every result before its deadline exits 1 (worker/shutdown.ts).
 import { ConfigError, loadConfig } from '../lib/runtime/env';
 import { createLogger, setLogLevel } from '../lib/runtime/log';
 import { startWorker } from './start-worker';
@@ -13,7 +14,10 @@ async function main(): Promise<void> {
   setLogLevel(config.HOOKLINE_LOG_LEVEL);
   if (!config.DATABASE_URL) throw new ConfigError(['DATABASE_URL must be set for a standalone worker']);
   const worker = await startWorker({ config, connectionString: config.DATABASE_URL, log });
-  stopOnSignals([worker], log, { deadlineMs: config.HOOKLINE_SHUTDOWN_GRACE, onStopped: () => process.exit(0) });
+  stopOnSignals([worker], log, {
+    deadlineMs: config.HOOKLINE_SHUTDOWN_GRACE,
+    onStopped: (exitCode) => process.exit(exitCode),
+  });
 }
 
 main().catch((error: unknown) => {

@@ -10,6 +10,7 @@ export const sql = {
   claimDeliveries: load('claim-deliveries'),
   deleteOrphanDeliveries: load('delete-orphan-deliveries'),
   recordResults: load('record-results'),
+  unrecordedResults: load('unrecorded-results'),
   releaseDeliveries: load('release-deliveries'),
   renewLeases: load('renew-leases'),
   releaseStrayLeases: load('release-stray-leases'),

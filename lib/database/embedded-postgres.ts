@@ -37,6 +37,8 @@ export interface EmbeddedPostgresHandle {
   /** The folder that kept the postgres user out, when the cluster was moved. */
   blockedBy: string | null;
   stop(): Promise<void>;
+  /** `pg_ctl restart -m fast`: clients are cut, the server checkpoints and comes back on the same port. */
+  restart(): Promise<void>;
 }
 
 export interface EmbeddedPostgresOptions {
@@ -49,6 +51,11 @@ export interface EmbeddedPostgresOptions {
    * (lib/database/embedded-postgres-reach.ts). Default /var/lib/hookline.
    */
   runtimeDir?: string;
+  /**
+   * Another PostgreSQL's bin folder (initdb, pg_ctl, postgres) to run instead of the npm package's: the
+   * test suite runs the machine's Debian PostgreSQL 15 this way (test/support/postgres-servers.ts).
+   */
+  binDir?: string;
 }
 
 const USER = 'postgres';
@@ -141,7 +148,13 @@ async function initialise(binaries: Binaries, dataDir: string, runAs: RunAs, pas
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
   const runAs = postgresUser();
   const runtimeDir = options.runtimeDir ?? DEFAULT_RUNTIME_DIR;
-  const binaries = await reachableBinaries(await loadBinaries(), runAs, runtimeDir);
+  const binaries = options.binDir
+    ? {
+        initdb: join(options.binDir, 'initdb'),
+        pg_ctl: join(options.binDir, 'pg_ctl'),
+        postgres: join(options.binDir, 'postgres'),
+      }
+    : await reachableBinaries(await loadBinaries(), runAs, runtimeDir);
   const { dataDir, linkedFrom, blockedBy } = await reachableDataDir(options.dataDir, runAs, runtimeDir);
   const passwordFile = join(dataDir, PASSWORD_FILE);
   let password = await readFile(passwordFile, 'utf8').then(
@@ -177,7 +190,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
         'Stop whatever listens there, or set HOOKLINE_EMBEDDED_PG_PORT to a free port.',
     );
   }
-  const settings = { listen_addresses: '127.0.0.1', max_connections: '200', ...options.settings };
+  const settings: Record<string, string> = {
+    listen_addresses: '127.0.0.1',
+    max_connections: '200',
+    // A distribution's build may put its socket in a folder that does not exist here (Debian:
+    // /var/run/postgresql); Hookline connects over TCP, so the socket goes beside the data.
+    ...(options.binDir ? { unix_socket_directories: dataDir } : {}),
+    ...options.settings,
+  };
   const serverOptions = [
     `-p ${options.port}`,
     ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
@@ -206,6 +226,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       // checkpoints, so the next start needs no recovery.
       await run(binaries.pg_ctl, ['stop', '-D', dataDir, '-m', 'fast', '-w', '-t', '60'], runAs);
       await rm(ownerFile, { force: true });
+    },
+    async restart() {
+      // pg_ctl restarts with the options the server was started with (postmaster.opts); without -l
+      // the new server would write to pg_ctl's output, which would then never close.
+      const restarted = await run(
+        binaries.pg_ctl,
+        ['restart', '-D', dataDir, '-m', 'fast', '-w', '-t', '60', '-l', logFile],
+        runAs,
+      );
+      if (restarted.code !== 0) throw new Error(`pg_ctl restart failed in ${dataDir}:\n${restarted.failure}`);
     },
   };
 }

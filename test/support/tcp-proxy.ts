@@ -2,6 +2,8 @@
 // timeout, a load-balancer failover or a VM migration does: packets stop, nothing is closed.
 //   goSilent():  every open connection stops passing bytes in both directions (no FIN, no RST), and
 //                new connections are accepted but never answered.
+//   goDown():    the server goes away: every open connection is cut, and new ones are closed as soon
+//                as they are accepted, as when PostgreSQL is stopped or its host is gone.
 //   reconnect(): new connections work again; the old ones stay silent for good, as connections
 //                whose state a NAT has forgotten do.
 import { createServer, createConnection, type Socket } from 'node:net';
@@ -11,6 +13,7 @@ export interface TcpProxy {
   /** postgresql:// URL through the proxy, from one that points at the real server. */
   url(direct: string): string;
   goSilent(): void;
+  goDown(): void;
   reconnect(): void;
   /** Connections accepted so far (new connections show the client reconnecting). */
   accepted(): number;
@@ -26,10 +29,15 @@ interface Link {
 export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const links = new Set<Link>();
   let silentForNew = false;
+  let down = false;
   let accepted = 0;
 
   const server = createServer((client) => {
     accepted++;
+    if (down) {
+      client.destroy();
+      return;
+    }
     const link: Link = { client, server: null, silent: silentForNew };
     links.add(link);
     client.on('error', () => {});
@@ -67,8 +75,16 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
       silentForNew = true;
       for (const link of links) link.silent = true;
     },
+    goDown() {
+      down = true;
+      for (const link of links) {
+        link.client.destroy();
+        link.server?.destroy();
+      }
+    },
     reconnect() {
       silentForNew = false;
+      down = false;
     },
     accepted: () => accepted,
     async close() {

@@ -16,6 +16,8 @@ export interface WorkerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** How many log lines with this `msg` it has written (counted as they arrive, never trimmed). */
   logged: (message: string) => number;
+  /** The last log line with this `msg`, parsed; undefined if none. */
+  lastLogged: (message: string) => Record<string, unknown> | undefined;
   /** Whether it has connected and entered its loop (it logged "worker started"). */
   started: () => boolean;
 }
@@ -43,6 +45,7 @@ export function spawnWorker(databaseUrl: string, env: Record<string, string> = {
   });
   let output = '';
   const messages = new Map<string, number>();
+  const lastLines = new Map<string, Record<string, unknown>>();
   const reader = () => {
     let partial = '';
     return (chunk: Buffer) => {
@@ -50,13 +53,16 @@ export function spawnWorker(databaseUrl: string, env: Record<string, string> = {
       const lines = (partial + chunk.toString()).split('\n');
       partial = lines.pop()!;
       for (const line of lines) {
-        let message: unknown;
+        let parsed: Record<string, unknown>;
         try {
-          message = (JSON.parse(line) as { msg?: unknown }).msg;
+          parsed = JSON.parse(line) as Record<string, unknown>;
         } catch {
           continue;
         }
-        if (typeof message === 'string') messages.set(message, (messages.get(message) ?? 0) + 1);
+        const message = parsed?.msg;
+        if (typeof message !== 'string') continue;
+        messages.set(message, (messages.get(message) ?? 0) + 1);
+        lastLines.set(message, parsed);
       }
     };
   };
@@ -66,7 +72,15 @@ export function spawnWorker(databaseUrl: string, env: Record<string, string> = {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolvePromise) =>
     child.once('exit', (code, signal) => resolvePromise({ code, signal })),
   );
-  return { child, pid: child.pid!, output: () => output, exited, logged, started: () => logged('worker started') > 0 };
+  return {
+    child,
+    pid: child.pid!,
+    output: () => output,
+    exited,
+    logged,
+    lastLogged: (message) => lastLines.get(message),
+    started: () => logged('worker started') > 0,
+  };
 }
 
 /** Sends `signal` unless the process has already exited. */

@@ -23,6 +23,8 @@ import {
 
 let db: TestDatabase;
 let appId: string;
+// What a worker logs when the lease fence refused some of its results (worker/flush.ts).
+const NOT_RECORDED = "results not recorded: their leases were no longer this worker's";
 const spawned: WorkerProcess[] = [];
 const receivers: Receiver[] = [];
 
@@ -405,7 +407,11 @@ describe('SIGSTOP while holding leases', () => {
     await sleep(300);
     const { samples: late } = await scrapeMetrics(metricsPort);
     expect(late.get('hookline_results_fenced_total')).toBe(5);
-    expect(frozen.logged('results not recorded: lease lost to another worker')).toBeGreaterThan(0);
+    // Its log says where they went: to the worker that took them over (not "lost", not "failed").
+    await waitUntil(() => frozen.lastLogged(NOT_RECORDED), {
+      what: 'the frozen worker to say what it could not record',
+    });
+    expect(frozen.lastLogged(NOT_RECORDED)).toMatchObject({ notRecorded: 5, takenOver: 5, givenBack: 0 });
     expect(await snapshot()).toEqual(before);
     expect(isRunning(frozen)).toBe(true);
 
@@ -432,5 +438,16 @@ describe('SIGSTOP while holding leases', () => {
     }
     const [health] = (await snapshot()).endpoint as { consecutive_failures: number; last_failure_at: Date | null }[];
     expect(health).toMatchObject({ consecutive_failures: 0, last_failure_at: null });
+
+    // The frozen worker's stop summary counts no failure for attempts another worker delivered: it
+    // recorded nothing, and says its 5 late results went to the worker that took them over.
+    signal(frozen, 'SIGTERM');
+    expect(await frozen.exited).toEqual({ code: 0, signal: null });
+    expect(frozen.lastLogged('stopped')).toMatchObject({
+      succeeded: 0,
+      failed: 0,
+      unwritten: 0,
+      notRecorded: { takenOver: 5, givenBack: 0, alreadyFinished: 0, gone: 0, unknown: 0 },
+    });
   }, 60_000);
 });

@@ -8,6 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { startReceiver, waitUntil, type Receiver, type ReceiverHandler } from '../support/receiver';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import {
   deliveriesLeasedBy,
   isRunning,
@@ -21,6 +22,7 @@ let db: TestDatabase;
 let appId: string;
 const spawned: WorkerProcess[] = [];
 const receivers: Receiver[] = [];
+const proxies: TcpProxy[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -30,6 +32,7 @@ beforeAll(async () => {
 afterEach(async () => {
   await killAll(spawned.splice(0));
   await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
   // What a test left unsent is not the next test's work.
   await db.pool.query(`DELETE FROM hookline.fanout_queue`);
   await db.pool.query(
@@ -185,5 +188,57 @@ describe('SIGTERM', () => {
     for (const row of await rows())
       expect(row).toMatchObject({ state: 'pending', attempt_count: 0, lease_owner: null });
     expect(await attempts()).toBe(0);
+  }, 60_000);
+});
+
+describe('SIGTERM while the database is unreachable', () => {
+  // Five requests in flight when the database goes away; their answers arrive after, so their
+  // results can only wait in the worker's buffer. Then the stop.
+  async function stopWithResultsWaiting(eventType: string, grace: string) {
+    const answers: ServerResponse[] = [];
+    const { receiver, send, rows } = await setUp(eventType, (_request, response) => void answers.push(response), 5);
+    const proxy = await startTcpProxy(Number(new URL(db.url).port));
+    proxies.push(proxy);
+    const worker = spawnWorker(proxy.url(db.url), {
+      HOOKLINE_LEASE_SECONDS: '60',
+      HOOKLINE_DELIVERY_TIMEOUT_MS: '30000',
+      HOOKLINE_SHUTDOWN_GRACE: grace,
+    });
+    spawned.push(worker);
+    await send(5);
+    await receiver.waitForRequests(5, 20_000);
+    proxy.goDown();
+    for (const answer of answers) answer.writeHead(200).end('ok');
+    await waitForLog(worker, 'flush failed; will retry');
+    worker.child.kill('SIGTERM');
+    await waitForLog(worker, 'draining');
+    return { proxy, worker, rows };
+  }
+
+  it('keeps trying to record its results until the deadline, and exits 0 if the database comes back', async () => {
+    const { proxy, worker, rows } = await stopWithResultsWaiting('ix.back-in-time', '20s');
+    const failuresBefore = worker.logged('flush failed; will retry');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Still trying while it stops (at most a second apart), not given up at the first failure.
+    expect(worker.logged('flush failed; will retry')).toBeGreaterThan(failuresBefore);
+    expect(isRunning(worker)).toBe(true);
+    proxy.reconnect();
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+    for (const row of await rows())
+      expect(row).toMatchObject({ state: 'succeeded', attempt_count: 1, lease_owner: null });
+    expect(worker.lastLogged('stopped')).toMatchObject({ succeeded: 5, unwritten: 0 });
+  }, 60_000);
+
+  it('past the deadline, says how many results it could not record and what happens to them, and exits 1', async () => {
+    const { worker, rows } = await stopWithResultsWaiting('ix.too-late', '2s');
+    expect(await worker.exited).toEqual({ code: 1, signal: null });
+    const unrecorded = worker.lastLogged(
+      'stopped with results not recorded: the database did not take them before the deadline',
+    );
+    expect(unrecorded).toMatchObject({ unwritten: 5 });
+    expect(String(unrecorded?.whatHappens)).toMatch(/sends them again/);
+    expect(worker.lastLogged('stopped')).toMatchObject({ succeeded: 0, unwritten: 5 });
+    // Sent, and not recorded: still leased, so they go out again once the lease runs out.
+    for (const row of await rows()) expect(row).toMatchObject({ state: 'delivering', attempt_count: 0 });
   }, 60_000);
 });

@@ -19,6 +19,10 @@
 -- 21 ms, the backlog fed itself, leases ran out and deliveries were sent twice.
 -- The batch also deletes the queue rows ($19) of messages whose first attempts it completes: they
 -- were those attempts' lease (fan-out-messages.sql).
+-- Lock order: every statement that locks both a message's queue row and its deliveries takes the queue
+-- row first (fan-out-messages.sql, release-expired-message-leases.sql, release-deliveries.sql,
+-- renew-leases.sql, release-stray-leases.sql and this one). A flush that locked its deliveries first
+-- deadlocked with another worker's release of expired queue rows after a PostgreSQL restart.
 -- Crash cost: results buffered in memory and not yet written here are lost; their deliveries stay
 -- leased and are delivered again after the lease (at-least-once, same webhook-id and body). This
 -- statement is atomic, so a crash during it loses the whole batch the same way, never half of it.
@@ -30,6 +34,12 @@ WITH results AS (
                 $8::text[], $9::text[], $10::jsonb[], $11::jsonb[], $12::text[], $13::bool[])
       AS r(delivery_id, state, next_attempt_at, started_at, duration_ms, status_code,
            error_class, error_message, request_headers, response_headers, response_body, response_truncated)
+), settled_messages AS (
+  -- $19: messages whose last leased first attempt is in this batch; their queue rows held the lease.
+  DELETE FROM hookline.fanout_queue AS q
+   WHERE q.message_id = ANY ($19::text[])
+     AND q.lease_owner = $1
+  RETURNING q.message_id
 ), updated AS (
   UPDATE hookline.deliveries AS d
      SET state = r.state,
@@ -48,14 +58,11 @@ WITH results AS (
     FROM results AS r
    WHERE d.id = r.delivery_id
      AND d.lease_owner = $1
+     -- Queue rows first: evaluated once, before any delivery row is locked (see the lock order above).
+     AND (SELECT count(*) FROM settled_messages) >= 0
   RETURNING d.id, d.app_id, d.message_id, d.endpoint_id, d.attempt_count, d.state, r.started_at, r.duration_ms,
             r.status_code, r.error_class, r.error_message, r.request_headers, r.response_headers, r.response_body,
             r.response_truncated
-), settled_messages AS (
-  -- $19: messages whose last leased first attempt is in this batch; their queue rows held the lease.
-  DELETE FROM hookline.fanout_queue AS q
-   WHERE q.message_id = ANY ($19::text[])
-     AND q.lease_owner = $1
 ), recorded AS (
   -- The attempts this flush counts (the fence let their deliveries change): health and rollups read
   -- these, whether or not an attempt row is written for them. The result's own columns come back
@@ -138,5 +145,8 @@ SELECT (SELECT count(*) FROM updated)::int AS recorded,
        (SELECT count(*) FROM updated WHERE state = 'succeeded')::int AS succeeded,
        (SELECT count(*) FROM updated WHERE state = 'dead')::int AS dead,
        (SELECT rows FROM rollups) AS rollup_rows,
+       -- The results the fence refused, only when there are any (a CASE branch not taken runs nothing).
+       CASE WHEN (SELECT count(*) FROM updated) < cardinality($2::text[])
+            THEN ARRAY(SELECT unnest($2::text[]) EXCEPT ALL SELECT id FROM updated) END AS unrecorded,
        (SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'circuitState', circuit_state, 'enabled', enabled)), '[]')
           FROM endpoint_health) AS endpoints

@@ -5,10 +5,12 @@
 -- $4: messages whose last first attempt this releases; their queue rows held its lease (fan-out-
 -- messages.sql) and go.
 -- Crash cost: none; a release that never ran is undone by the lease running out.
+-- Lock order: queue rows, then deliveries (record-results.sql says why).
 WITH settled_messages AS (
   DELETE FROM hookline.fanout_queue AS q
    WHERE q.message_id = ANY ($4::text[])
      AND q.lease_owner = $1
+  RETURNING q.message_id
 )
 UPDATE hookline.deliveries AS d
    SET state = 'pending',
@@ -20,3 +22,4 @@ UPDATE hookline.deliveries AS d
   FROM unnest($2::text[], $3::timestamptz[]) AS r(id, due_at)
  WHERE d.id = r.id
    AND d.lease_owner = $1
+   AND (SELECT count(*) FROM settled_messages) >= 0

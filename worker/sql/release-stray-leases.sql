@@ -7,6 +7,7 @@
 -- their lease ends), next to scheduled retries; a lost fan-out's first attempts through their queue
 -- rows, whose lease is ended here for release-expired-message-leases.sql to give them back. The cost
 -- follows the unfinished queue, not the history.
+-- Lock order: queue rows, then deliveries (record-results.sql says why).
 WITH stray_messages AS (
   UPDATE hookline.fanout_queue AS q
      SET lease_expires_at = now() - interval '1 millisecond'
@@ -24,3 +25,4 @@ UPDATE hookline.deliveries AS d
  WHERE d.claimable_at > now()
    AND d.lease_owner = $1
    AND NOT (d.id = ANY ($2::text[]))
+   AND (SELECT count(*) FROM stray_messages) >= 0

@@ -8,11 +8,13 @@
 -- no index covers, moves with the queue row's. A claimed delivery is claimable when its lease ends.
 -- Fenced by the lease owner alone and found by primary key, like every completion.
 -- Crash cost: none; a renewal that never ran only lets a lease end sooner.
+-- Lock order: queue rows, then deliveries (record-results.sql says why).
 WITH messages AS (
   UPDATE hookline.fanout_queue AS q
      SET lease_expires_at = now() + make_interval(secs => $3)
    WHERE q.message_id = ANY ($4::text[])
      AND q.lease_owner = $1
+  RETURNING q.message_id
 )
 UPDATE hookline.deliveries AS d
    SET lease_expires_at = now() + make_interval(secs => $3),
@@ -21,4 +23,5 @@ UPDATE hookline.deliveries AS d
                               ELSE now() + make_interval(secs => $3) END
  WHERE d.id = ANY ($2::text[])
    AND d.lease_owner = $1
+   AND (SELECT count(*) FROM messages) >= 0
 RETURNING d.id
