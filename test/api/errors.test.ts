@@ -272,6 +272,39 @@ describe('content types', () => {
   });
 });
 
+describe('a body is taken as sent, or refused saying why', () => {
+  const raw = (path: string, bytes: Uint8Array | string) =>
+    call('POST', path, { key: ctx.adminKey, rawBody: bytes, headers: { 'content-type': 'application/json' } });
+  const utf8Body = (before: string, bad: number[], after: string) =>
+    new Uint8Array([...Buffer.from(before), ...bad, ...Buffer.from(after)]);
+
+  it.each([
+    ['a lead byte without its continuation', [0xc3], '("}'],
+    ['a lone continuation byte', [0x80], '"}'],
+    ['an overlong encoding of "/"', [0xc0, 0xaf], '"}'],
+    ['a UTF-16 surrogate encoded as UTF-8', [0xed, 0xa0, 0x80], '"}'],
+    ['a code point above U+10FFFF', [0xf4, 0x90, 0x80, 0x80], '"}'],
+    ['a sequence cut off by the end of the body', [0xe2, 0x82], ''],
+  ])('refuses invalid UTF-8 (%s) with 400 naming the offset, creating nothing', async (_label, bad, after) => {
+    const before = await countRows(ctx.db.pool, 'api_keys');
+    // {"name":"\xc3("} once created a key named "\ufffd(".
+    const response = await raw('/v1/api-keys', utf8Body('{"name":"', bad, after));
+    expectError(response, 400, 'invalid_json');
+    expect(response.body.error.message).toMatch(/not valid UTF-8: the bytes at offset 9 \(0x[0-9a-f]{2}/);
+    expect(await countRows(ctx.db.pool, 'api_keys')).toBe(before);
+  });
+
+  it('takes valid multi-byte UTF-8 of every length, and a byte order mark', async () => {
+    const name = 'é € 𝄞 key';
+    const response = await raw(
+      '/v1/api-keys',
+      new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from(JSON.stringify({ name }))]),
+    );
+    expect(response.status, response.text).toBe(201);
+    expect(response.body.apiKey.name).toBe(name);
+  });
+});
+
 describe('inputs Postgres cannot take are the client’s mistake, never a 500', () => {
   const dateCases = ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00+01:00', '9999-12-31T23:00:00-05:00'];
 
