@@ -1,5 +1,6 @@
 import { invalidFields, type FieldProblem } from '../domain/errors';
 import { HttpError } from './http-error';
+import { findInexactJsonNumbers } from './inexact-json-numbers';
 
 // Postgres jsonb recurses per nesting level and fails with "stack depth limit exceeded" somewhere in the
 // thousands; 64 levels is far beyond any real event and keeps that failure from becoming a 500.
@@ -9,7 +10,7 @@ const MAX_DEPTH = 64;
  * Reads a JSON body of at most `maxBytes` (413 above, counted while streaming so a lying or missing
  * Content-Length cannot get more through), requires a JSON content type (415), parses it (400, invalid
  * UTF-8 included) and refuses, with a 422 naming the field, strings Postgres cannot store (NUL, lone
- * surrogates).
+ * surrogates) and numbers JavaScript cannot hold exactly (lib/http/inexact-json-numbers.ts).
  * An empty body reads as {} so that operations whose fields are all optional accept no body.
  */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
@@ -32,6 +33,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   }
   const problems: FieldProblem[] = [];
   checkStorable(value, '', 0, problems);
+  if (problems.length === 0) problems.push(...findInexactJsonNumbers(text, 20));
   if (problems.length > 0) throw invalidFields(problems.slice(0, 20));
   return value;
 }

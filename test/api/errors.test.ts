@@ -303,6 +303,47 @@ describe('a body is taken as sent, or refused saying why', () => {
     expect(response.status, response.text).toBe(201);
     expect(response.body.apiKey.name).toBe(name);
   });
+
+  it('refuses numbers JavaScript would change with 422 naming each, recording nothing', async () => {
+    const before = await countRows(ctx.db.pool, 'messages');
+    const response = await raw(
+      `/v1/apps/${world.appId}/messages`,
+      '{"eventType":"invoice.paid","payload":{"a":1e999,"b":9007199254740993,"c":[0.1,{"d":1e-400}]}}',
+    );
+    expectError(response, 422, 'validation_failed', 'payload.a');
+    expect(response.body.error.details).toEqual([
+      {
+        path: 'payload.a',
+        message: '1e999 is beyond the range of a JavaScript number (it would become null); send it as a string',
+      },
+      {
+        path: 'payload.b',
+        message:
+          '9007199254740993 cannot be held exactly by a JavaScript number (it would become 9007199254740992); send it as a string',
+      },
+      {
+        path: 'payload.c.1.d',
+        message: '1e-400 cannot be held exactly by a JavaScript number (it would become 0); send it as a string',
+      },
+    ]);
+    expect(await countRows(ctx.db.pool, 'messages')).toBe(before);
+  });
+
+  it('stores and sends every number it accepts as the value that was sent', async () => {
+    const payload =
+      '{"max":9007199254740991,"min":-9007199254740991,"tenth":0.1,"sum":0.30000000000000004,"trailing":1.50,' +
+      '"exponent":1e2,"large":1.7976931348623157e308,"small":5e-324,"negativeZero":-0,"text":"9007199254740993",' +
+      '"key\\"1e999":1}';
+    const response = await raw(`/v1/apps/${world.appId}/messages`, `{"eventType":"invoice.paid","payload":${payload}}`);
+    expect(response.status, response.text).toBe(202);
+    // jsonb compares numbers as values (1.50 = 1.5, 1e2 = 100): the payload recorded, which the worker
+    // sends as it is stored (payload::text), has the values the client sent.
+    const { rows } = await ctx.db.pool.query<{ same: boolean }>(
+      'SELECT payload = $2::jsonb AS same FROM hookline.messages WHERE id = $1',
+      [response.body.id, payload],
+    );
+    expect(rows).toEqual([{ same: true }]);
+  });
 });
 
 describe('inputs Postgres cannot take are the client’s mistake, never a 500', () => {
