@@ -1,5 +1,6 @@
 import { invalidFields, type FieldProblem } from '../domain/errors';
 import { HttpError } from './http-error';
+import { findInexactJsonNumbers } from './inexact-json-numbers';
 
 // Postgres jsonb recurses per nesting level and fails with "stack depth limit exceeded" somewhere in the
 // thousands; 64 levels is far beyond any real event and keeps that failure from becoming a 500.
@@ -7,8 +8,9 @@ const MAX_DEPTH = 64;
 
 /**
  * Reads a JSON body of at most `maxBytes` (413 above, counted while streaming so a lying or missing
- * Content-Length cannot get more through), requires a JSON content type (415), parses it (400) and
- * refuses strings Postgres cannot store (NUL, lone surrogates) with a 422 naming the field.
+ * Content-Length cannot get more through), requires a JSON content type (415), parses it (400, invalid
+ * UTF-8 included) and refuses, with a 422 naming the field, strings Postgres cannot store (NUL, lone
+ * surrogates) and numbers JavaScript cannot hold exactly (lib/http/inexact-json-numbers.ts).
  * An empty body reads as {} so that operations whose fields are all optional accept no body.
  */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
@@ -31,6 +33,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   }
   const problems: FieldProblem[] = [];
   checkStorable(value, '', 0, problems);
+  if (problems.length === 0) problems.push(...findInexactJsonNumbers(text, 20));
   if (problems.length > 0) throw invalidFields(problems.slice(0, 20));
   return value;
 }
@@ -50,7 +53,57 @@ async function readText(request: Request, maxBytes: number): Promise<string> {
     }
     chunks.push(value);
   }
-  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  return decodeUtf8(Buffer.concat(chunks));
+}
+
+// JSON is UTF-8 (RFC 8259). A lenient decoder would turn each bad byte into U+FFFD and store that: an API
+// key named "\xc3(" became "\ufffd(". The body is refused instead, saying where.
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    const at = firstInvalidUtf8Byte(bytes);
+    const shown = [...bytes.subarray(at, at + 4)].map((byte) => `0x${byte.toString(16).padStart(2, '0')}`);
+    throw new HttpError(
+      'invalid_json',
+      `The body is not valid UTF-8: the bytes at offset ${at} (${shown.join(' ')}) are not a UTF-8 character`,
+    );
+  }
+}
+
+/** The offset of the first byte that does not begin a well-formed UTF-8 sequence (RFC 3629, table 3-7). */
+function firstInvalidUtf8Byte(bytes: Uint8Array): number {
+  let at = 0;
+  while (at < bytes.length) {
+    const lead = bytes[at]!;
+    if (lead < 0x80) {
+      at += 1;
+      continue;
+    }
+    // The continuation bytes that may follow each lead byte; the first one's range is narrower after
+    // 0xe0 and 0xf0 (no overlong forms), 0xed (no surrogates) and 0xf4 (nothing above U+10FFFF).
+    let length: number;
+    let low = 0x80;
+    let high = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf) length = 2;
+    else if (lead >= 0xe0 && lead <= 0xef) {
+      length = 3;
+      if (lead === 0xe0) low = 0xa0;
+      if (lead === 0xed) high = 0x9f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      length = 4;
+      if (lead === 0xf0) low = 0x90;
+      if (lead === 0xf4) high = 0x8f;
+    } else return at;
+    for (let next = 1; next < length; next += 1) {
+      const byte = bytes[at + next];
+      if (byte === undefined || byte < (next === 1 ? low : 0x80) || byte > (next === 1 ? high : 0xbf)) return at;
+    }
+    at += length;
+  }
+  return bytes.length;
 }
 
 function tooLarge(maxBytes: number): HttpError {

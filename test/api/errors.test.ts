@@ -272,6 +272,80 @@ describe('content types', () => {
   });
 });
 
+describe('a body is taken as sent, or refused saying why', () => {
+  const raw = (path: string, bytes: Uint8Array | string) =>
+    call('POST', path, { key: ctx.adminKey, rawBody: bytes, headers: { 'content-type': 'application/json' } });
+  const utf8Body = (before: string, bad: number[], after: string) =>
+    new Uint8Array([...Buffer.from(before), ...bad, ...Buffer.from(after)]);
+
+  it.each([
+    ['a lead byte without its continuation', [0xc3], '("}'],
+    ['a lone continuation byte', [0x80], '"}'],
+    ['an overlong encoding of "/"', [0xc0, 0xaf], '"}'],
+    ['a UTF-16 surrogate encoded as UTF-8', [0xed, 0xa0, 0x80], '"}'],
+    ['a code point above U+10FFFF', [0xf4, 0x90, 0x80, 0x80], '"}'],
+    ['a sequence cut off by the end of the body', [0xe2, 0x82], ''],
+  ])('refuses invalid UTF-8 (%s) with 400 naming the offset, creating nothing', async (_label, bad, after) => {
+    const before = await countRows(ctx.db.pool, 'api_keys');
+    // {"name":"\xc3("} once created a key named "\ufffd(".
+    const response = await raw('/v1/api-keys', utf8Body('{"name":"', bad, after));
+    expectError(response, 400, 'invalid_json');
+    expect(response.body.error.message).toMatch(/not valid UTF-8: the bytes at offset 9 \(0x[0-9a-f]{2}/);
+    expect(await countRows(ctx.db.pool, 'api_keys')).toBe(before);
+  });
+
+  it('takes valid multi-byte UTF-8 of every length, and a byte order mark', async () => {
+    const name = 'é € 𝄞 key';
+    const response = await raw(
+      '/v1/api-keys',
+      new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from(JSON.stringify({ name }))]),
+    );
+    expect(response.status, response.text).toBe(201);
+    expect(response.body.apiKey.name).toBe(name);
+  });
+
+  it('refuses numbers JavaScript would change with 422 naming each, recording nothing', async () => {
+    const before = await countRows(ctx.db.pool, 'messages');
+    const response = await raw(
+      `/v1/apps/${world.appId}/messages`,
+      '{"eventType":"invoice.paid","payload":{"a":1e999,"b":9007199254740993,"c":[0.1,{"d":1e-400}]}}',
+    );
+    expectError(response, 422, 'validation_failed', 'payload.a');
+    expect(response.body.error.details).toEqual([
+      {
+        path: 'payload.a',
+        message: '1e999 is beyond the range of a JavaScript number (it would become null); send it as a string',
+      },
+      {
+        path: 'payload.b',
+        message:
+          '9007199254740993 cannot be held exactly by a JavaScript number (it would become 9007199254740992); send it as a string',
+      },
+      {
+        path: 'payload.c.1.d',
+        message: '1e-400 cannot be held exactly by a JavaScript number (it would become 0); send it as a string',
+      },
+    ]);
+    expect(await countRows(ctx.db.pool, 'messages')).toBe(before);
+  });
+
+  it('stores and sends every number it accepts as the value that was sent', async () => {
+    const payload =
+      '{"max":9007199254740991,"min":-9007199254740991,"tenth":0.1,"sum":0.30000000000000004,"trailing":1.50,' +
+      '"exponent":1e2,"large":1.7976931348623157e308,"small":5e-324,"negativeZero":-0,"text":"9007199254740993",' +
+      '"key\\"1e999":1}';
+    const response = await raw(`/v1/apps/${world.appId}/messages`, `{"eventType":"invoice.paid","payload":${payload}}`);
+    expect(response.status, response.text).toBe(202);
+    // jsonb compares numbers as values (1.50 = 1.5, 1e2 = 100): the payload recorded, which the worker
+    // sends as it is stored (payload::text), has the values the client sent.
+    const { rows } = await ctx.db.pool.query<{ same: boolean }>(
+      'SELECT payload = $2::jsonb AS same FROM hookline.messages WHERE id = $1',
+      [response.body.id, payload],
+    );
+    expect(rows).toEqual([{ same: true }]);
+  });
+});
+
 describe('inputs Postgres cannot take are the client’s mistake, never a 500', () => {
   const dateCases = ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00+01:00', '9999-12-31T23:00:00-05:00'];
 

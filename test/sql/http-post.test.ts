@@ -226,6 +226,52 @@ describe('hookline.http_post', () => {
       /header 'x-n' must be a string/,
     ],
     [
+      'a URL with a user and password',
+      `hookline.http_post('https://user:hunter2@example.com/x')`,
+      /url must not contain credentials \(user:password@\)$/,
+    ],
+    ['a URL with a user', `hookline.http_post('https://user@example.com/x')`, /url must not contain credentials/],
+    [
+      'a URL longer than 2048 characters',
+      `hookline.http_post('https://example.com/' || repeat('x', 2029))`,
+      /url must be at most 2048 characters, got 2049/,
+    ],
+    [
+      'CR/LF in a header value',
+      `hookline.http_post('https://example.com/x', headers := jsonb_build_object('X-A', E'a\\r\\nX-Injected: 1'))`,
+      /header 'x-a' must not contain CR or LF/,
+    ],
+    [
+      'LF in a header value',
+      `hookline.http_post('https://example.com/x', headers := '{"X-A": "a\\nb"}')`,
+      /header 'x-a' must not contain CR or LF/,
+    ],
+    [
+      'a control character in a header value',
+      `hookline.http_post('https://example.com/x', headers := '{"X-A": "a\\u0007b"}')`,
+      /header 'x-a' must not contain control characters/,
+    ],
+    [
+      'a header name with a space',
+      `hookline.http_post('https://example.com/x', headers := '{"X A": "v"}')`,
+      /header 'x a' is not a valid header name/,
+    ],
+    [
+      'a header given twice in two spellings',
+      `hookline.http_post('https://example.com/x', headers := '{"X-A": "1", "x-a": "2"}')`,
+      /header 'x-a' is given twice/,
+    ],
+    [
+      'a header value longer than 4096 characters',
+      `hookline.http_post('https://example.com/x', headers := jsonb_build_object('X-A', repeat('v', 4097)))`,
+      /header 'x-a' must be at most 4096 characters/,
+    ],
+    [
+      '51 headers',
+      `hookline.http_post('https://example.com/x', headers := (SELECT jsonb_object_agg('X-H' || n, 'v') FROM generate_series(1, 51) AS n))`,
+      /headers must not hold more than 50 headers/,
+    ],
+    [
       'params that are not an object',
       `hookline.http_post('http://127.0.0.1/x', params := '[1]')`,
       /params must be a JSON object/,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_HEADER_NAME_LENGTH, MAX_HEADER_VALUE_LENGTH, MAX_HEADERS } from '../../domain/webhooks/header-problem';
 import { eventTypeName, isoDate, timestamp, type ResponseBody } from './common';
 import { effectiveRetryPolicy, retryScheduleInput, timeoutMsInput } from './retry-policy';
 
@@ -44,10 +45,12 @@ export const endpointWithSecret = endpoint.extend({ secret: z.string() });
 export type EndpointWithSecret = ResponseBody<typeof endpointWithSecret>;
 
 const url = z.string().min(1).max(2048).describe('http or https URL of the receiver');
+// Names are judged by headerProblem (lib/domain/webhooks/header-problem.ts), which says what is wrong; a
+// length on the key schema would only say "Invalid key in record".
 const headers = z
-  .record(z.string().max(256), z.string().max(4096))
+  .record(z.string(), z.string().max(MAX_HEADER_VALUE_LENGTH, `must be at most ${MAX_HEADER_VALUE_LENGTH} characters`))
   .describe(
-    'Extra request headers, at most 50; webhook-*, Host, Content-Type, Content-Length, Transfer-Encoding and the connection headers are reserved',
+    `Extra request headers, at most ${MAX_HEADERS}; names of at most ${MAX_HEADER_NAME_LENGTH} token characters, values without control characters; webhook-*, Host, Content-Type, Content-Length, Transfer-Encoding and the connection headers are reserved`,
   );
 const secret = z
   .string()

@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  IDEMPOTENCY_KEY_CHARACTERS,
+  IDEMPOTENCY_KEY_CHARACTERS_RULE,
+  IDEMPOTENCY_KEY_LENGTH_RULE,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+} from '../../domain/messages/idempotency-key-rule';
 import { cursorQuery, eventTypeName, isoDate, limitQuery, timestamp, type ResponseBody } from './common';
 
 export const message = z.object({
@@ -14,15 +20,23 @@ export type Message = ResponseBody<typeof message>;
 export const createMessageBody = z.strictObject({
   eventType: eventTypeName,
   payload: z
-    .record(z.string(), z.unknown())
+    .record(z.string(), z.unknown(), { error: (issue) => `must be a JSON object, got ${jsonTypeOf(issue.input)}` })
     .describe('Any JSON object; delivered as the request body (at most HOOKLINE_MAX_PAYLOAD_BYTES)'),
 });
 
+// The words hookline.send uses for its payload's type (jsonb_typeof), so both ways in say the same.
+function jsonTypeOf(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
 export const idempotencyKeyHeader = z
   .string()
-  .min(1)
-  .max(256)
-  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+  .min(1, IDEMPOTENCY_KEY_LENGTH_RULE)
+  .max(MAX_IDEMPOTENCY_KEY_LENGTH, IDEMPOTENCY_KEY_LENGTH_RULE)
+  .regex(IDEMPOTENCY_KEY_CHARACTERS, IDEMPOTENCY_KEY_CHARACTERS_RULE);
 
 export const messageOutcome = z
   .object({
