@@ -175,10 +175,10 @@ test('two apps: each portal shows and changes only its own app', async ({ browse
   await expect(betaPage.getByRole('button', { name: 'Add endpoint' })).toHaveCount(0);
   await pictures(betaPage, 'portal-beta-read-only');
   await betaPage.goto(`${env.baseUrl}/portal/endpoints/${alpha.endpointId}`);
-  await expect(betaPage.getByText(/does not exist/)).toBeVisible();
+  await expect(betaPage.getByTestId('portal-not-found')).toBeVisible();
   const direct = await betaPage.request.get(`${env.baseUrl}/portal/api/v1/apps/${alpha.appId}/endpoints`);
   expect(direct.status()).toBe(404);
-  await betaPage.getByRole('link', { name: 'Endpoints' }).click();
+  await betaPage.getByRole('link', { name: 'Endpoints', exact: true }).click();
   await betaPage.getByTestId('portal-endpoint-row').getByRole('link').click();
   await expect(betaPage.getByRole('button', { name: 'Show secret' })).toHaveCount(0);
 
@@ -196,6 +196,60 @@ test('two apps: each portal shows and changes only its own app', async ({ browse
 
   await alphaContext.close();
   await betaContext.close();
+});
+
+test("a portal page for another app's id, or an id that names nothing, answers 404 as the API does", async ({
+  browser,
+}) => {
+  const env = e2eEnv();
+  await setReceiverMode('ok');
+  const alpha = await createApp({ name: 'Portal Missing Alpha', eventTypes: ['order.created'] });
+  const beta = await createApp({ name: 'Portal Missing Beta', eventTypes: ['order.created'] });
+  await sendMessages(1, { appId: alpha.appId });
+  await sendMessages(1, { appId: beta.appId });
+  const deliveryOf = async (appId: string) => {
+    await expect.poll(async () => (await listDeliveries(appId)).length).toBe(1);
+    return (await listDeliveries(appId))[0]!.id;
+  };
+  const alphaDelivery = await deliveryOf(alpha.appId);
+  const betaDelivery = await deliveryOf(beta.appId);
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await openPortal(page, await portalUrl(beta.appId));
+  const statusOf = async (path: string) => (await page.request.get(`${env.baseUrl}${path}`)).status();
+
+  // Its own: 200.
+  expect(await statusOf(`/portal/endpoints/${beta.endpointId}`)).toBe(200);
+  expect(await statusOf(`/portal/deliveries/${betaDelivery}`)).toBe(200);
+  // Another app's, unknown, or no id at all (NUL, longer than any id): 404, like the portal's API.
+  const missing = [
+    `/portal/endpoints/${alpha.endpointId}`,
+    `/portal/deliveries/${alphaDelivery}`,
+    '/portal/endpoints/ep_nothing',
+    '/portal/deliveries/dlv_nothing',
+    '/portal/endpoints/%00',
+    `/portal/deliveries/${'d'.repeat(300)}`,
+  ];
+  for (const path of missing) expect(await statusOf(path), path).toBe(404);
+  expect(
+    (await page.request.get(`${env.baseUrl}/portal/api/v1/apps/${beta.appId}/endpoints/${alpha.endpointId}`)).status(),
+  ).toBe(404);
+
+  // In the browser: the portal's own not-found page, inside the portal's shell.
+  const response = await page.goto(`${env.baseUrl}/portal/endpoints/${alpha.endpointId}`);
+  expect(response?.status()).toBe(404);
+  await expect(page.getByTestId('portal-not-found')).toBeVisible();
+  await expect(page.getByTestId('portal-app-name')).toHaveText('Portal Missing Beta');
+  await screenshot(page, 'portal-not-found-1280');
+  await page.getByRole('link', { name: 'Back to your endpoints' }).click();
+  await expect(page.getByTestId('portal-endpoint-row')).toHaveCount(1);
+
+  // Without a session the page says the session ended, whatever the id.
+  await context.clearCookies();
+  await page.goto(`${env.baseUrl}/portal/endpoints/${alpha.endpointId}`);
+  await expect(page.getByTestId('portal-expired')).toBeVisible();
+  await context.close();
 });
 
 // A page of the operator's own product that embeds the portal, served from another loopback origin.
@@ -251,7 +305,11 @@ test("the dashboard sets who may embed an app's portal, and opens the portal rea
   const field = page.getByLabel('Sites allowed to embed the portal');
   await field.fill('https://app.customer.example/settings');
   await page.getByRole('button', { name: 'Allow these sites' }).click();
-  await expect(page.getByText(/portalFrameAncestors\.0: must be an origin/)).toBeVisible();
+  await expect(
+    page.getByText(
+      'portalFrameAncestors.0: "https://app.customer.example/settings" is not an origin: must have no path',
+    ),
+  ).toBeVisible();
   expect((await api<{ portalFrameAncestors: string[] }>('GET', `/apps/${app.appId}`)).portalFrameAncestors).toEqual([]);
   await field.fill('https://app.customer.example\nhttps://*.customer.example');
   await page.getByRole('button', { name: 'Allow these sites' }).click();

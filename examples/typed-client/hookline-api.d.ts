@@ -673,7 +673,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List an app's alert rules with their state */
+        /** List an app's alert rules with their state, newest first */
         get: operations["listAlertRules"];
         put?: never;
         /** Create an alert rule; each firing is an operational event and an issue */
@@ -4010,7 +4010,12 @@ export interface operations {
     };
     listAlertRules: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 250 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first page */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 appId: string;

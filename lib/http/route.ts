@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { authenticateRequest } from './auth/authenticate-request';
 import type { Principal } from '../domain/auth/principal';
-import { DomainError, invalidFields, notFound } from '../domain/errors';
+import { DomainError, invalidFields, invalidQueryFields, notFound } from '../domain/errors';
 import { HttpError, rateLimited } from './http-error';
 import { assertPortalMayCall } from './portal/portal-operations';
 import { getApiSettings } from '../runtime/api-settings';
@@ -89,18 +89,11 @@ function parseQuery(operation: AnyOperation, request: Request): unknown {
   const raw: Record<string, string> = {};
   for (const [name, value] of new URL(request.url).searchParams) {
     const problem = stringProblem(value);
-    if (problem) throw new DomainError('invalid_query', `${name} ${problem}`, [{ path: name, message: problem }]);
+    if (problem) throw invalidQueryFields([{ path: name, message: problem }]);
     if (!(name in raw)) raw[name] = value;
   }
   const parsed = operation.query.safeParse(raw);
-  if (!parsed.success) {
-    const details = toProblems(parsed.error);
-    throw new DomainError(
-      'invalid_query',
-      `${details[0]?.path || 'query'}: ${details[0]?.message ?? 'invalid'}`,
-      details,
-    );
-  }
+  if (!parsed.success) throw invalidQueryFields(toProblems(parsed.error));
   return parsed.data;
 }
 

@@ -543,3 +543,58 @@ describe('operations that take no body', () => {
     expect((await call('POST', enable, { key: ctx.adminKey, rawBody: '{}', headers: json })).status).toBe(200);
   });
 });
+
+// A problem's path is the caller's own keys joined by "."; through the 64 levels a body may nest, or
+// with one very long key, it would make the answer larger than anything it explains.
+describe('a field path in an error is bounded', () => {
+  const post = (payload: string) =>
+    call('POST', `/v1/apps/${world.appId}/messages`, {
+      key: ctx.adminKey,
+      rawBody: `{"eventType":"invoice.paid","payload":${payload}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+  const paths = (response: { body: { error: { details: { path: string }[] } } }) =>
+    response.body.error.details.map((problem) => problem.path);
+
+  it('100 levels of 150-character keys: the first segments and "…", the answer under 1 KB', async () => {
+    const key = `k${'x'.repeat(149)}`;
+    const response = await post(`${`{"${key}":`.repeat(100)}1${'}'.repeat(100)}`);
+    expectError(response, 422, 'validation_failed');
+    const [path] = paths(response);
+    expect(path).toBe(`payload.${key.slice(0, 112)}…`);
+    expect(response.body.error.message).toBe(`${path}: is nested more than 64 levels deep`);
+    expect(response.text.length).toBeLessThan(1024);
+  });
+
+  it('100 levels of one-letter keys: 12 segments at most', async () => {
+    const response = await post(`${'{"d":'.repeat(100)}1${'}'.repeat(100)}`);
+    expectError(response, 422, 'validation_failed');
+    expect(paths(response)).toEqual([`payload${'.d'.repeat(11)}…`]);
+  });
+
+  it('20 problems, each under a key of 15,000 characters: each path cut, the answer under 5 KB', async () => {
+    const entries = Array.from({ length: 25 }, (_, i) => `"${i}${'é'.repeat(15_000)}\\u0000":1`);
+    const response = await post(`{${entries.join(',')}}`);
+    expectError(response, 422, 'validation_failed');
+    expect(paths(response)).toHaveLength(20);
+    for (const path of paths(response)) {
+      expect(path).toMatch(/^payload\.\d+é+…$/);
+      expect(path.length).toBeLessThanOrEqual(121);
+    }
+    expect(response.text.length).toBeLessThan(5000);
+  });
+
+  it('a query parameter with a 5,000-character name: cut the same way', async () => {
+    const response = await call('GET', `/v1/apps/${world.appId}/deliveries?${'q'.repeat(5000)}=%00`, {
+      key: ctx.adminKey,
+    });
+    expectError(response, 400, 'invalid_query');
+    expect(paths(response)).toEqual([`${'q'.repeat(120)}…`]);
+    expect(response.text.length).toBeLessThan(1024);
+  });
+
+  it('a short path stays whole', async () => {
+    const response = await post(`{"a":{"b":[0,"\\u0000"]}}`);
+    expect(paths(response)).toEqual(['payload.a.b.1']);
+  });
+});

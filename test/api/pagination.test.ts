@@ -6,6 +6,7 @@ import { createApiKey } from '../../lib/domain/api-keys/create-api-key';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { call, setUpApiTest, type ApiTestContext } from './support/api';
 import { expectError } from './support/expect-error';
+import { createAppWorld } from './support/world';
 import { fanOutQueued } from '../support/deliveries';
 
 let ctx: ApiTestContext;
@@ -96,6 +97,19 @@ describe('every list pages through all of its rows', () => {
         for (let i = 0; i < 5; i++) await ctx.db.pool.query(`SELECT hookline.send($1, 'tick', '{}')`, [appId]);
         await fanOutQueued(ctx.db.pool);
         return { path: `/v1/apps/${appId}/deliveries`, table: 'deliveries', where: 'app_id = $1', params: [appId] };
+      },
+    ],
+    [
+      'alert rules',
+      async () => {
+        const appId = await createApp(ctx.db.pool, 'alert rules');
+        for (let i = 0; i < 7; i++) {
+          await ctx.db.pool.query(
+            `INSERT INTO hookline.alert_rules (app_id, kind, threshold) VALUES ($1, 'dead_per_hour_above', $2)`,
+            [appId, i],
+          );
+        }
+        return { path: `/v1/apps/${appId}/alert-rules`, table: 'alert_rules', where: 'app_id = $1', params: [appId] };
       },
     ],
     [
@@ -321,5 +335,59 @@ describe('limits and cursors', () => {
       query: { cursor: keys.body.nextCursor },
     });
     expect(response.status, response.text).toBe(200);
+  });
+});
+
+// Every list answers a page ({data, nextCursor}); a list that took no cursor would answer a forged one
+// with its first page, and a client following nextCursor could not tell. The lists are read from the
+// OpenAPI document, so a list added later is walked too.
+describe('every list of the OpenAPI document', () => {
+  interface Schema {
+    $ref?: string;
+    properties?: Record<string, unknown>;
+  }
+  interface DocumentOperation {
+    operationId: string;
+    parameters?: { name: string; in: string }[];
+    responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
+  }
+
+  it('documents limit and cursor, and refuses a cursor that is not one with 400 invalid_cursor', async () => {
+    const world = await createAppWorld(ctx.db.pool, 'every list');
+    const document = (await call('GET', '/v1/openapi.json')).body as {
+      paths: Record<string, Record<string, DocumentOperation>>;
+      components: { schemas: Record<string, Schema> };
+    };
+    const resolve = (schema: Schema): Schema =>
+      schema.$ref ? resolve(document.components.schemas[schema.$ref.split('/').at(-1)!]!) : schema;
+    const ids: Record<string, string> = { appId: world.appId, endpointId: world.endpointId };
+    const lists = Object.entries(document.paths).flatMap(([path, methods]) => {
+      const get = methods.get;
+      const schema = get?.responses['200']?.content?.['application/json']?.schema;
+      return get && schema && resolve(schema).properties?.nextCursor ? [{ path, operation: get }] : [];
+    });
+    // Today's twelve lists; the walk itself needs no update when one is added.
+    expect(lists.length).toBeGreaterThanOrEqual(12);
+    const answers: Record<string, string> = {};
+    for (const { path, operation } of lists) {
+      const query = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query').map((p) => p.name);
+      answers[`${operation.operationId} parameters`] = ['limit', 'cursor']
+        .filter((name) => query.includes(name))
+        .join();
+      const concrete = `/v1${path}`.replace(/\{(\w+)\}/g, (_, name: string) => {
+        if (!ids[name]) throw new Error(`${operation.operationId}: no test id for {${name}}`);
+        return ids[name];
+      });
+      // Bytes that are not UTF-8 (read as U+FFFD), and text that is not base64 JSON.
+      for (const cursor of ['%ff%fe', 'not-a-cursor']) {
+        const response = await call('GET', `${concrete}?cursor=${cursor}`, { key: ctx.adminKey });
+        answers[`${operation.operationId} ${cursor}`] = `${response.status} ${response.body?.error?.code ?? ''}`;
+      }
+    }
+    expect(answers).toEqual(
+      Object.fromEntries(
+        Object.keys(answers).map((key) => [key, key.endsWith(' parameters') ? 'limit,cursor' : '400 invalid_cursor']),
+      ),
+    );
   });
 });

@@ -10,6 +10,7 @@ import type { AnyOperation } from '../../lib/contract/operation';
 import { operations } from '../../lib/contract/operations';
 import { PORTAL_OPERATIONS } from '../../lib/http/portal/portal-operations';
 import { appLimitedKey, call, ORIGIN, setUpApiTest, type ApiTestContext } from './support/api';
+import { expectError } from './support/expect-error';
 import { portalCall, portalRouteFiles, portalToken } from './support/portal';
 import { createAppWorld, snapshotRows, type AppWorld } from './support/world';
 
@@ -332,21 +333,47 @@ describe('embedding: frame ancestors per app', () => {
       'http://localhost:3000',
     ]);
     expect(ok.body.name).toBe('a');
-    for (const bad of [
-      "'self'",
-      'https://a.example/path',
-      'https://a.example; script-src *',
-      '*',
-      'javascript:alert(1)',
-      'https://a.example https://b.example',
-    ]) {
+    // Each refused by its field and value, with what is wrong with it.
+    for (const [bad, why] of [
+      ["'self'", /must start with https:\/\/ or http:\/\//],
+      ['https://a.example/path', /no path, query or fragment/],
+      ['https://a.example/', /no path, query or fragment/],
+      ['https://a.example?x=1', /no path, query or fragment/],
+      ['https://a.example#top', /no path, query or fragment/],
+      ['https://a.example; script-src *', /must be one origin/],
+      ['*', /must start with/],
+      ['javascript:alert(1)', /must start with/],
+      ['ftp://a.example', /must start with/],
+      ['https://a.example https://b.example', /must be one origin/],
+      ['https://a.example,https://b.example', /must be one origin/],
+      ['https://a_b.example', /host must be/],
+      ['https://*', /host must be/],
+      ['https://a.*.example', /host must be/],
+      ['https://user:pass@a.example', /no user name or password/],
+      ['https://a.example:99999', /port must be 1 to 65535/],
+      ['https://a.example:65536', /port must be 1 to 65535/],
+      ['https://a.example:0', /port must be 1 to 65535/],
+      ['https://a.example:080', /port must be 1 to 65535/],
+      ['https://a.example:', /port must be 1 to 65535/],
+      [`https://${'a'.repeat(64)}.example`, /host must be/],
+      [`https://${'abcdefghi.'.repeat(26)}example`, /host must be/],
+    ] as const) {
       const response = await call('PATCH', `/v1/apps/${a.appId}`, {
         key: keyOfA,
-        body: { portalFrameAncestors: [bad] },
+        body: { portalFrameAncestors: ['https://fine.example', bad] },
       });
-      expect(response.status, bad).toBe(422);
-      expect(response.body.error.message).toMatch(/^portalFrameAncestors\.0: must be an origin/);
+      expectError(response, 422, 'validation_failed', 'portalFrameAncestors.1');
+      expect(response.body.error.message, bad).toContain(`portalFrameAncestors.1: ${JSON.stringify(bad)} `);
+      expect(response.body.error.message, bad).toMatch(why);
     }
+    // The bounds themselves are fine.
+    const bounds = await call('PATCH', `/v1/apps/${b.appId}`, {
+      key: ctx.adminKey,
+      body: {
+        portalFrameAncestors: ['https://a.example:1', 'https://a.example:65535', `https://${'a'.repeat(63)}.example`],
+      },
+    });
+    expect(bounds.status, bounds.text).toBe(200);
     const empty = await call('PATCH', `/v1/apps/${a.appId}`, { key: keyOfA, body: {} });
     expect(empty.status).toBe(422);
     const unchanged = await call('GET', `/v1/apps/${a.appId}`, { key: keyOfA });

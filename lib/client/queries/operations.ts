@@ -87,7 +87,10 @@ export function alertRulesQuery(appId: string) {
   return queryOptions({
     queryKey: alertRuleKeys.list(appId),
     queryFn: ({ signal }) =>
-      apiFetch<Page<AlertRule>>(`/api/v1/apps/${encodeURIComponent(appId)}/alert-rules`, { signal }),
+      apiFetch<Page<AlertRule>>(`/api/v1/apps/${encodeURIComponent(appId)}/alert-rules`, {
+        signal,
+        query: { limit: 250 },
+      }),
     enabled: appId !== '',
     refetchInterval: LIVE_REFRESH_MS,
   });

@@ -1,5 +1,5 @@
 import { defineOperation } from '../operation';
-import { page, pathId } from '../schemas/common';
+import { page, pageQuery, pathId } from '../schemas/common';
 import { alertRule, createAlertRuleBody, updateAlertRuleBody } from '../schemas/operations';
 import { appParams, readOneErrors, writeErrors } from './common';
 
@@ -11,9 +11,10 @@ export const alertRuleOperations = {
     method: 'GET',
     path: '/apps/{appId}/alert-rules',
     tag: 'Alert rules',
-    summary: "List an app's alert rules with their state",
+    summary: "List an app's alert rules with their state, newest first",
     access: 'principal',
     params: appParams,
+    query: pageQuery,
     status: 200,
     response: page(alertRule),
     errors: readOneErrors,

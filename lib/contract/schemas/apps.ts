@@ -46,15 +46,43 @@ export const createAppBody = z.strictObject({
   timeoutMs: timeoutMsInput.optional(),
 });
 // One CSP source expression per entry, and nothing else: a space, ";" or quote would let an entry add
-// directives of its own to the portal's Content-Security-Policy.
+// directives of its own to the portal's Content-Security-Policy, and a browser drops a source it cannot
+// parse (a port of 99999), so the operator would see an origin listed that embeds nothing.
+const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** Why `origin` (trimmed, lower case) is not a frame-ancestors origin, or null when it is one. */
+export function frameAncestorProblem(origin: string): string | null {
+  const scheme = /^https?:\/\//.exec(origin)?.[0];
+  if (!scheme) return 'must start with https:// or http://';
+  const rest = origin.slice(scheme.length);
+  if (/[\s;,'"]/.test(rest)) return 'must be one origin: no spaces, commas, semicolons or quotes';
+  if (/[/?#]/.test(rest)) return 'must have no path, query or fragment (not even a trailing "/")';
+  if (rest.includes('@')) return 'must have no user name or password';
+  const [, host = '', port] = /^([^:]*)(?::(.*))?$/.exec(rest) ?? [];
+  const labels = (host.startsWith('*.') ? host.slice(2) : host).split('.');
+  if (host.length > 253 || !labels.every((label) => LABEL.test(label))) {
+    return 'host must be a DNS name (labels of letters, digits and "-", at most 63 characters each), optionally starting with "*."';
+  }
+  if (port !== undefined && !(/^[1-9][0-9]{0,4}$/.test(port) && Number(port) <= 65535)) {
+    return 'port must be 1 to 65535';
+  }
+  return null;
+}
+
 export const frameAncestorOrigin = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(
-    /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/,
-    'must be an origin such as https://app.example.com, https://*.example.com or http://localhost:3000 (scheme, host and port only)',
-  );
+  .superRefine((origin, context) => {
+    const problem = frameAncestorProblem(origin);
+    if (problem) {
+      context.addIssue({
+        code: 'custom',
+        message: `${JSON.stringify(origin)} is not an origin: ${problem} (an origin is a scheme, host and port only, such as https://app.example.com, https://*.example.com or http://localhost:3000)`,
+      });
+    }
+  })
+  .describe('http(s)://host[:port]: no path; the host may start with "*."; a port is 1 to 65535');
 
 export const updateAppBody = z
   .strictObject({

@@ -5,5 +5,5 @@ import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 
-export const GET = route(operations.listAlertRules, ({ params }) => listAlertRules(params));
+export const GET = route(operations.listAlertRules, ({ params, query }) => listAlertRules({ ...params, ...query }));
 export const POST = route(operations.createAlertRule, ({ params, body }) => createAlertRule({ ...params, ...body }));
