@@ -33,7 +33,12 @@ export function OverviewDashboard() {
     <div>
       <PageHeader
         title="Overview"
-        subtitle={<LiveStatus updatedAt={stats.dataUpdatedAt} fetching={stats.isFetching} failed={stats.isError} />}
+        subtitle={
+          <>
+            <LiveStatus updatedAt={stats.dataUpdatedAt} fetching={stats.isFetching} failed={stats.isError} />
+            {stats.data?.readReplica && <ReplicaStatus replica={stats.data.readReplica} />}
+          </>
+        }
         actions={
           <>
             <AppSelect allowAll value={filters.appId} onChange={(appId) => setFilters({ appId })} />
@@ -50,6 +55,25 @@ export function OverviewDashboard() {
       )}
     </div>
   );
+}
+
+/** Where the charts and lists read from when a read replica is configured, and how far behind it is. */
+function ReplicaStatus({ replica }: { replica: NonNullable<Stats['readReplica']> }) {
+  const text = replica.inUse
+    ? replica.lagSeconds === 0
+      ? 'Read replica: caught up'
+      : `Read replica: ${formatLag(replica.lagSeconds)} behind`
+    : `Read replica not in use (${replica.problem ?? 'unknown'}): reading the primary`;
+  return (
+    <span className={`ml-3 text-xs ${replica.inUse ? 'text-zinc-500' : 'text-amber-700'}`} data-testid="read-replica">
+      {text}
+    </span>
+  );
+}
+
+function formatLag(seconds: number | null): string {
+  if (seconds === null) return 'an unknown time';
+  return seconds < 1 ? `${Math.round(seconds * 1000)} ms` : `${seconds.toFixed(1)} s`;
 }
 
 function statusColor(code: string, index: number): string {

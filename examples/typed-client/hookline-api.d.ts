@@ -1984,6 +1984,17 @@ export interface components {
                 /** @description Of responses, 0..1 */
                 share: number;
             }[];
+            /** @description The read replica of HOOKLINE_READ_DATABASE_URL; null when none is configured */
+            readReplica: {
+                /** @description Whether these numbers were read from the replica */
+                inUse: boolean;
+                /** @description How far behind the primary it is; 0 when caught up */
+                lagSeconds: number | null;
+                /** @description WAL bytes it has yet to replay */
+                lagBytes: number | null;
+                /** @description Why it is not read from (unreachable, too far behind, not a standby) */
+                problem: string | null;
+            } | null;
             worstEndpoints: {
                 endpointId: string;
                 appId: string;
@@ -2487,7 +2498,7 @@ export interface operations {
                     eventTypes?: string[];
                     maxConcurrency?: number;
                     rateLimitPerSecond?: number | null;
-                    /** @description Extra request headers, at most 50; webhook-*, Host, Content-Type, Content-Length, Transfer-Encoding and the connection headers are reserved */
+                    /** @description Extra request headers, at most 50; names of at most 256 token characters, values without control characters; webhook-*, Host, Content-Type, Content-Length, Transfer-Encoding and the connection headers are reserved */
                     headers?: {
                         [key: string]: string;
                     };
@@ -2594,7 +2605,7 @@ export interface operations {
                     eventTypes?: string[];
                     maxConcurrency?: number;
                     rateLimitPerSecond?: number | null;
-                    /** @description Extra request headers, at most 50; webhook-*, Host, Content-Type, Content-Length, Transfer-Encoding and the connection headers are reserved */
+                    /** @description Extra request headers, at most 50; names of at most 256 token characters, values without control characters; webhook-*, Host, Content-Type, Content-Length, Transfer-Encoding and the connection headers are reserved */
                     headers?: {
                         [key: string]: string;
                     };

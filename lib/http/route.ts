@@ -13,6 +13,8 @@ import { errorResponse } from './error-response';
 import type { AnyOperation, Parsed } from '../contract/operation';
 import { takeToken } from './rate-limit';
 import { readJsonBody, stringProblem } from './read-json-body';
+import { withReadAfter } from '../database/read-replica';
+import { markWritten, readAfterOf } from './read-after';
 
 export interface RouteContext<Op extends AnyOperation> {
   request: Request;
@@ -38,16 +40,26 @@ export function route<Op extends AnyOperation>(
       const principal = operation.access === 'public' ? null : await authorize(operation, request, params);
       const query = parseQuery(operation, request);
       const body = await parseBody(operation, request);
-      const result = await handler({ request, principal, params, query, body } as RouteContext<Op>);
-      if (result instanceof Response) return result;
-      if (!operation.response) return new Response(null, { status: operation.status });
-      if (process.env.NODE_ENV !== 'production') assertResponseMatchesContract(operation, operation.response, result);
-      return Response.json(result, { status: operation.status });
+      // Reads that may lag see at least what this client last wrote (lib/http/read-after.ts).
+      const result = await withReadAfter(readAfterOf(request), () =>
+        handler({ request, principal, params, query, body } as RouteContext<Op>),
+      );
+      const response = toResponse(operation, result);
+      return isChange(request) && response.ok ? await markWritten(response, request) : response;
     } catch (error) {
       return errorResponse(error, request);
     }
   };
 }
+
+function toResponse(operation: AnyOperation, result: unknown): Response {
+  if (result instanceof Response) return result;
+  if (!operation.response) return new Response(null, { status: operation.status });
+  if (process.env.NODE_ENV !== 'production') assertResponseMatchesContract(operation, operation.response, result);
+  return Response.json(result, { status: operation.status });
+}
+
+const isChange = (request: Request) => request.method !== 'GET' && request.method !== 'HEAD';
 
 function parseParams(operation: AnyOperation, raw: Record<string, string | string[] | undefined>): unknown {
   if (!operation.params) return undefined;

@@ -44,30 +44,36 @@ const duration = (name: string, fallback: string) =>
       }
     });
 
-const postgresUrl = z
-  .string()
-  .optional()
-  .transform((raw, ctx) => {
-    if (raw === undefined || raw.trim() === '') return undefined;
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'DATABASE_URL is not a URL (expected postgresql://user:password@host:5432/db)',
-      });
-      return z.NEVER;
-    }
-    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-      ctx.addIssue({ code: 'custom', message: `DATABASE_URL must start with postgresql://, got "${url.protocol}//"` });
-      return z.NEVER;
-    }
-    return raw;
-  });
+const postgresUrl = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw.trim() === '') return undefined;
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} is not a URL (expected postgresql://user:password@host:5432/db)`,
+        });
+        return z.NEVER;
+      }
+      if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+        ctx.addIssue({ code: 'custom', message: `${name} must start with postgresql://, got "${url.protocol}//"` });
+        return z.NEVER;
+      }
+      return raw;
+    });
 
 const configSchema = z.object({
-  DATABASE_URL: postgresUrl,
+  DATABASE_URL: postgresUrl('DATABASE_URL'),
+  // A streaming replica of DATABASE_URL for the dashboard's and the list APIs' reads; writes, and reads
+  // that must see a write just made, stay on the primary (lib/database/read-replica.ts). A replica
+  // further behind than HOOKLINE_READ_MAX_LAG, or unreachable, is not read from until it catches up.
+  HOOKLINE_READ_DATABASE_URL: postgresUrl('HOOKLINE_READ_DATABASE_URL'),
+  HOOKLINE_READ_MAX_LAG: duration('HOOKLINE_READ_MAX_LAG', '10s'),
   HOST: z.string().optional().default('127.0.0.1'),
   PORT: integer('PORT', 3000, 1, 65535),
   HOOKLINE_DATA_DIR: z.string().optional().default('.data'),

@@ -1,9 +1,11 @@
 // PostgreSQL servers of their own, for tests that stop or restart the server under running workers
-// (the shared one of test/support/global-setup.ts serves the other files and must stay up): the
+// (the shared one of test/support/global-setup.ts serves the other files and must stay up), or a
+// primary with a streaming standby (startPrimaryAndStandby): the
 // embedded PostgreSQL 18, and the machine's Debian PostgreSQL 15 where it is installed (users bring
 // 14+, and the planner and timing there are not 18's). Each lives in a temporary folder on a free port.
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { appendFile, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -68,6 +70,56 @@ export async function startTestServer(kind: ServerKind, database: string): Promi
     async close() {
       await handle.stop().catch(() => {});
       await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface PrimaryAndStandby {
+  primary: TestServer;
+  /** The standby's connection string, to the same database. */
+  standbyUrl: string;
+  standby: EmbeddedPostgresHandle;
+  close(): Promise<void>;
+}
+
+/**
+ * A primary and a streaming standby of it, both local. The standby starts from a copy of the primary's
+ * data taken while it was stopped cleanly (a valid base backup without pg_basebackup, which the
+ * embedded PostgreSQL does not ship), with standby.signal and primary_conninfo: PostgreSQL's own
+ * streaming replication from there on.
+ */
+export async function startPrimaryAndStandby(kind: ServerKind, database: string): Promise<PrimaryAndStandby> {
+  const primary = await startTestServer(kind, database);
+  const source = primary.handle.dataDir;
+  const password = new URL(primary.handle.connectionString).password;
+  await primary.handle.stop();
+  const folder = await mkdtemp(join(tmpdir(), 'hookline-standby-pg-'));
+  const dataDir = join(folder, 'pg');
+  // cp -a keeps the owner (the postgres user, when the tests run as root) and the 0700 modes.
+  execFileSync('cp', ['-a', source, dataDir]);
+  await rm(join(dataDir, 'postmaster.pid'), { force: true });
+  await writeFile(join(dataDir, 'standby.signal'), '');
+  await appendFile(
+    join(dataDir, 'postgresql.auto.conf'),
+    `primary_conninfo = 'host=127.0.0.1 port=${primary.handle.port} user=postgres password=${decodeURIComponent(password)}'\n`,
+  );
+  const owner = statSync(source);
+  for (const file of ['standby.signal', 'postgresql.auto.conf']) await chown(join(dataDir, file), owner.uid, owner.gid);
+  await primary.stopAndStart(0);
+  const standby = await startEmbeddedPostgres({
+    dataDir,
+    port: await freePort(),
+    settings: SETTINGS,
+    binDir: kind.binDir,
+  });
+  return {
+    primary,
+    standby,
+    standbyUrl: withDatabase(standby.connectionString, database),
+    async close() {
+      await standby.stop().catch(() => {});
+      await rm(folder, { recursive: true, force: true });
+      await primary.close();
     },
   };
 }

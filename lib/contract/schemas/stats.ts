@@ -72,6 +72,15 @@ export const stats = z.object({
       share: z.number().describe('Of responses, 0..1'),
     }),
   ),
+  readReplica: z
+    .object({
+      inUse: z.boolean().describe('Whether these numbers were read from the replica'),
+      lagSeconds: z.number().nullable().describe('How far behind the primary it is; 0 when caught up'),
+      lagBytes: z.number().nullable().describe('WAL bytes it has yet to replay'),
+      problem: z.string().nullable().describe('Why it is not read from (unreachable, too far behind, not a standby)'),
+    })
+    .nullable()
+    .describe('The read replica of HOOKLINE_READ_DATABASE_URL; null when none is configured'),
   worstEndpoints: z.array(
     z.object({
       endpointId: z.string(),

@@ -1,5 +1,5 @@
 import { findPage } from '../cursor';
-import { getPrisma } from '../../database/db';
+import { readPrisma } from '../../database/read-replica';
 import type { Prisma } from '../../generated/prisma/client';
 import { appView } from './app-view';
 import { summarizeApps } from './summarize-apps';
@@ -17,7 +17,7 @@ export async function listApps({
   cursor?: string;
   summary?: boolean;
 }) {
-  const prisma = getPrisma();
+  const prisma = await readPrisma();
   const where: Prisma.AppWhereInput = onlyAppId ? { id: onlyAppId } : {};
   const page = await findPage({ where, cursor, limit }, (query) => prisma.app.findMany(query));
   if (!summary) return { data: page.data.map(appView), nextCursor: page.nextCursor };

@@ -1,4 +1,4 @@
-import { getPrisma } from '../../database/db';
+import { readPrisma } from '../../database/read-replica';
 
 export interface AppSummary {
   endpoints: number;
@@ -17,7 +17,7 @@ export interface AppSummary {
  * 10 M attempts as at ten.
  */
 export async function summarizeApps(appIds: string[]): Promise<Map<string, AppSummary>> {
-  const prisma = getPrisma();
+  const prisma = await readPrisma();
   const [endpointRows, rollupRows, queueRows] = await Promise.all([
     prisma.endpoint.groupBy({ by: ['appId'], where: { appId: { in: appIds } }, _count: { _all: true } }),
     prisma.$queryRaw<{ app_id: string; attempts: number; succeeded: number }[]>`

@@ -1,6 +1,6 @@
 import { findPage } from '../cursor';
 import { requireApp } from '../apps/require-app';
-import { getPrisma } from '../../database/db';
+import { readPrisma } from '../../database/read-replica';
 import type { DeliveryFilter } from '../../contract/schemas/deliveries';
 import { deliveryInclude, deliveryView } from './delivery-view';
 import { deliveryWhere } from './delivery-where';
@@ -17,7 +17,7 @@ export async function listDeliveries({
   cursor?: string;
 }) {
   await requireApp(appId);
-  const prisma = getPrisma();
+  const prisma = await readPrisma();
   const page = await findPage({ where: deliveryWhere(appId, filter), cursor, limit }, (query) =>
     prisma.delivery.findMany({ ...query, include: deliveryInclude }),
   );

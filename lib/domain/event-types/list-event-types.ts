@@ -1,6 +1,6 @@
 import { findPage } from '../cursor';
 import { requireApp } from '../apps/require-app';
-import { getPrisma } from '../../database/db';
+import { readPrisma } from '../../database/read-replica';
 import type { Prisma } from '../../generated/prisma/client';
 import { eventTypeView } from './event-type-view';
 
@@ -16,7 +16,7 @@ export async function listEventTypes({
   cursor?: string;
 }) {
   await requireApp(appId);
-  const prisma = getPrisma();
+  const prisma = await readPrisma();
   const where: Prisma.EventTypeWhereInput = { appId, ...(includeArchived ? {} : { archived: false }) };
   const page = await findPage({ where, cursor, limit }, (query) => prisma.eventType.findMany(query));
   return { data: page.data.map(eventTypeView), nextCursor: page.nextCursor };

@@ -1,6 +1,6 @@
 import { findPage } from '../cursor';
 import { requireApp } from '../apps/require-app';
-import { getPrisma } from '../../database/db';
+import { readPrisma } from '../../database/read-replica';
 import type { Prisma } from '../../generated/prisma/client';
 import type { JobKind, JobState } from '../../contract/schemas/jobs';
 import { jobView } from './job-view';
@@ -20,7 +20,7 @@ export async function listJobs({
   cursor?: string;
 }) {
   await requireApp(appId);
-  const prisma = getPrisma();
+  const prisma = await readPrisma();
   const where: Prisma.JobWhereInput = { appId, state, kind };
   const page = await findPage({ where, cursor, limit }, (query) => prisma.job.findMany(query));
   return { data: page.data.map(jobView), nextCursor: page.nextCursor };

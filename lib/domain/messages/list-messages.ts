@@ -1,6 +1,6 @@
 import { findPage } from '../cursor';
 import { requireApp } from '../apps/require-app';
-import { getPrisma } from '../../database/db';
+import { readPrisma } from '../../database/read-replica';
 import { invalidQuery } from '../errors';
 import type { Prisma } from '../../generated/prisma/client';
 import { MAX_PAYLOAD_SEARCH_HOURS, type ListMessagesQuery } from '../../contract/schemas/messages';
@@ -21,7 +21,7 @@ export async function listMessages({
   ...filter
 }: Omit<ListMessagesQuery, 'limit'> & { appId: string; limit: number }) {
   await requireApp(appId);
-  const prisma = getPrisma();
+  const prisma = await readPrisma();
   const where: Prisma.MessageWhereInput = {
     appId,
     id: filter.id,

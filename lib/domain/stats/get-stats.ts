@@ -4,6 +4,7 @@
 // from attempts: a week of one app is ~1 k per-app hourly rows against millions of attempts.
 // Only the current queue is counted live from deliveries (partial indexes keep that cheap).
 import type { StatsPoint as WireStatsPoint } from '../../contract/schemas/stats';
+import { readReplicaState } from '../../database/read-replica';
 import { latencyPercentile } from './latency-percentile';
 import { readErrorClasses } from './read-error-classes';
 import { QUEUE_STATES, readQueueDepth, type QueueState } from './read-queue-depth';
@@ -23,13 +24,14 @@ export type Stats = Awaited<ReturnType<typeof getStats>>;
 export async function getStats(input: StatsInput) {
   const range = await resolveStatsRange(input);
   const { from, to, bucketSeconds, rangeSeconds } = range;
-  const [throughput, errorClasses, statusCodes, worstEndpoints, queue, queueHistory] = await Promise.all([
+  const [throughput, errorClasses, statusCodes, worstEndpoints, queue, queueHistory, replica] = await Promise.all([
     readThroughput(range),
     readErrorClasses(range),
     readStatusCodes(range),
     readWorstEndpoints(range),
     readQueueDepth(range),
     readQueueHistory(range),
+    readReplicaState(),
   ]);
   const bounds = throughput.latencyBoundsMs;
 
@@ -96,6 +98,12 @@ export async function getStats(input: StatsInput) {
     series,
     errorClasses: errorClasses.totals,
     statusCodes: statusCodes.totals,
+    readReplica: replica && {
+      inUse: replica.inUse,
+      lagSeconds: replica.lagSeconds,
+      lagBytes: replica.lagBytes,
+      problem: replica.problem,
+    },
     worstEndpoints,
   };
 }

@@ -1,6 +1,6 @@
 // The queue cards: the deliveries of the app or endpoint asked for in each queue state, counted now
 // from deliveries (partial indexes keep that cheap).
-import { getPrisma } from '../../database/db';
+import { readPrisma } from '../../database/read-replica';
 import { Prisma } from '../../generated/prisma/client';
 import type { StatsRange } from './stats-range';
 
@@ -18,7 +18,7 @@ export async function readQueueDepth({ appId, endpointId }: StatsRange): Promise
   // Two counts: unfinished rows (the claim index's, and the first attempts workers are sending now:
   // hookline.unfinished_deliveries), dead ones from deliveries_dead_idx (hookline.dead_deliveries).
   // Dead rows pile up until retention; unfinished ones are the live queue.
-  const rows = await getPrisma().$queryRaw<QueueDepth[]>`
+  const rows = await (await readPrisma()).$queryRaw<QueueDepth[]>`
       SELECT unfinished.*, dead.dead FROM (
         SELECT count(*) FILTER (WHERE d.state = 'pending' AND d.attempt_count = 0)::float8 AS waiting,
                count(*) FILTER (WHERE d.state = 'pending' AND d.attempt_count > 0)::float8 AS retrying,

@@ -1,7 +1,7 @@
 // The queue depth chart: per bucket, the worker's last queue sample in it (worker/sql/sample-queue-depth.sql,
 // taken once a minute). There is no per-endpoint history, so an endpoint's chart has no queue points
 // rather than its app's.
-import { getPrisma } from '../../database/db';
+import { readPrisma } from '../../database/read-replica';
 import { Prisma } from '../../generated/prisma/client';
 import type { QueueState } from './read-queue-depth';
 import { firstBucketStart, type StatsRange } from './stats-range';
@@ -26,7 +26,7 @@ export async function readQueueHistory(range: StatsRange): Promise<Map<number, R
   // every sample: 121 ms over 7 days before, 15 ms now), then that sample's rows summed over apps;
   // a bucket whose last sample holds no row for the app(s) comes back as one row with a null state:
   // sampled, and nothing was queued.
-  const rows = await getPrisma().$queryRaw<{ t: number; state: string | null; count: number | null }[]>`
+  const rows = await (await readPrisma()).$queryRaw<{ t: number; state: string | null; count: number | null }[]>`
       SELECT extract(epoch FROM b.start)::float8 AS t, q.state, sum(q.count)::float8 AS count
         FROM (
           SELECT start, (SELECT max(sampled_at) FROM hookline.queue_depth_samples

@@ -1,5 +1,5 @@
 // The status code chart: attempts per response status code, per bucket and over the range.
-import { getPrisma } from '../../database/db';
+import { readPrisma } from '../../database/read-replica';
 import { Prisma } from '../../generated/prisma/client';
 import { summarizeBreakdown } from './breakdown';
 import { bucketStart, outcomeRollups } from './rollup-rows';
@@ -10,7 +10,7 @@ import type { StatsRange } from './stats-range';
  * share of the attempts that got a response.
  */
 export async function readStatusCodes(range: StatsRange) {
-  const rows = await getPrisma().$queryRaw<{ t: number; status_code: number; count: number }[]>`
+  const rows = await (await readPrisma()).$queryRaw<{ t: number; status_code: number; count: number }[]>`
       SELECT ${bucketStart(range, Prisma.sql`s.minute`)} AS t, s.status_code, sum(s.attempts)::float8 AS count FROM ${outcomeRollups(range)}
        WHERE s.status_code <> 0
        GROUP BY 1, 2`;

@@ -1,6 +1,6 @@
 // The throughput and latency charts and the totals above them: attempts per outcome and their latency
 // histogram, per bucket.
-import { getPrisma } from '../../database/db';
+import { readPrisma } from '../../database/read-replica';
 import { Prisma } from '../../generated/prisma/client';
 import { bucketStart, outcomeRollups } from './rollup-rows';
 import type { StatsRange } from './stats-range';
@@ -25,7 +25,7 @@ export interface Throughput {
 }
 
 export async function readThroughput(range: StatsRange): Promise<Throughput> {
-  const prisma = getPrisma();
+  const prisma = await readPrisma();
   // Throughput and latency in one pass: per bucket and outcome, the attempts and the histogram summed
   // bucket by bucket (an unnest of every row's 15 buckets took 1.4 s over a week of hourly rollups
   // for 100 endpoints; element sums take 0.16 s).

@@ -1,0 +1,185 @@
+// Reads that may lag go to a streaming replica when HOOKLINE_READ_DATABASE_URL names one: the
+// dashboard's charts and the list APIs, the reads that grow with history and that an operator runs
+// all day. Everything else stays on the primary: writes, the worker, sign-in and API-key checks (a
+// revoked key must stop at once), a single resource's own GET, and any read that must see a write
+// just made.
+//
+// Reading one's own writes: a change made through the API answers with the primary's WAL position
+// after it (`Hookline-Read-After`, and for the dashboard a cookie of the same name); a read that brings
+// it back is served by the replica only once the replica has replayed that far, else by the primary.
+// So the dashboard's list refetched after "create endpoint" shows the endpoint, on any lag.
+//
+// A replica further behind than HOOKLINE_READ_MAX_LAG, unreachable, or not a standby at all (promoted,
+// or the URL names a primary) is not read from: reads go to the primary until it is healthy again. Its
+// state is checked at most once a second per process (two tiny queries, one on each server), and the
+// dashboard shows it (GET /v1/stats `readReplica`).
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { loadConfig } from '../runtime/env';
+import { getPrisma, type PrismaClient } from './db';
+import { createPool, type Pool } from './pg';
+
+export interface ReplicaState {
+  /** Whether reads that may lag go to the replica now. */
+  inUse: boolean;
+  /**
+   * How far behind the primary it is: WAL bytes written there and not yet replayed here, and (when
+   * behind) seconds since its last replayed commit. Null when unknown (unreachable, not a standby).
+   */
+  lagBytes: number | null;
+  lagSeconds: number | null;
+  /** Why it is not in use; null when it is. */
+  problem: string | null;
+  /** WAL position it has replayed up to. */
+  replayLsn: string | null;
+  checkedAt: number;
+}
+
+const CHECK_EVERY_MS = 1000;
+
+interface Settings {
+  replicaUrl: string | null;
+  maxLagSeconds: number;
+}
+
+let settings: Settings | undefined;
+let pools: { primary: Pool; replica: Pool } | undefined;
+let lastState: ReplicaState | undefined;
+let behindSince: number | undefined;
+let checking: Promise<ReplicaState> | undefined;
+const readAfter = new AsyncLocalStorage<string | null>();
+
+function getSettings(): Settings {
+  if (!settings) {
+    const config = loadConfig();
+    settings = {
+      replicaUrl: config.HOOKLINE_READ_DATABASE_URL ?? null,
+      maxLagSeconds: config.HOOKLINE_READ_MAX_LAG / 1000,
+    };
+  }
+  return settings;
+}
+
+/** Whether a read replica is configured at all. */
+export function readReplicaConfigured(): boolean {
+  return getSettings().replicaUrl !== null;
+}
+
+function statusPools(): { primary: Pool; replica: Pool } {
+  if (!pools) {
+    const primaryUrl = process.env.DATABASE_URL;
+    if (!primaryUrl) throw new Error('DATABASE_URL is not set');
+    pools = { primary: createPool(primaryUrl, { max: 1 }), replica: createPool(getSettings().replicaUrl!, { max: 1 }) };
+  }
+  return pools;
+}
+
+async function checkReplica(): Promise<ReplicaState> {
+  const { primary, replica } = statusPools();
+  const checkedAt = Date.now();
+  try {
+    const { rows } = await replica.query<{ standby: boolean; replay_lsn: string | null; since_replay: number | null }>(
+      `SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replay_lsn,
+              extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8 AS since_replay`,
+    );
+    const { standby, replay_lsn: replayLsn, since_replay: sinceReplay } = rows[0]!;
+    if (!standby || replayLsn === null) {
+      return { inUse: false, lagBytes: null, lagSeconds: null, replayLsn: null, checkedAt, problem: 'not a standby' };
+    }
+    const behind = await primary.query<{ lag_bytes: number }>(
+      'SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)::float8 AS lag_bytes',
+      [replayLsn],
+    );
+    const lagBytes = Math.max(0, behind.rows[0]!.lag_bytes);
+    // Caught up: no lag, however long ago the last commit was. Behind: as long as since the last commit
+    // it replayed (an idle primary's last commit may be older, which overstates, never hides), or, when
+    // it has replayed none since it started, since this process first saw it behind.
+    if (lagBytes === 0) behindSince = undefined;
+    else behindSince ??= checkedAt;
+    const lagSeconds = lagBytes === 0 ? 0 : (sinceReplay ?? (checkedAt - behindSince!) / 1000);
+    const tooFar = lagSeconds > getSettings().maxLagSeconds;
+    return {
+      inUse: !tooFar,
+      lagBytes,
+      lagSeconds,
+      replayLsn,
+      checkedAt,
+      problem: tooFar ? `more than HOOKLINE_READ_MAX_LAG (${getSettings().maxLagSeconds} s) behind` : null,
+    };
+  } catch (error) {
+    return {
+      inUse: false,
+      lagBytes: null,
+      lagSeconds: null,
+      replayLsn: null,
+      checkedAt,
+      problem: `unreachable: ${(error as Error).message}`,
+    };
+  }
+}
+
+/** The replica's state, at most a second old (or fresh, when asked). Null when none is configured. */
+export async function readReplicaState(options: { fresh?: boolean } = {}): Promise<ReplicaState | null> {
+  if (!readReplicaConfigured()) return null;
+  if (!options.fresh && lastState && Date.now() - lastState.checkedAt < CHECK_EVERY_MS) return lastState;
+  checking ??= checkReplica().finally(() => (checking = undefined));
+  lastState = await checking;
+  return lastState;
+}
+
+/**
+ * The Prisma client for a read that may lag: the replica's when it is in use and has replayed the
+ * writes this request must see (withReadAfter), otherwise the primary's.
+ */
+export async function readPrisma(): Promise<PrismaClient> {
+  if (!readReplicaConfigured()) return getPrisma();
+  const required = readAfter.getStore() ?? null;
+  let state = await readReplicaState();
+  if (state?.inUse && required && !replayedUpTo(state, required)) state = await readReplicaState({ fresh: true });
+  if (!state?.inUse || (required && !replayedUpTo(state, required))) return getPrisma();
+  return getPrisma(getSettings().replicaUrl!);
+}
+
+/** Runs `work` with reads that must see everything the primary had written at `lsn`. */
+export function withReadAfter<T>(lsn: string | null, work: () => Promise<T>): Promise<T> {
+  return readAfter.run(lsn, work);
+}
+
+/**
+ * Where the primary's WAL ends now, for a change just made; null when no replica is configured. The
+ * insert position, not the written one: with asynchronous commit (the worker's, or a server's default)
+ * a commit may still sit in WAL buffers, before pg_current_wal_lsn(), and a standby replayed up to the
+ * written position did not yet show it (seen in test/api/read-replica.test.ts).
+ */
+export async function primaryWalPosition(): Promise<string | null> {
+  if (!readReplicaConfigured()) return null;
+  const { rows } = await statusPools().primary.query<{ lsn: string }>(
+    'SELECT pg_current_wal_insert_lsn()::text AS lsn',
+  );
+  return rows[0]!.lsn;
+}
+
+const LSN = /^[0-9A-F]{1,8}\/[0-9A-F]{1,8}$/i;
+
+/** A WAL position as PostgreSQL prints it (`16/B374D848`), or null for anything else. */
+export function parseWalPosition(text: string | null | undefined): string | null {
+  return text && LSN.test(text) ? text.toUpperCase() : null;
+}
+
+function lsnValue(lsn: string): bigint {
+  const [high, low] = lsn.split('/');
+  return (BigInt(`0x${high}`) << 32n) | BigInt(`0x${low}`);
+}
+
+function replayedUpTo(state: ReplicaState, lsn: string): boolean {
+  return state.replayLsn !== null && lsnValue(state.replayLsn) >= lsnValue(lsn);
+}
+
+/** Tests change the environment between cases; this makes the next call read it again. */
+export async function resetReadReplica(): Promise<void> {
+  settings = undefined;
+  lastState = undefined;
+  behindSince = undefined;
+  const open = pools;
+  pools = undefined;
+  if (open) await Promise.all([open.primary.end(), open.replica.end()]);
+}
