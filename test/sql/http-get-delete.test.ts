@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { attemptsOf, deliveriesOf, fanOutQueued } from '../support/deliveries';
 import { countRows } from '../support/fixtures';
-import { startReceiver, waitUntil, type Receiver } from '../support/receiver';
+import { answer, startReceiver, waitUntil, type Receiver } from '../support/receiver';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 
 let db: TestDatabase;
@@ -19,7 +19,7 @@ beforeAll(async () => {
 
 afterEach(async () => {
   await stopTestWorkers();
-  receiver.respond((_request, response) => response.writeHead(200).end('ok'));
+  receiver.respond(answer(200, 'ok'));
 });
 
 afterAll(async () => {
