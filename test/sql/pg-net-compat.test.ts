@@ -88,6 +88,20 @@ describe('hookline.install_pg_net_compat', () => {
       },
     ]);
 
+    // The request functions are inlined: a caller's statement calls hookline.* directly, so the
+    // compatibility layer costs producers no second function call (issue 25's bench budget).
+    const plan = await query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (VERBOSE, COSTS OFF)
+       SELECT net.http_post('https://example.com/'), net.http_get('https://example.com/'),
+              net.http_delete('https://example.com/')`,
+    );
+    const output = plan.map((row) => row['QUERY PLAN']).join('\n');
+    // (hookline.http_get and http_delete are inlined in turn, down to their shared function.)
+    expect(output).toMatch(
+      /hookline\.http_post\(.*hookline\.enqueue_http_request\('GET'.*hookline\.enqueue_http_request\('DELETE'/,
+    );
+    expect(output).not.toMatch(/net\.http_/);
+
     // A second install changes nothing; the uninstall leaves no schema net; a second one does nothing.
     await query('SELECT hookline.install_pg_net_compat()');
     expect(await netObjects()).toHaveLength(8);
