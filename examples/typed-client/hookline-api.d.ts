@@ -1254,6 +1254,11 @@ export interface components {
             id: string;
             appId: string;
             url: string;
+            /**
+             * @description POST; GET or DELETE only for the implicit endpoints hookline.http_get and hookline.http_delete create
+             * @enum {string}
+             */
+            method: "POST" | "GET" | "DELETE";
             description: string;
             eventTypes: string[];
             enabled: boolean;
@@ -1512,6 +1517,11 @@ export interface components {
             id: string;
             appId: string;
             url: string;
+            /**
+             * @description POST; GET or DELETE only for the implicit endpoints hookline.http_get and hookline.http_delete create
+             * @enum {string}
+             */
+            method: "POST" | "GET" | "DELETE";
             description: string;
             eventTypes: string[];
             enabled: boolean;
@@ -1774,6 +1784,11 @@ export interface components {
             id: string;
             appId: string;
             url: string;
+            /**
+             * @description POST; GET or DELETE only for the implicit endpoints hookline.http_get and hookline.http_delete create
+             * @enum {string}
+             */
+            method: "POST" | "GET" | "DELETE";
             description: string;
             eventTypes: string[];
             enabled: boolean;
@@ -1822,6 +1837,11 @@ export interface components {
             id: string;
             appId: string;
             url: string;
+            /**
+             * @description POST; GET or DELETE only for the implicit endpoints hookline.http_get and hookline.http_delete create
+             * @enum {string}
+             */
+            method: "POST" | "GET" | "DELETE";
             description: string;
             eventTypes: string[];
             enabled: boolean;

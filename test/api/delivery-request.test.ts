@@ -137,6 +137,8 @@ describe('GET /apps/{appId}/deliveries/{deliveryId} request', () => {
     const detail = await call('GET', `/v1/apps/${appId}/deliveries/${row.id}`, { key: ctx.adminKey });
     expect(detail.status, detail.text).toBe(200);
     expect(detail.body.request).toEqual({ method: 'GET', url: `${receiver.url}/lookup`, body: '' });
+    const endpoint = await call('GET', `/v1/apps/${appId}/endpoints/${row.endpoint_id}`, { key: ctx.adminKey });
+    expect(endpoint.body).toMatchObject({ method: 'GET', implicit: true, url: `${receiver.url}/lookup` });
     const sent = receiver.requests.find((request) => request.headers['webhook-id'] === messageId)!;
     expect(sent.method).toBe('GET');
     const attempt = detail.body.attempts.at(-1);
