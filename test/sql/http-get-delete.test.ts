@@ -201,6 +201,26 @@ describe('hookline.http_get and hookline.http_delete', () => {
       /hookline.http_delete: params must be a JSON object/,
     ],
     [
+      'credentials in the URL',
+      `hookline.http_get('https://user:secret@example.com/x')`,
+      /hookline.http_get: url must not contain credentials \(user:password@\)$/,
+    ],
+    [
+      'a line break in a header value',
+      `hookline.http_delete('http://127.0.0.1/x', headers := jsonb_build_object('X-A', 'a' || chr(13) || chr(10) || 'X-B: b'))`,
+      /hookline.http_delete: header 'x-a' must not contain CR or LF/,
+    ],
+    [
+      'one header in two spellings',
+      `hookline.http_get('http://127.0.0.1/x', headers := '{"X-A": "1", "x-a": "2"}')`,
+      /hookline.http_get: header 'x-a' is given twice/,
+    ],
+    [
+      'a header name that is not a token',
+      `hookline.http_get('http://127.0.0.1/x', headers := '{"X A": "1"}')`,
+      /hookline.http_get: header 'x a' is not a valid header name/,
+    ],
+    [
       'a zero timeout',
       `hookline.http_get('http://127.0.0.1/x', timeout_milliseconds := 0)`,
       /hookline.http_get: timeout_milliseconds must be from 1 to 300000, got 0/,

@@ -13,7 +13,8 @@ ALTER TABLE hookline.endpoints
 
 -- The request functions' shared body for GET and DELETE. hookline.http_post keeps its own (it is
 -- the producers' hot path, measured in bench/, and is not redefined here); the checks below are its
--- checks, in its order and words, so the three refuse the same arguments the same way.
+-- checks (migration 20261125101000_http_post_validation), in its order and words, so the three refuse
+-- the same arguments the same way; only the body and Content-Type rules differ, as in pg_net.
 -- A request without a body is stored with the JSON null payload: messages.payload is NOT NULL, and
 -- JSON null is what no body reads as in the dashboard. The worker sends no body for GET whatever the
 -- payload, and none for a DELETE whose payload is JSON null.
@@ -39,6 +40,9 @@ DECLARE
   v_headers jsonb := '{}'::jsonb;
   v_stored_headers jsonb := '{}'::jsonb;
   v_header record;
+  v_problem text;
+  v_seen jsonb := '{}'::jsonb;
+  v_count integer := 0;
   v_key text;
   v_endpoint_id text;
   v_message_id text;
@@ -53,6 +57,15 @@ BEGIN
     RAISE EXCEPTION '%: url must be an absolute http:// or https:// URL without spaces, got %',
       v_caller, coalesce(quote_literal(url), 'NULL')
       USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF length(url) > 2048 THEN
+    RAISE EXCEPTION '%: url must be at most 2048 characters, got %', v_caller, length(url)
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  -- Not echoed: the message would carry the password into the caller's logs.
+  IF url ~ '^[^:]+://[^/?#]*@' THEN
+    RAISE EXCEPTION '%: url must not contain credentials (user:password@)', v_caller
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'Send them in a header, e.g. Authorization, instead.';
   END IF;
   IF method = 'GET' THEN
     body := NULL;
@@ -79,6 +92,22 @@ BEGIN
       RAISE EXCEPTION '%: header % must be a string, got %', v_caller, quote_literal(v_header.name), v_header.value
         USING ERRCODE = 'invalid_parameter_value';
     END IF;
+    v_problem := hookline.header_problem(v_header.name, v_header.value #>> '{}');
+    IF v_problem IS NOT NULL THEN
+      RAISE EXCEPTION '%: header % %', v_caller, quote_literal(v_header.name), v_problem
+        USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF v_seen ? v_header.name THEN
+      RAISE EXCEPTION '%: header % is given twice (header names are case-insensitive)',
+        v_caller, quote_literal(v_header.name)
+        USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    v_seen := v_seen || jsonb_build_object(v_header.name, true);
+    IF v_count = 50 THEN
+      RAISE EXCEPTION '%: headers must not hold more than 50 headers', v_caller
+        USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    v_count := v_count + 1;
     IF v_header.name = 'content-type' THEN
       -- The worker sets application/json when there is a body and nothing when there is none. pg_net
       -- does not check a GET's or DELETE's content type, so neither does this: dropped, like any header
