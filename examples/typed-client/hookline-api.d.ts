@@ -2510,7 +2510,7 @@ export interface operations {
                     eventTypes?: string[];
                     maxConcurrency?: number;
                     rateLimitPerSecond?: number | null;
-                    /** @description Extra request headers, at most 50; webhook-*, Host, Content-Type, Content-Length, Transfer-Encoding and the connection headers are reserved */
+                    /** @description Extra request headers, at most 50; names of at most 256 token characters, values without control characters; webhook-*, Host, Content-Type, Content-Length, Transfer-Encoding and the connection headers are reserved */
                     headers?: {
                         [key: string]: string;
                     };
@@ -2617,7 +2617,7 @@ export interface operations {
                     eventTypes?: string[];
                     maxConcurrency?: number;
                     rateLimitPerSecond?: number | null;
-                    /** @description Extra request headers, at most 50; webhook-*, Host, Content-Type, Content-Length, Transfer-Encoding and the connection headers are reserved */
+                    /** @description Extra request headers, at most 50; names of at most 256 token characters, values without control characters; webhook-*, Host, Content-Type, Content-Length, Transfer-Encoding and the connection headers are reserved */
                     headers?: {
                         [key: string]: string;
                     };
