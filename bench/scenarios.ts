@@ -1,8 +1,9 @@
 // The benchmark's cases. Each runs in a fresh database cloned from the migrated template, against
 // the shared loopback receiver, with the workers as child processes, and returns one result.
 //   pg_net:   pgbench (10 clients x 1,000 inserts) into spice_harvests, once without a trigger, then
-//             with an AFTER INSERT trigger calling hookline.send or hookline.http_post while a worker
-//             delivers live; the pg_net benchmark's setup with Hookline in pg_net's place.
+//             with an AFTER INSERT trigger calling hookline.send, hookline.http_post, or pg_net's own
+//             net.http_post through hookline.install_pg_net_compat() while a worker delivers live; the
+//             pg_net benchmark's setup with Hookline in pg_net's place.
 //   producer: the same pgbench with the hookline.send trigger and 1, 10 or 100 endpoints subscribed,
 //             with a worker delivering and with none: what an event costs its producer; and with
 //             triggers doing part of hookline.send's work (PRODUCER_PARTS): where that cost goes.
@@ -124,7 +125,14 @@ const SPICE_TABLE = `
   );`;
 const SPICE_INSERT = `INSERT INTO spice_harvests (planet, tonnes) VALUES ('Arrakis', random() * 100);\n`;
 
-export type TriggerMode = 'send' | 'http_post';
+/** net_http_post: the pg_net benchmark's trigger unchanged, through the compatibility schema. */
+export type TriggerMode = 'send' | 'http_post' | 'net_http_post';
+
+const TRIGGER_NAMES: Record<TriggerMode, string> = {
+  send: 'hookline.send',
+  http_post: 'hookline.http_post',
+  net_http_post: 'net.http_post via hookline.install_pg_net_compat',
+};
 
 async function createCaseDatabase(context: BenchContext, name: string): Promise<string> {
   const url = await context.server.create(name);
@@ -194,11 +202,12 @@ function triggerCalling(call: string): string {
 
 /** The pg_net benchmark's trigger, with Hookline where pg_net was. */
 function triggerSql(mode: TriggerMode, appId: string | null, url: string): string {
-  return triggerCalling(
-    mode === 'send'
-      ? `PERFORM hookline.send('${appId}', 'bench.e0', to_jsonb(NEW));`
-      : `PERFORM hookline.http_post(url := '${url}', body := to_jsonb(NEW), headers := '{"Content-Type": "application/json"}'::jsonb);`,
-  );
+  const call = {
+    send: `PERFORM hookline.send('${appId}', 'bench.e0', to_jsonb(NEW));`,
+    http_post: `PERFORM hookline.http_post(url := '${url}', body := to_jsonb(NEW), headers := '{"Content-Type": "application/json"}'::jsonb);`,
+    net_http_post: `PERFORM net.http_post(url := '${url}', body := to_jsonb(NEW), headers := '{"Content-Type": "application/json"}'::jsonb);`,
+  }[mode];
+  return triggerCalling(call);
 }
 
 // Without a worker the fan-out queue's trigger would NOTIFY on every commit (nobody is polling), which
@@ -237,6 +246,7 @@ async function prepareProducer(
     appId = await createApp(client);
     await createEndpoints(client, appId, context.receiver.url, endpoints, context.endpointCap, true);
   }
+  if (mode === 'net_http_post') await client.query('SELECT hookline.install_pg_net_compat()');
   await client.query(triggerSql(mode, appId, `${context.receiver.url}/e0`));
 }
 
@@ -513,7 +523,7 @@ export async function runLiveCase(context: BenchContext, options: LiveCaseOption
         );
         const firstInsertAt = Number(rows[0]!.first_ms) - clockOffsetMs;
         return {
-          name: `${options.kind} (${options.mode === 'send' ? 'hookline.send' : 'hookline.http_post'})`,
+          name: `${options.kind} (${TRIGGER_NAMES[options.mode]})`,
           kind: options.kind,
           events: expected,
           workers: 1,

@@ -4,7 +4,7 @@
 import { isReservedHeader } from '../lib/domain/webhooks/reserved-headers';
 import { signatureHeader } from '../lib/domain/webhooks/sign';
 import { classifyError, classifyStatus, describeError, type ErrorClass } from './classify-error';
-import type { HttpPools } from './http-pools';
+import type { HttpMethod, HttpPools } from './http-pools';
 import { nextRetryDelay, parseRetryAfter } from './retry-schedule';
 
 export interface ClaimedDelivery {
@@ -36,6 +36,8 @@ export interface EndpointSettings {
   retryScheduleMs?: readonly number[] | null;
   /** An operational endpoint with a payload template: the payload was rendered at emission and is the body. */
   rawBody?: boolean;
+  /** GET and DELETE only for implicit endpoints (hookline.http_get / http_delete); absent means POST. */
+  method?: HttpMethod;
 }
 
 export type DeliveryState = 'succeeded' | 'pending' | 'dead';
@@ -70,11 +72,14 @@ export interface DeliverOptions {
  * (the event type, the message's created_at, the stored payload), so every retry sends the same
  * bytes under the same webhook-id, and a receiver can deduplicate on either. Implicit endpoints
  * (hookline.http_post) get the payload alone, byte for byte what pg_net would have posted.
+ * An empty string is no body: a GET never has one, and a DELETE has none when hookline.http_delete
+ * was given none (stored as the JSON null payload, migration 20261125130000_http_get_delete).
  */
 export function buildBody(
   delivery: Pick<ClaimedDelivery, 'eventType' | 'createdAt' | 'payload'>,
-  endpoint: Pick<EndpointSettings, 'implicit' | 'rawBody'> = { implicit: false },
+  endpoint: Pick<EndpointSettings, 'implicit' | 'rawBody' | 'method'> = { implicit: false },
 ): string {
+  if (endpoint.method === 'GET' || (endpoint.method === 'DELETE' && delivery.payload === 'null')) return '';
   // Operational events (issue 14): a templated endpoint's payload is already the whole body.
   if (endpoint.implicit || endpoint.rawBody) return delivery.payload;
   return `{"type":${JSON.stringify(delivery.eventType)},"timestamp":"${delivery.createdAt.toISOString()}","data":${delivery.payload}}`;
@@ -107,7 +112,8 @@ export function buildRequestHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = { 'user-agent': userAgent };
   for (const [name, value] of customHeaders(endpoint.headers)) headers[name] = value;
-  headers['content-type'] = 'application/json';
+  // No body, no content type: the signature below still covers the (empty) body.
+  if (body !== '') headers['content-type'] = 'application/json';
   headers['webhook-id'] = delivery.messageId;
   headers['webhook-timestamp'] = String(timestampSeconds);
   headers['webhook-signature'] = signatureHeader(endpoint.secrets, delivery.messageId, timestampSeconds, body);
@@ -161,6 +167,7 @@ export async function deliver(
     }
     const response = await options.http.send({
       poolKey: endpoint.id,
+      method: endpoint.method ?? 'POST',
       url,
       connections: endpoint.maxConcurrency,
       headers: requestHeaders,

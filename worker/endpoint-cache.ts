@@ -4,6 +4,7 @@
 // every worker: 2 s by default.
 import type { Pool } from '../lib/database/pg';
 import type { EndpointSettings } from './deliver';
+import type { HttpMethod } from './http-pools';
 import { sql } from './statements';
 
 interface Row {
@@ -18,6 +19,7 @@ interface Row {
   retry_schedule_ms: number[];
   raw_body: boolean;
   secrets: string[];
+  method: HttpMethod;
 }
 
 export class EndpointCache {
@@ -55,6 +57,7 @@ export class EndpointCache {
           timeoutMs: row.timeout_ms,
           retryScheduleMs: row.retry_schedule_ms.length > 0 ? row.retry_schedule_ms : null,
           rawBody: row.raw_body,
+          method: row.method,
         };
         this.entries.set(row.id, { settings, loadedAt: now });
         found.set(row.id, settings);

@@ -23,11 +23,17 @@ export interface HttpResponse {
   truncated: boolean;
 }
 
+/** POST for every endpoint but the implicit ones hookline.http_get and hookline.http_delete make. */
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
 export interface SendRequest {
   poolKey: string;
+  /** Absent: POST. */
+  method?: HttpMethod;
   url: URL;
   connections: number;
   headers: Record<string, string>;
+  /** An empty string sends no body at all (GET, and DELETE without one). */
   body: string;
   /** This attempt's deadline; defaults to the worker's. */
   timeoutMs?: number;
@@ -75,10 +81,10 @@ export class HttpPools {
     const timer = setTimeout(() => controller.abort(new DeadlineError(timeoutMs)), timeoutMs);
     try {
       const response: Dispatcher.ResponseData = await pool.request({
-        method: 'POST',
+        method: request.method ?? 'POST',
         path: request.url.pathname + request.url.search,
         headers: request.headers,
-        body: request.body,
+        body: request.body === '' ? undefined : request.body,
         signal: controller.signal,
       });
       request.onHeaders?.();

@@ -56,14 +56,14 @@ export function AttemptCard({
   attempt: Attempt;
   /** The attempt recorded before this one, for the side-by-side view. */
   previous?: Attempt;
-  /** What every attempt sends (URL and body); the headers are this attempt's own. */
-  request?: { url: string; body: string };
+  /** What every attempt sends (method, URL and body); the headers are this attempt's own. */
+  request?: { method?: string; url: string; body: string };
 }) {
   const [comparing, setComparing] = useState(false);
   const [showCurl, setShowCurl] = useState(false);
   const ok = attempt.statusCode != null && attempt.statusCode >= 200 && attempt.statusCode < 300 && !attempt.errorClass;
   const curl = request
-    ? curlCommand({ url: request.url, headers: attempt.requestHeaders ?? {}, body: request.body })
+    ? curlCommand({ method: request.method, url: request.url, headers: attempt.requestHeaders ?? {}, body: request.body })
     : null;
   return (
     <Card data-testid="attempt" id={`attempt-${attempt.attemptNumber}`} className="overflow-hidden">

@@ -14,7 +14,10 @@ export function EndpointStatusBadges({ endpoint }: { endpoint: Endpoint }) {
         </Badge>
       )}
       {endpoint.health ? <CircuitBadge state={endpoint.health.circuitState} /> : null}
-      {endpoint.implicit ? <Badge title="Created by hookline.http_post">implicit</Badge> : null}
+      {endpoint.implicit ? (
+        <Badge title={`Created by hookline.http_${endpoint.method.toLowerCase()}`}>implicit</Badge>
+      ) : null}
+      {endpoint.method !== 'POST' ? <Badge title="Sent with this HTTP method">{endpoint.method}</Badge> : null}
     </span>
   );
 }

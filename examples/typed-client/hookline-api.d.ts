@@ -1231,11 +1231,14 @@ export interface components {
         };
         /** @description What each attempt sends; the attempt's requestHeaders carry its timestamp and signatures */
         DeliveryRequest: {
-            /** @constant */
-            method: "POST";
+            /**
+             * @description POST, or GET / DELETE for the endpoints hookline.http_get and hookline.http_delete create
+             * @enum {string}
+             */
+            method: "POST" | "GET" | "DELETE";
             /** @description The endpoint's URL now (attempts do not record it) */
             url: string;
-            /** @description The exact bytes every attempt sends; the signatures cover them */
+            /** @description The exact bytes every attempt sends, empty for none (GET); the signatures cover them */
             body: string;
         };
         /** @description Why a waiting or retrying delivery has not been sent yet */
@@ -1251,6 +1254,11 @@ export interface components {
             id: string;
             appId: string;
             url: string;
+            /**
+             * @description POST; GET or DELETE only for the implicit endpoints hookline.http_get and hookline.http_delete create
+             * @enum {string}
+             */
+            method: "POST" | "GET" | "DELETE";
             description: string;
             eventTypes: string[];
             enabled: boolean;
@@ -1509,6 +1517,11 @@ export interface components {
             id: string;
             appId: string;
             url: string;
+            /**
+             * @description POST; GET or DELETE only for the implicit endpoints hookline.http_get and hookline.http_delete create
+             * @enum {string}
+             */
+            method: "POST" | "GET" | "DELETE";
             description: string;
             eventTypes: string[];
             enabled: boolean;
@@ -1771,6 +1784,11 @@ export interface components {
             id: string;
             appId: string;
             url: string;
+            /**
+             * @description POST; GET or DELETE only for the implicit endpoints hookline.http_get and hookline.http_delete create
+             * @enum {string}
+             */
+            method: "POST" | "GET" | "DELETE";
             description: string;
             eventTypes: string[];
             enabled: boolean;
@@ -1819,6 +1837,11 @@ export interface components {
             id: string;
             appId: string;
             url: string;
+            /**
+             * @description POST; GET or DELETE only for the implicit endpoints hookline.http_get and hookline.http_delete create
+             * @enum {string}
+             */
+            method: "POST" | "GET" | "DELETE";
             description: string;
             eventTypes: string[];
             enabled: boolean;

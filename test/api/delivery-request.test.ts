@@ -122,4 +122,49 @@ describe('GET /apps/{appId}/deliveries/{deliveryId} request', () => {
       await ok.close();
     }
   });
+
+  it('shows a hookline.http_get request as a GET without a body, and its curl command repeats it', async () => {
+    const { rows } = await ctx.db.pool.query<{ request_id: string }>(
+      `SELECT hookline.http_get($1, headers := '{"X-Tenant": "fremen"}') AS request_id`,
+      [`${receiver.url}/lookup`],
+    );
+    const { rows: messages } = await ctx.db.pool.query<{ id: string; app_id: string }>(
+      'SELECT id, app_id FROM hookline.messages WHERE request_id = $1',
+      [rows[0]!.request_id],
+    );
+    const { id: messageId, app_id: appId } = messages[0]!;
+    const row = await waitForDelivery(ctx.db.pool, messageId, (delivery) => delivery.state === 'dead');
+    const detail = await call('GET', `/v1/apps/${appId}/deliveries/${row.id}`, { key: ctx.adminKey });
+    expect(detail.status, detail.text).toBe(200);
+    expect(detail.body.request).toEqual({ method: 'GET', url: `${receiver.url}/lookup`, body: '' });
+    const endpoint = await call('GET', `/v1/apps/${appId}/endpoints/${row.endpoint_id}`, { key: ctx.adminKey });
+    expect(endpoint.body).toMatchObject({ method: 'GET', implicit: true, url: `${receiver.url}/lookup` });
+    const sent = receiver.requests.find((request) => request.headers['webhook-id'] === messageId)!;
+    expect(sent.method).toBe('GET');
+    const attempt = detail.body.attempts.at(-1);
+    const command = curlCommand({
+      method: detail.body.request.method,
+      url: detail.body.request.url,
+      headers: attempt.requestHeaders,
+      body: detail.body.request.body,
+    });
+    const before = receiver.requests.length;
+    await promisify(execFile)('bash', ['-c', command]);
+    const repeated = receiver.requests[before]!;
+    expect(repeated).toMatchObject({ method: 'GET', path: '/lookup', body: '' });
+    for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'x-tenant']) {
+      expect(repeated.headers[name], name).toBe(sent.headers[name]);
+    }
+    expect(
+      rebuildRequestBody({
+        eventType: 'http_get',
+        createdAt: new Date(),
+        payloadText: 'null',
+        implicit: true,
+        method: 'GET',
+      }),
+    ).toBe(
+      buildBody({ eventType: 'http_get', createdAt: new Date(), payload: 'null' }, { implicit: true, method: 'GET' }),
+    );
+  });
 });

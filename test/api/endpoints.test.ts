@@ -51,6 +51,7 @@ describe('POST /apps/{appId}/endpoints', () => {
       rateLimitPerSecond: 20,
       headers: { 'X-Api-Key': 'receiver-secret' },
       implicit: false,
+      method: 'POST',
       health: { circuitState: 'closed', consecutiveFailures: 0, attempts24h: 0, successRate24h: null, pending: 0 },
     });
     expect(response.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/);

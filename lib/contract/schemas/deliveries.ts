@@ -65,9 +65,13 @@ export const deliveryWait = z
 
 export const deliveryRequest = z
   .object({
-    method: z.literal('POST'),
+    method: z
+      .enum(['POST', 'GET', 'DELETE'])
+      .describe('POST, or GET / DELETE for the endpoints hookline.http_get and hookline.http_delete create'),
     url: z.string().describe("The endpoint's URL now (attempts do not record it)"),
-    body: z.string().describe('The exact bytes every attempt sends; the signatures cover them'),
+    body: z
+      .string()
+      .describe('The exact bytes every attempt sends, empty for none (GET); the signatures cover them'),
   })
   .describe("What each attempt sends; the attempt's requestHeaders carry its timestamp and signatures");
 

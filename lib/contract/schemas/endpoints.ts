@@ -18,6 +18,9 @@ export const endpoint = z.object({
   id: z.string(),
   appId: z.string(),
   url: z.string(),
+  method: z
+    .enum(['POST', 'GET', 'DELETE'])
+    .describe('POST; GET or DELETE only for the implicit endpoints hookline.http_get and hookline.http_delete create'),
   description: z.string(),
   eventTypes: z.array(z.string()),
   enabled: z.boolean(),

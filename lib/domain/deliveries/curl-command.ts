@@ -10,18 +10,22 @@ function shellQuote(value: string): string {
  * a useful check of its verification.
  */
 export function curlCommand({
+  method = 'POST',
   url,
   headers,
   body,
 }: {
+  /** POST unless the endpoint is hookline.http_get's or hookline.http_delete's. */
+  method?: string;
   url: string;
   headers: Record<string, unknown>;
+  /** Empty: the request had no body (a GET, or a DELETE without one). */
   body: string;
 }): string {
-  const lines = [`curl -sS -X POST ${shellQuote(url)}`];
+  const lines = [`curl -sS -X ${method} ${shellQuote(url)}`];
   for (const [name, value] of Object.entries(headers)) {
     lines.push(`-H ${shellQuote(`${name}: ${Array.isArray(value) ? value.join(', ') : String(value)}`)}`);
   }
-  lines.push(`--data-binary ${shellQuote(body)}`);
+  if (body !== '') lines.push(`--data-binary ${shellQuote(body)}`);
   return lines.join(' \\\n  ');
 }

@@ -17,6 +17,7 @@ export async function getDelivery({ appId, deliveryId }: { appId: string; delive
       endpoint: {
         select: {
           url: true,
+          method: true,
           headers: true,
           implicit: true,
           enabled: true,
@@ -49,7 +50,7 @@ export async function getDelivery({ appId, deliveryId }: { appId: string; delive
     maxAttempts: effectiveRetryPolicy(row.endpoint, row.endpoint.app).retryScheduleMs.length,
   });
   const request = {
-    method: 'POST' as const,
+    method: row.endpoint.method as 'POST' | 'GET' | 'DELETE',
     url: row.endpoint.url,
     body: rebuildRequestBody({
       eventType: row.message.eventType,
@@ -57,6 +58,7 @@ export async function getDelivery({ appId, deliveryId }: { appId: string; delive
       payloadText: payload?.text ?? 'null',
       // A templated operational endpoint is sent the rendered payload alone, as an implicit one.
       implicit: row.endpoint.implicit || (await hasPayloadTemplate(appId, row.endpointId)),
+      method: row.endpoint.method,
     }),
   };
   const log = attempts.map(attemptView);

@@ -11,13 +11,17 @@ export function rebuildRequestBody({
   createdAt,
   payloadText,
   implicit,
+  method = 'POST',
 }: {
   eventType: string;
   createdAt: Date;
   /** hookline.messages.payload::text */
   payloadText: string;
   implicit: boolean;
+  /** endpoints.method: a GET has no body, nor a DELETE whose payload is JSON null (empty string). */
+  method?: string;
 }): string {
+  if (method === 'GET' || (method === 'DELETE' && payloadText === 'null')) return '';
   if (implicit) return payloadText;
   return `{"type":${JSON.stringify(eventType)},"timestamp":"${createdAt.toISOString()}","data":${payloadText}}`;
 }

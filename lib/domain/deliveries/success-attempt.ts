@@ -41,7 +41,8 @@ export async function successAttemptFromDelivery(delivery: {
   );
   const requestHeaders: Record<string, string> = {
     ...custom,
-    'content-type': 'application/json',
+    // As the worker: no content type without a body (a GET, or a DELETE without one).
+    ...(delivery.requestBody === '' ? {} : { 'content-type': 'application/json' }),
     'webhook-id': delivery.messageId,
     'webhook-timestamp': String(timestampSeconds),
   };

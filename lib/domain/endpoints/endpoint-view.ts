@@ -38,6 +38,7 @@ function endpointView(row: Endpoint, counts: HealthCounts | undefined, app: Stor
     id: row.id,
     appId: row.appId,
     url: row.url,
+    method: row.method as 'POST' | 'GET' | 'DELETE',
     description: row.description,
     eventTypes: row.eventTypes,
     enabled: row.enabled,
