@@ -8,6 +8,8 @@ import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
 import type { CircuitSettings, CircuitState } from './circuit-breaker';
 import type { AttemptResult } from './deliver';
+import type { WorkerMetrics } from './metrics';
+import { databaseBackoffMs } from './database-backoff';
 import { prepared, sql } from './statements';
 
 export interface FlushOutcome {
@@ -43,8 +45,9 @@ export interface FlusherOptions {
   /** This worker's rollup rows (0-1023): see migration 20261124152000_rollup_shards. */
   rollupShard: number;
   log: Logger;
-  onFlushed?: (results: AttemptResult[], outcome: FlushOutcome, durationMs: number) => void;
-  onError?: (error: unknown) => void;
+  metrics: WorkerMetrics;
+  /** A flush was written: its results are recorded, or refused by the lease fence. */
+  onFlushed?: (results: AttemptResult[], outcome: FlushOutcome) => void;
 }
 
 export class ResultFlusher {
@@ -100,7 +103,7 @@ export class ResultFlusher {
       this.running = null;
       if (this.buffer.length > 0) {
         // After a failure, back off (100 ms doubling to 5 s) instead of hammering a database that is down.
-        const delay = this.failures === 0 ? 0 : Math.min(5000, 100 * 2 ** (this.failures - 1));
+        const delay = databaseBackoffMs(this.failures);
         if (this.failures > 0 && this.timer) {
           // Set by add() while this flush ran, for 5 ms from then: the back-off replaces it.
           clearTimeout(this.timer);
@@ -149,13 +152,18 @@ export class ResultFlusher {
         const unrecorded = outcome.unrecorded;
         this.explaining = this.explaining.then(() => this.explainUnrecorded(unrecorded));
       }
-      this.options.onFlushed?.(batch, outcome, performance.now() - started);
+      const { metrics } = this.options;
+      metrics.flushDuration.observe((performance.now() - started) / 1000);
+      metrics.deliveriesFinished.inc({ state: 'succeeded' }, outcome.succeeded);
+      metrics.deliveriesFinished.inc({ state: 'dead' }, outcome.dead);
+      if (outcome.recorded < batch.length) metrics.lostLeases.inc({}, batch.length - outcome.recorded);
+      this.options.onFlushed?.(batch, outcome);
     } catch (error) {
       // Keep the results and try again: while the process lives nothing is lost, and if the leases
       // run out first the fence in the statement makes the late write a no-op.
       this.failures++;
       this.buffer.unshift(...batch);
-      this.options.onError?.(error);
+      this.options.metrics.databaseErrors.inc({ operation: 'flush' });
       this.options.log.error('flush failed; will retry', { error, results: batch.length, failures: this.failures });
     } finally {
       this.writing = 0;
@@ -210,7 +218,7 @@ export class ResultFlusher {
       }
       if (this.timer) clearTimeout(this.timer);
       this.timer = null;
-      const pause = this.failures === 0 ? 0 : Math.min(1000, 100 * 2 ** (this.failures - 1), until - Date.now());
+      const pause = Math.min(databaseBackoffMs(this.failures, 1000), until - Date.now());
       if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
       if (Date.now() >= until) break;
       this.kick();

@@ -12,6 +12,7 @@ import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
 import type { LeaseBook } from './leases';
 import type { WorkerMetrics } from './metrics';
+import { PeriodicChore, type Service } from './service';
 import { prepared, sql } from './statements';
 
 // Time a delivery's lease must still run, beyond the next renewal, for it to be sent: a renewal round
@@ -37,6 +38,11 @@ export class LeaseKeeper {
     private readonly log: Logger,
   ) {
     this.renewEveryMs = (leaseSeconds * 1000) / 3;
+  }
+
+  /** Renews every third of a lease, until stopped: a stopping worker's final flush is still renewed. */
+  renewal(): Service {
+    return new PeriodicChore('lease renewal', this.renewEveryMs, () => this.renew(), { log: this.log });
   }
 
   /** Whether the delivery's lease outlasts the next renewal (which then extends it) by a margin. */

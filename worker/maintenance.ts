@@ -8,6 +8,7 @@ import { withTryLock } from './advisory-lock';
 import type { WorkerMetrics } from './metrics';
 import { runOperationsPass } from './operations/run-operations-pass';
 import { sql } from './statements';
+import { PeriodicChore, type Service } from './service';
 
 // Arbitrary constants, the same in every Hookline process.
 const QUEUE_DEPTH_LOCK = 72_616_917_341;
@@ -121,4 +122,12 @@ export async function runMaintenance(options: {
     metrics.databaseErrors.inc({ operation: 'maintenance' });
     log.warn('maintenance failed; next run in a minute', { error });
   }
+}
+
+/** runMaintenance every `everyMs`, the first run a second after the start (worker/service.ts). */
+export function maintenanceService(options: Parameters<typeof runMaintenance>[0] & { everyMs: number }): Service {
+  return new PeriodicChore('maintenance', options.everyMs, () => runMaintenance(options), {
+    firstAfterMs: Math.min(1000, options.everyMs),
+    log: options.log,
+  });
 }

@@ -5,6 +5,7 @@
 import pg from 'pg';
 import type { Logger } from '../lib/runtime/log';
 import { SILENT_CONNECTION_LIMITS } from '../lib/database/pg';
+import { databaseBackoffMs } from './database-backoff';
 
 export const CHANNEL = 'hookline_deliveries';
 
@@ -19,7 +20,8 @@ export class Wake {
   private signalled = false;
   private client: pg.Client | null = null;
   private stopped = false;
-  private reconnectDelayMs = 100;
+  /** Failed connects in a row, for the back-off (database-backoff.ts). */
+  private failures = 0;
   private checkTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -76,7 +78,7 @@ export class Wake {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
       this.client = client;
-      this.reconnectDelayMs = 100;
+      this.failures = 0;
       this.checkTimer ??= setInterval(() => void this.check(), CHECK_EVERY_MS);
       this.checkTimer.unref();
       // Deliveries may have been inserted while we were not listening.
@@ -107,9 +109,7 @@ export class Wake {
     this.client = null;
     client.removeAllListeners('end');
     void client.end().catch(() => {});
-    const delay = this.reconnectDelayMs;
-    this.reconnectDelayMs = Math.min(5000, delay * 2);
-    setTimeout(() => void this.listen(), delay).unref();
+    setTimeout(() => void this.listen(), databaseBackoffMs(++this.failures)).unref();
   }
 
   async close(): Promise<void> {

@@ -14,6 +14,8 @@ import { withPoolClient, type Pool, type PoolClient } from '../../lib/database/p
 import { replayMatch, type StoredReplayParams } from './job-filter';
 import { sql } from '../statements';
 import { createJobConnection } from '../worker-connections';
+import { databaseBackoffMs } from '../database-backoff';
+import type { Service } from '../service';
 
 export interface JobRunnerOptions {
   connectionString: string;
@@ -54,7 +56,8 @@ interface BatchOutcome {
 // it got); fewer are retried after a back-off, as the worker's other loops do.
 const MAX_CONSECUTIVE_ERRORS = 5;
 
-export class JobRunner {
+export class JobRunner implements Service {
+  readonly name = 'background jobs';
   private readonly pool: Pool;
   private readonly batchSize: number;
   private readonly leaseSeconds: number;
@@ -129,7 +132,8 @@ export class JobRunner {
           return true;
         }
         log.warn('job batch failed; retrying', { error, errors });
-        await this.sleep(Math.min(10_000, 200 * 2 ** errors));
+        // 400 ms doubling to 10 s: a job is background work, in no hurry while the database struggles.
+        await this.sleep(databaseBackoffMs(errors + 2, 10_000));
         continue;
       }
       if (outcome === 'lost') {

@@ -1,0 +1,244 @@
+// Stages two and three of a worker (take -> dispatch -> send -> record): what the claim loop took goes
+// through its endpoint's gate, waits for a connection slot of its endpoint, is sent, and its result
+// goes to the flusher (flush.ts). What may not be sent goes back to the queue without spending an
+// attempt: a deleted endpoint's delivery is deleted, a disabled endpoint's waits 5 minutes, an open
+// circuit's waits for it, one that waited past half its lease for a slot, or whose lease may end
+// before the next renewal, is due again at once.
+//
+// Invariants:
+//   held      deliveries taken and not yet handed to the flusher or released: in flight + waiting for
+//             a slot + being dispatched. The loop keeps held <= concurrency, so a worker never leases
+//             more than it can send.
+//   inFlight  deliveries whose HTTP attempt is running; each holds one slot of its endpoint.
+//   abandoned in flight when a forced stop released them: their results are dropped, never recorded.
+//   A delivery is sent only while its lease outlasts the next renewal (lease-keeper.ts), and stays in
+//   the lease book until its result or release is written (leases.ts).
+import type { Logger } from '../lib/runtime/log';
+import type { Pool } from '../lib/database/pg';
+import type { CircuitGate } from './circuit-breaker';
+import { deliver, type AttemptResult, type ClaimedDelivery, type EndpointSettings } from './deliver';
+import type { EndpointCache } from './endpoint-cache';
+import { EndpointSlots } from './endpoint-slots';
+import type { FlushOutcome, ResultFlusher } from './flush';
+import type { HttpPools } from './http-pools';
+import type { LeaseKeeper, Release } from './lease-keeper';
+import type { LeaseBook } from './leases';
+import type { WorkerMetrics } from './metrics';
+import { sql } from './statements';
+import type { TakenRow } from './take-deliveries';
+
+// A delivery of a disabled endpoint goes back to the queue for this long without spending an
+// attempt; enabling the endpoint (or a replay) makes it due again.
+const DISABLED_ENDPOINT_RECHECK_MS = 5 * 60_000;
+
+interface Queued {
+  delivery: ClaimedDelivery;
+  endpoint: EndpointSettings;
+}
+
+export interface DispatcherOptions {
+  pool: Pool;
+  workerId: string;
+  leaseSeconds: number;
+  retrySchedule: readonly number[];
+  userAgent: string;
+  endpoints: EndpointCache;
+  gate: CircuitGate;
+  http: HttpPools;
+  leases: LeaseBook;
+  leaseKeeper: LeaseKeeper;
+  flusher: ResultFlusher;
+  metrics: WorkerMetrics;
+  stats: { released: number };
+  log: Logger;
+  /** Whether the worker still takes work: a slot freed while draining starts nothing new. */
+  running: () => boolean;
+  /** A delivery finished: the loop may have room to take more. */
+  onFinished: () => void;
+}
+
+export class Dispatcher {
+  held = 0;
+  readonly inFlight = new Map<string, ClaimedDelivery>();
+  private readonly abandoned = new Set<string>();
+  /** Connections per endpoint, and the taken deliveries waiting for one. */
+  private readonly slots = new EndpointSlots<Queued>();
+
+  constructor(private readonly options: DispatcherOptions) {}
+
+  get waiting(): number {
+    return this.slots.waiting;
+  }
+
+  /** Sends what was taken, or gives it back: deleted endpoint, disabled endpoint, open circuit. */
+  async dispatch(rows: TakenRow[]): Promise<void> {
+    this.held += rows.length;
+    const { endpoints, leases, gate, log } = this.options;
+    let settings: Map<string, EndpointSettings>;
+    try {
+      settings = await endpoints.get(rows.map((row) => row.endpoint_id));
+    } catch (error) {
+      log.error('loading endpoints failed; releasing the batch', { error });
+      await this.release(dueIn(rows, 1000), 'database_error');
+      return;
+    }
+    const disabled: Release[] = [];
+    const orphans: string[] = [];
+    const gated = [];
+    for (const row of rows) {
+      const endpoint = settings.get(row.endpoint_id);
+      if (!endpoint) {
+        // The endpoint was deleted with its deliveries; this one was written by a fan-out racing the
+        // delete, and goes too.
+        this.held--;
+        leases.settle(row.id);
+        leases.drop([row.id]);
+        orphans.push(row.id);
+      } else if (!row.endpoint_enabled) {
+        disabled.push({ id: row.id, dueAt: new Date(Date.now() + DISABLED_ENDPOINT_RECHECK_MS) });
+      } else {
+        gated.push({
+          delivery: toClaimedDelivery(row),
+          endpoint,
+          circuitState: row.circuit_state,
+          circuitOpenUntil: row.circuit_open_until,
+        });
+      }
+    }
+    const { send, wait } = await gate.sort(gated);
+    for (const { delivery, endpoint } of send) this.enqueue(delivery, endpoint);
+    await this.release(disabled, 'endpoint_disabled');
+    await this.release(wait, 'circuit_open');
+    if (orphans.length > 0) {
+      // If this fails, the rows come back when their lease ends and are tried again.
+      await this.options.pool
+        .query(sql.deleteOrphanDeliveries, [this.options.workerId, orphans])
+        .catch((error: unknown) => {
+          log.warn('deleting deliveries of a deleted endpoint failed', { error, deliveries: orphans.length });
+        });
+    }
+  }
+
+  private enqueue(delivery: ClaimedDelivery, endpoint: EndpointSettings): void {
+    if (this.slots.acquireOrWait(endpoint.id, endpoint.maxConcurrency, { delivery, endpoint })) {
+      this.startDelivery(delivery, endpoint);
+    }
+  }
+
+  /** Sends a delivery on a slot of its endpoint that it already holds. */
+  private startDelivery(delivery: ClaimedDelivery, endpoint: EndpointSettings): void {
+    if (!this.options.leaseKeeper.safeToSend(delivery.id)) {
+      // Its lease may end before the next renewal (it waited for a connection while this process
+      // stalled, or a renewal failed): another worker could take it over mid-request. Give it back.
+      void this.release([{ id: delivery.id, dueAt: new Date() }], 'lease_ending');
+      this.freeSlot(endpoint);
+      return;
+    }
+    this.inFlight.set(delivery.id, delivery);
+    void deliver(delivery, endpoint, {
+      http: this.options.http,
+      retrySchedule: this.options.retrySchedule,
+      userAgent: this.options.userAgent,
+    }).then((result) => this.finish(delivery, endpoint, result));
+  }
+
+  private finish(delivery: ClaimedDelivery, endpoint: EndpointSettings, result: AttemptResult): void {
+    if (this.abandoned.delete(delivery.id)) return;
+    this.inFlight.delete(delivery.id);
+    this.held--;
+    const { metrics, flusher, leases } = this.options;
+    metrics.attempts.inc({
+      outcome: result.errorClass === null ? 'succeeded' : 'failed',
+      error_class: result.errorClass ?? '',
+    });
+    metrics.attemptDuration.observe(result.durationMs / 1000);
+    // Still held (and renewed) until the flush has written it. The last first attempt of its message
+    // takes the message's queue row with it when recorded.
+    flusher.add(result, leases.settle(delivery.id));
+    this.freeSlot(endpoint);
+    this.options.onFinished();
+  }
+
+  /** A connection to the endpoint came free: the next delivery waiting for one takes it. */
+  private freeSlot(endpoint: EndpointSettings): void {
+    const next = this.slots.release(endpoint.id, this.options.running());
+    if (next) this.startDelivery(next.delivery, next.endpoint);
+  }
+
+  /**
+   * A flush changed endpoints' health: a circuit that just opened (or an endpoint just disabled) stops
+   * this worker's queue for it too, and what waits for a connection goes back without spending attempts.
+   */
+  endpointsChanged(endpoints: FlushOutcome['endpoints']): void {
+    for (const endpoint of endpoints) {
+      if (endpoint.circuitState === 'closed' && endpoint.enabled) continue;
+      const queue = this.slots.takeWaiting(endpoint.id);
+      if (queue.length === 0) continue;
+      this.options.log.warn(endpoint.enabled ? 'circuit opened' : 'endpoint disabled', { endpointId: endpoint.id });
+      void this.release(
+        queue.map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() })),
+        endpoint.enabled ? 'circuit_open' : 'endpoint_disabled',
+      );
+    }
+  }
+
+  /**
+   * Deliveries waiting for a connection to a slow endpoint must not outlive their lease (another
+   * worker would send them too): past half the lease they go back to the queue.
+   */
+  async releaseStaleWaiting(): Promise<void> {
+    const stale = this.slots.takeWaitingSince(Date.now() - (this.options.leaseSeconds * 1000) / 2);
+    await this.release(
+      stale.map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() })),
+      'waited_too_long',
+    );
+  }
+
+  /** Taken while the worker was stopping: straight back to the queue, unsent. */
+  async returnTaken(rows: TakenRow[]): Promise<void> {
+    this.held += rows.length;
+    await this.release(dueIn(rows, 0), 'shutdown');
+  }
+
+  /** Stopping: everything waiting for a connection goes back, due now. */
+  async releaseAllWaiting(): Promise<void> {
+    await this.release(
+      this.slots.takeWaiting().map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() })),
+      'shutdown',
+    );
+  }
+
+  /** A forced stop: the requests still in flight are let go; their results will be dropped. */
+  abandonInFlight(): string[] {
+    const abandoned = [...this.inFlight.keys()];
+    for (const id of abandoned) this.abandoned.add(id);
+    this.inFlight.clear();
+    return abandoned;
+  }
+
+  /** Gives held deliveries back to the queue without spending an attempt. */
+  async release(deliveries: Release[], reason: string): Promise<void> {
+    if (deliveries.length === 0) return;
+    this.held -= deliveries.length;
+    this.options.stats.released += deliveries.length;
+    this.options.metrics.released.inc({ reason }, deliveries.length);
+    await this.options.leaseKeeper.release(deliveries);
+  }
+}
+
+function dueIn(rows: TakenRow[], ms: number): Release[] {
+  return rows.map((row) => ({ id: row.id, dueAt: new Date(Date.now() + ms) }));
+}
+
+function toClaimedDelivery(row: TakenRow): ClaimedDelivery {
+  return {
+    id: row.id,
+    appId: row.app_id,
+    endpointId: row.endpoint_id,
+    messageId: row.message_id,
+    attemptCount: row.attempt_count,
+    eventType: row.event_type,
+    createdAt: row.created_at,
+    payload: row.payload,
+  };
+}

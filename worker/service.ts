@@ -1,0 +1,56 @@
+// The lifecycle every background part of a worker shares, as River's services do: `start()` once;
+// `stop()` waits for what the part is doing and is safe before `start()` and when called twice. The
+// coordinator (delivery-worker.ts) starts its services in order and stops them in the order its
+// shutdown needs.
+import type { Logger } from '../lib/runtime/log';
+
+export interface Service {
+  readonly name: string;
+  start(): void | Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A chore run every `everyMs` at a fixed rate (and once `firstAfterMs` after the start, when given). A
+ * tick that finds the previous run still going is skipped: a renewal stuck on a silent connection for
+ * its 5 s statement timeout must not pile up behind it. A chore's failure is logged, never thrown: the
+ * next tick tries again.
+ */
+export class PeriodicChore implements Service {
+  private interval: NodeJS.Timeout | null = null;
+  private first: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(
+    readonly name: string,
+    private readonly everyMs: number,
+    private readonly chore: () => Promise<unknown>,
+    private readonly options: { firstAfterMs?: number; log?: Logger } = {},
+  ) {}
+
+  start(): void {
+    if (this.stopped || this.interval) return;
+    this.interval = setInterval(() => this.tick(), this.everyMs);
+    if (this.options.firstAfterMs !== undefined) this.first = setTimeout(() => this.tick(), this.options.firstAfterMs);
+  }
+
+  private tick(): void {
+    if (this.running || this.stopped) return;
+    this.running = this.chore()
+      .then(
+        () => undefined,
+        (error: unknown) => this.options.log?.warn(`${this.name} failed; next try in ${this.everyMs} ms`, { error }),
+      )
+      .finally(() => {
+        this.running = null;
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.interval) clearInterval(this.interval);
+    if (this.first) clearTimeout(this.first);
+    await this.running;
+  }
+}
