@@ -3,6 +3,13 @@
 // Migrate, so `prisma migrate deploy` (with ?schema=hookline) sees them as applied where its native
 // engine can be installed. Hookline applies them itself because that engine is a separate download
 // that offline and locked-down machines cannot fetch.
+//
+// Then prisma/functions/<name>.sql: the current definition of each SQL function that changes often
+// (hookline.send was restated whole in four migrations, http_post in four), one file each, so a reader
+// finds the body in one place and a change is an edit of that file. A file is applied again whenever
+// its checksum differs from the one recorded in hookline._function_files, after every migration (a
+// migration that changes a table such a function reads must keep the function working until then).
+// `prisma migrate deploy` alone leaves them as the last migration that defined them.
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -65,10 +72,63 @@ async function readMigrations(dir: string): Promise<MigrationFile[]> {
 export interface MigrateResult {
   applied: string[];
   alreadyApplied: string[];
+  /** Function files applied because they were new or changed. */
+  functions: string[];
+}
+
+/** prisma/functions beside a migrations folder; none for a folder without one (tests' partial copies). */
+async function readFunctions(migrationsDir: string): Promise<MigrationFile[]> {
+  const dir = join(dirname(migrationsDir), 'functions');
+  if (!existsSync(dir)) return [];
+  const names = (await readdir(dir)).filter((name) => name.endsWith('.sql')).sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const file = join(dir, name);
+      const sql = await readFile(file, 'utf8');
+      return { name, file, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    }),
+  );
+}
+
+/** Applies the function files whose checksum changed, each in its own transaction with its record. */
+async function applyFunctions(client: pg.Client, functions: MigrationFile[]): Promise<string[]> {
+  if (functions.length === 0) return [];
+  await client.query(`
+    CREATE TABLE IF NOT EXISTS hookline._function_files (
+      file       text PRIMARY KEY,
+      checksum   varchar(64) NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    );`);
+  const { rows } = await client.query<{ file: string; checksum: string }>(
+    'SELECT file, checksum FROM hookline._function_files',
+  );
+  const recorded = new Map(rows.map((row) => [row.file, row.checksum]));
+  const applied: string[] = [];
+  for (const fn of functions) {
+    if (recorded.get(fn.name) === fn.checksum) continue;
+    try {
+      await client.query('BEGIN');
+      // As pg_dump does: a body that names a function of a later file is checked when it runs.
+      await client.query('SET LOCAL check_function_bodies = off');
+      await client.query(fn.sql);
+      await client.query(
+        `INSERT INTO hookline._function_files (file, checksum) VALUES ($1, $2)
+         ON CONFLICT (file) DO UPDATE SET checksum = excluded.checksum, applied_at = now()`,
+        [fn.name, fn.checksum],
+      );
+      await client.query('COMMIT');
+      applied.push(fn.name);
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw new MigrationError(fn.name, fn.file, error);
+    }
+  }
+  return applied;
 }
 
 export async function migrate(connectionString: string, dir = defaultMigrationsDir): Promise<MigrateResult> {
   const migrations = await readMigrations(dir);
+  const functions = await readFunctions(dir);
   const client = new pg.Client({ connectionString });
   client.on('error', () => {}); // a lost connection surfaces as a failed query below
   await client.connect();
@@ -91,7 +151,7 @@ export async function migrate(connectionString: string, dir = defaultMigrationsD
         WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
     );
     const done = new Map(rows.map((row) => [row.migration_name, row.checksum]));
-    const result: MigrateResult = { applied: [], alreadyApplied: [] };
+    const result: MigrateResult = { applied: [], alreadyApplied: [], functions: [] };
     for (const migration of migrations) {
       const recorded = done.get(migration.name);
       if (recorded !== undefined) {
@@ -122,6 +182,7 @@ export async function migrate(connectionString: string, dir = defaultMigrationsD
         throw new MigrationError(migration.name, migration.file, error);
       }
     }
+    result.functions = await applyFunctions(client, functions);
     return result;
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});

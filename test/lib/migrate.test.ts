@@ -1,9 +1,9 @@
 // The migration runner against real, empty databases: concurrent starts, atomic failure, Prisma
 // compatibility and refusing an edited migration.
 import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { defaultMigrationsDir, migrate, MigrationError } from '../../lib/database/migrate';
@@ -127,5 +127,44 @@ describe('migrate', () => {
     )[0]!.migration_name;
     await writeFile(join(dir, first, 'migration.sql'), '-- edited\n', { flag: 'a' });
     await expect(migrate(url, dir)).rejects.toThrow(/changed after it was applied/);
+  });
+
+  it('runs the body of each prisma/functions file, and applies a file again when it changes', async () => {
+    const url = await emptyDatabase();
+    const root = await mkdtemp(join(tmpdir(), 'hookline-functions-'));
+    const dir = join(root, 'migrations');
+    await cp(defaultMigrationsDir, dir, { recursive: true });
+    await cp(join(dirname(defaultMigrationsDir), 'functions'), join(root, 'functions'), { recursive: true });
+    const files = (await readdir(join(root, 'functions'))).filter((name) => name.endsWith('.sql'));
+    expect(files.length).toBeGreaterThan(0);
+    expect((await migrate(url, dir)).functions.sort()).toEqual(files.sort());
+
+    // The function the database runs is the file's, body for body: the file is where it lives.
+    const bodyOf = async (file: string) => {
+      const text = await readFile(join(root, 'functions', file), 'utf8');
+      const name = /CREATE OR REPLACE FUNCTION (hookline\.\w+)\(/.exec(text)![1]!;
+      const quote = /AS\s+(\$\w*\$)/.exec(text)!;
+      const start = quote.index + quote[0].length;
+      return { name, file: text.slice(start, text.indexOf(quote[1]!, start)) };
+    };
+    for (const file of files) {
+      const { name, file: body } = await bodyOf(file);
+      const [live] = await query<{ prosrc: string }>(url, `SELECT prosrc FROM pg_proc WHERE oid = '${name}'::regproc`);
+      expect(live!.prosrc, file).toBe(body);
+    }
+
+    // Unchanged: nothing applied again. Changed: that file, and its new body is the one that runs.
+    expect((await migrate(url, dir)).functions).toEqual([]);
+    const edited = join(root, 'functions', 'new-id.sql');
+    const text = await readFile(edited, 'utf8');
+    await writeFile(edited, text.replace("SELECT prefix || '_'", "SELECT /* edited */ prefix || '_'"));
+    expect((await migrate(url, dir)).functions).toEqual(['new-id.sql']);
+    const [live] = await query<{ prosrc: string }>(
+      url,
+      `SELECT prosrc FROM pg_proc WHERE oid = 'hookline.new_id'::regproc`,
+    );
+    expect(live!.prosrc).toContain('/* edited */');
+    const [id] = await query<{ id: string }>(url, `SELECT hookline.new_id('msg') AS id`);
+    expect(id!.id).toMatch(/^msg_[0-9a-f]{32}$/);
   });
 });

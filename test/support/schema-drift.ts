@@ -151,7 +151,7 @@ export async function findSchemaDrift(pool: Pool, schemaSource: string, schemaNa
 
   const tables = await pool.query<{ table: string }>(
     `SELECT c.relname AS table FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.relname <> '_prisma_migrations'`,
+      WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.relname NOT IN ('_prisma_migrations', '_function_files')`,
     [schemaName],
   );
   const columns = await pool.query<CatalogColumn>(

@@ -1,0 +1,108 @@
+-- hookline.send(app_id, event_type, payload, idempotency_key): records one event in the caller's
+-- transaction, which pays for the message row and its fan-out queue row and nothing more (a worker
+-- fans it out after the commit: worker/sql/fan-out-messages.sql). Refuses, in the REST API's words,
+-- what REST refuses (test/api/ways-in-agree.test.ts): a NULL or non-object payload, one over
+-- HOOKLINE_MAX_PAYLOAD_BYTES, an idempotency key outside 1-256 printable ASCII characters, an unknown
+-- app, an unknown or archived event type. It is on every producer's insert path, so its checks are the
+-- cheapest that say it: jsonb_typeof (reads the root's header) on every call, a regex only when a key
+-- is given, the size check only when the stored size says it might matter.
+CREATE OR REPLACE FUNCTION hookline.send(
+  app_id text,
+  event_type text,
+  payload jsonb,
+  idempotency_key text DEFAULT NULL
+) RETURNS text
+LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+  v_message_id text;
+  v_archived boolean;
+  v_bad_at integer;
+  v_bad_code text;
+BEGIN
+  IF payload IS NULL THEN
+    RAISE EXCEPTION 'hookline.send: payload must not be NULL (app %, event type %)', app_id, event_type
+      USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF pg_column_size(payload) * 2 > hookline.max_payload_bytes() THEN
+    PERFORM hookline.check_payload('hookline.send', payload);
+  END IF;
+  IF jsonb_typeof(payload) <> 'object' THEN
+    RAISE EXCEPTION 'hookline.send: payload must be a JSON object, got %', jsonb_typeof(payload)
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'Wrap the value in an object, e.g. jsonb_build_object(''value'', ...).';
+  END IF;
+  IF idempotency_key IS NOT NULL
+     AND (length(idempotency_key) = 0 OR length(idempotency_key) > hookline.max_idempotency_key_length()) THEN
+    RAISE EXCEPTION 'hookline.send: idempotency_key must be 1 to % characters, got %',
+      hookline.max_idempotency_key_length(), length(idempotency_key)
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'Pass NULL for no idempotency key.';
+  END IF;
+  IF idempotency_key !~ '^[\x21-\x7e]+$' THEN
+    -- The error path only: where the first character outside the range is, and which it is.
+    v_bad_at := length(substring(idempotency_key FROM '^[\x21-\x7e]*')) + 1;
+    v_bad_code := upper(to_hex(ascii(substr(idempotency_key, v_bad_at, 1))));
+    RAISE EXCEPTION 'hookline.send: idempotency_key must be printable ASCII without spaces; character % is U+%',
+      v_bad_at, lpad(v_bad_code, greatest(4, length(v_bad_code)), '0')
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'Keys are the characters ! to ~ of ASCII (0x21 to 0x7E).';
+  END IF;
+
+  IF idempotency_key IS NULL THEN
+    -- No key, nothing to conflict with: a plain insert. ON CONFLICT makes every insert speculative
+    -- (a second WAL record to confirm it, 48 B per event, and the extra arbiter-index check) even
+    -- when the key is NULL and the partial unique index cannot match.
+    WITH message AS (
+      INSERT INTO hookline.messages AS m (app_id, event_type, payload)
+      SELECT t.app_id, t.name, send.payload
+        FROM hookline.event_types AS t
+       WHERE t.app_id = send.app_id AND t.name = send.event_type AND NOT t.archived
+      RETURNING m.id
+    ), queued AS (
+      INSERT INTO hookline.fanout_queue (message_id) SELECT id FROM message RETURNING message_id
+    )
+    SELECT q.message_id INTO v_message_id FROM queued AS q;
+  ELSE
+    -- ON CONFLICT waits for a concurrent insert of the same key to commit or roll back, so two racing
+    -- callers end with one message.
+    WITH message AS (
+      INSERT INTO hookline.messages AS m (app_id, event_type, payload, idempotency_key)
+      SELECT t.app_id, t.name, send.payload, send.idempotency_key
+        FROM hookline.event_types AS t
+       WHERE t.app_id = send.app_id AND t.name = send.event_type AND NOT t.archived
+      ON CONFLICT (app_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+      RETURNING m.id
+    ), queued AS (
+      INSERT INTO hookline.fanout_queue (message_id) SELECT id FROM message RETURNING message_id
+    )
+    SELECT q.message_id INTO v_message_id FROM queued AS q;
+  END IF;
+  IF v_message_id IS NOT NULL THEN
+    RETURN v_message_id;
+  END IF;
+
+  -- Nothing written. A repeat of an idempotency key answers the first message (even if its event
+  -- type was archived since, as the REST API does)...
+  IF idempotency_key IS NOT NULL THEN
+    SELECT m.id INTO v_message_id FROM hookline.messages AS m
+     WHERE m.app_id = send.app_id AND m.idempotency_key = send.idempotency_key;
+    IF FOUND THEN
+      RETURN v_message_id;
+    END IF;
+  END IF;
+  -- ...anything else is an error naming what is missing.
+  PERFORM 1 FROM hookline.apps AS a WHERE a.id = send.app_id;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'hookline.send: unknown app %', quote_literal(app_id)
+      USING ERRCODE = 'foreign_key_violation',
+            HINT = 'Create the app first (REST POST /api/v1/apps or the dashboard) and pass its id.';
+  END IF;
+  SELECT t.archived INTO v_archived
+    FROM hookline.event_types AS t WHERE t.app_id = send.app_id AND t.name = send.event_type;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'hookline.send: unknown event type % for app %', quote_literal(event_type), quote_literal(app_id)
+      USING ERRCODE = 'foreign_key_violation',
+            HINT = 'Create the event type first (REST POST /api/v1/apps/{app}/event-types or the dashboard).';
+  END IF;
+  RAISE EXCEPTION 'hookline.send: event type % of app % is archived', quote_literal(event_type), quote_literal(app_id)
+    USING ERRCODE = 'check_violation', HINT = 'Unarchive the event type to send it again.';
+END $$;
