@@ -2,7 +2,8 @@
 // run, against the same loopback receiver, with one graphile-worker process tuned as
 // GRAPHILE_TUNING says (bench/graphile-worker-module.ts):
 //   producer: the pg_net scenario's pgbench (spice_harvests, 10 clients x 1,000 inserts) with an AFTER
-//             INSERT trigger calling graphile_worker.add_job('deliver', to_jsonb(NEW)) while the
+//             INSERT trigger calling graphile_worker.add_job('deliver', to_jsonb(NEW)::json) (its
+//             payload parameter is json: the same document, cast) while the
 //             worker delivers; TPS against the round's no-trigger TPS, and pgbench start to the last
 //             job completed;
 //   drain:    N jobs queued first (add_job with a payload shaped like the row, as Hookline's drain
@@ -101,7 +102,7 @@ async function runProducer(
   try {
     return await withClient(url, async (client) => {
       await client.query(SPICE_TABLE);
-      await client.query(triggerCalling(`PERFORM graphile_worker.add_job('deliver', to_jsonb(NEW));`));
+      await client.query(triggerCalling(`PERFORM graphile_worker.add_job('deliver', to_jsonb(NEW)::json);`));
       const measurement = await startMeasurement(context, client, url);
       const worker = await startGraphileWorker(context, url);
       try {
@@ -149,7 +150,7 @@ async function runDrain(context: BenchContext, graphile: GraphileWorkerModule, e
         const to = Math.min(events, from + chunk - 1);
         await client.query(
           `SELECT count(graphile_worker.add_job('deliver',
-                    jsonb_build_object('id', g, 'planet', 'Arrakis', 'tonnes', g % 1000, 'harvested_at', now())))
+                    jsonb_build_object('id', g, 'planet', 'Arrakis', 'tonnes', g % 1000, 'harvested_at', now())::json))
              FROM generate_series($1::int, $2::int) AS g`,
           [from, to],
         );

@@ -30,16 +30,18 @@ const PACKAGE_JSON = resolve(import.meta.dirname, '..', 'node_modules', PACKAGE,
 export interface LoadedGraphileWorker {
   module: GraphileWorkerModule;
   version: string;
+  /** Its package.json's engines.node, e.g. ">=22.18.0". */
+  nodeRequired: string | undefined;
 }
 
 /** The installed package and its version, or null when it is not installed. */
 export async function loadGraphileWorker(): Promise<LoadedGraphileWorker | null> {
-  const version = await readFile(PACKAGE_JSON, 'utf8')
-    .then((text) => (JSON.parse(text) as { version: string }).version)
+  const manifest = await readFile(PACKAGE_JSON, 'utf8')
+    .then((text) => JSON.parse(text) as { version: string; engines?: { node?: string } })
     .catch(() => null);
-  if (version === null) return null;
+  if (manifest === null) return null;
   const module = (await import(PACKAGE)) as GraphileWorkerModule;
-  return { module, version };
+  return { module, version: manifest.version, nodeRequired: manifest.engines?.node };
 }
 
 /**

@@ -323,6 +323,13 @@ async function main(): Promise<void> {
   if (scenarios.has('graphile') && !graphile) {
     console.log(`note: ${GRAPHILE_WORKER_MISSING}`);
     scenarios.delete('graphile');
+    if (scenarios.size === 0) return;
+  }
+  if (graphile?.nodeRequired) {
+    console.log(
+      `note: graphile-worker ${graphile.version} declares Node ${graphile.nodeRequired}; this is ${process.version}` +
+        ' (it loads and runs here, on a Node its authors no longer support)',
+    );
   }
   const peerEvents = integer(values['peer-events'], 100_000, 'peer-events');
   const options: RunOptions = {

@@ -42,7 +42,7 @@ function panel(chart: ChartPanel, minutes: number, top: number): string {
     series.values.filter((v): v is number => v !== null && Number.isFinite(v)),
   );
   const maxY = niceMax(Math.max(0, ...all));
-  // Minute m is drawn at the end of its minute: x from 0 (start) to `minutes`.
+  // Minute m (1-based) spans x from m - 1 to m; its point is drawn in the middle.
   const x = (minute: number) => LEFT + (minute / minutes) * plotWidth;
   const y = (value: number) => top + TOP + plotHeight - (value / maxY) * plotHeight;
   const parts: string[] = [];
@@ -70,7 +70,7 @@ function panel(chart: ChartPanel, minutes: number, top: number): string {
   chart.series.forEach((series, index) => {
     const points = series.values
       .map((value, i) =>
-        value === null || !Number.isFinite(value) ? null : `${x(i + 1).toFixed(1)},${y(value).toFixed(1)}`,
+        value === null || !Number.isFinite(value) ? null : `${x(i + 0.5).toFixed(1)},${y(value).toFixed(1)}`,
       )
       .filter((point): point is string => point !== null);
     if (points.length > 1) {
