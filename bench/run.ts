@@ -284,6 +284,15 @@ async function runRound(context: BenchContext, options: RunOptions, round: strin
   return { cases, producers, producerParts, peers, errors };
 }
 
+/** Whether this Node meets a ">=major.minor" requirement (the form graphile-worker declares). */
+function nodeSatisfies(required: string): boolean {
+  const match = /^>=\s*(\d+)\.(\d+)/.exec(required.trim());
+  if (!match) return true;
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  const wanted = [Number(match[1]), Number(match[2])] as const;
+  return major > wanted[0] || (major === wanted[0] && minor >= wanted[1]);
+}
+
 const roundedLoad = () => loadavg().map((load) => Math.round(load * 100) / 100);
 
 async function main(): Promise<void> {
@@ -325,7 +334,7 @@ async function main(): Promise<void> {
     scenarios.delete('graphile');
     if (scenarios.size === 0) return;
   }
-  if (graphile?.nodeRequired) {
+  if (graphile?.nodeRequired && !nodeSatisfies(graphile.nodeRequired)) {
     console.log(
       `note: graphile-worker ${graphile.version} declares Node ${graphile.nodeRequired}; this is ${process.version}` +
         ' (it loads and runs here, on a Node its authors no longer support)',

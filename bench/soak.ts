@@ -42,6 +42,8 @@ export interface SoakMinute {
   seconds: number;
   offeredPerSecond: number;
   achievedPerSecond: number;
+  /** Rows the producers committed in this sample (the tail: between the last minute and their stop). */
+  committedRows: number;
   recorded: number;
   recordedPerSecond: number;
   dead: number;
@@ -89,8 +91,12 @@ const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
 export function formatSoakMinute(sample: SoakMinute, minutes: number): string {
   const label = sample.minute === 'tail' ? 'tail   ' : `min ${String(sample.minute).padStart(2)}/${minutes}`;
+  const producers =
+    sample.minute === 'tail'
+      ? `producers stopped (${fixed(sample.committedRows)} rows after the last minute), ${sample.seconds} s to drain`
+      : `offered ${fixed(sample.offeredPerSecond)}/s, achieved ${fixed(sample.achievedPerSecond)}/s`;
   return (
-    `  ${label}: offered ${fixed(sample.offeredPerSecond)}/s, achieved ${fixed(sample.achievedPerSecond)}/s | ` +
+    `  ${label}: ${producers} | ` +
     `recorded ${fixed(sample.recordedPerSecond)}/s p50/p95/p99 ${fixed(sample.latencyMs.p50)}/${fixed(sample.latencyMs.p95)}/` +
     `${fixed(sample.latencyMs.p99)} ms | tables ${mb(sample.tableBytes)}, dead tuples ${fixed(sample.deadTuples)}, ` +
     `deleted ${fixed(sample.deletedRows)} | WAL ${mb(sample.walBytes)} | ${fixed(sample.cpuMicrosPerDelivery)} µs/deliv | ` +
@@ -198,6 +204,7 @@ export async function runSoak(context: BenchContext, options: SoakOptions): Prom
             seconds: Math.round(seconds * 10) / 10,
             offeredPerSecond: Math.round((offered - offeredBefore) / seconds),
             achievedPerSecond: Math.round((committed - committedBefore) / seconds),
+            committedRows: committed - committedBefore,
             recorded: sorted.length,
             recordedPerSecond: Math.round(sorted.length / seconds),
             dead: recorded.dead,
