@@ -18,6 +18,16 @@ import { startBenchReceiver, type BenchReceiver } from './bench-receiver';
 import { connectGivenDatabase } from './given-database';
 import { findPgbench, PGBENCH_MISSING } from './pgbench';
 import { summarizeRounds } from './repeat';
+import { runGraphilePeer, type PeerResult } from './graphile-peer';
+import {
+  describeTuning,
+  GRAPHILE_WORKER_MISSING,
+  loadGraphileWorker,
+  type LoadedGraphileWorker,
+} from './graphile-worker-module';
+import { peerTable } from './peer-report';
+import { runSoak, type SoakResult } from './soak';
+import { soakVerdictTable, writeSoakFiles } from './soak-files';
 import { casesTable, judgeTargets, producerPartsTable, producerTable, profileReport, targetsTable } from './report';
 import {
   drainLabel,
@@ -41,7 +51,12 @@ const HELP = `Usage: npm run bench -- [options]
                      embedded 18, each in a database of its own (hookline_bench_*); e.g. the Debian
                      PostgreSQL 15 that \`npx tsx bench/start-debian-postgres.ts\` starts
   --repeat=N         run every case N times, interleaved; report medians and min-max (1)
-  --scenario=LIST    pg_net,latency,drain (default: all three)
+  --scenario=LIST    pg_net,latency,drain,graphile,soak (default: pg_net,latency,drain,graphile;
+                     the soak runs only when named, and once whatever --repeat says).
+                     graphile: graphile-worker 0.18 as a peer, if installed (npm install --no-save
+                     graphile-worker@0.18; skipped with a note otherwise), beside Hookline's
+                     pg_net case and drain of --peer-events, which run with it
+  --peer-events=N    jobs in the peer's drain, and in Hookline's drain it is compared with (100000)
   --events=LIST      drain matrix: events queued per case, e.g. 10000,100000,1000000
   --workers=LIST     drain matrix: worker processes, e.g. 1,2,4
   --endpoints=LIST   drain matrix: endpoints the events are spread over, e.g. 1,100
@@ -58,8 +73,10 @@ const HELP = `Usage: npm run bench -- [options]
   --producer-endpoints=LIST  subscribed endpoints for the producer-cost runs of the pg_net
                      scenario (1,10,100); the scenario also runs triggers doing part of
                      hookline.send's work (an empty call, the message row, its queue row)
-  --rate=N           offered inserts/s for the latency scenario (1000)
+  --rate=N           offered inserts/s for the latency scenario and the soak (1000)
   --seconds=N        duration of the latency scenario (10)
+  --minutes=N        duration of the soak, at least 3 (30); its retention is a third of it and its
+                     verdict's windows scale by N/30
   --no-notify        diagnostic: disable the NOTIFY triggers (deliveries, fan-out queue), so workers wake by
                      polling only (set HOOKLINE_POLL_INTERVAL_MS too); shows what NOTIFY costs producers
   --profile          per case: node --cpu-prof of the workers, pg_stat_statements, PostgreSQL wait events
@@ -129,12 +146,17 @@ interface RunOptions {
   producerEndpoints: number[];
   rate: number;
   seconds: number;
+  minutes: number;
+  /** The graphile-worker peer, when the scenario is asked for and the package is installed. */
+  graphile: LoadedGraphileWorker | null;
+  peerEvents: number;
 }
 
 interface Round {
   cases: CaseResult[];
   producers: ProducerResult[];
   producerParts: ProducerPartResult[];
+  peers: PeerResult[];
   errors: string[];
 }
 
@@ -143,6 +165,7 @@ async function runRound(context: BenchContext, options: RunOptions, round: strin
   const cases: CaseResult[] = [];
   const producers: ProducerResult[] = [];
   const producerParts: ProducerPartResult[] = [];
+  const peers: PeerResult[] = [];
   const errors: string[] = [];
   const attempt = async <T>(label: string, run: () => Promise<T>): Promise<T | undefined> => {
     console.log(`${round}${label} ...`);
@@ -164,13 +187,18 @@ async function runRound(context: BenchContext, options: RunOptions, round: strin
     );
     return result;
   };
-  const { clients, transactions } = options;
+  const { clients, transactions, graphile } = options;
+  const pgNet = options.scenarios.has('pg_net');
 
-  if (options.scenarios.has('pg_net')) {
+  // The peer is compared with Hookline's pg_net case and its drain of the same size: without the
+  // pg_net scenario, its baseline and hookline.send case still run.
+  let peerBaselineTps: number | undefined;
+  if (pgNet || graphile) {
     const tpsWithoutTrigger = await attempt(
       `pg_net scenario: pgbench -c ${clients} -j 2 -t ${transactions}, no trigger`,
       () => runBaselineProducer(context, clients, transactions),
     );
+    peerBaselineTps = tpsWithoutTrigger;
     if (tpsWithoutTrigger !== undefined) {
       console.log(`  ${tpsWithoutTrigger.toFixed(0)} TPS without a trigger`);
       const live = await runCase('pg_net scenario with a hookline.send trigger, 1 endpoint', () =>
@@ -182,7 +210,7 @@ async function runRound(context: BenchContext, options: RunOptions, round: strin
           tpsWithoutTrigger,
         }),
       );
-      for (const endpoints of options.producerEndpoints) {
+      for (const endpoints of pgNet ? options.producerEndpoints : []) {
         const producer = (withWorker: boolean) =>
           attempt(
             `producer: hookline.send trigger, ${endpoints} endpoint(s), ${withWorker ? 'worker delivering' : 'no worker'}`,
@@ -205,7 +233,7 @@ async function runRound(context: BenchContext, options: RunOptions, round: strin
           `  ${endpoints} endpoint(s): ${percent(withWorker).toFixed(1)}% of no trigger with a worker, ${percent(alone).toFixed(1)}% alone`,
         );
       }
-      for (const part of Object.keys(PRODUCER_PARTS) as ProducerPart[]) {
+      for (const part of pgNet ? (Object.keys(PRODUCER_PARTS) as ProducerPart[]) : []) {
         const result = await attempt(`producer, in parts: ${PRODUCER_PARTS[part].label}, no worker`, () =>
           runProducerPartCase(context, { part, clients, transactionsPerClient: transactions, tpsWithoutTrigger }),
         );
@@ -214,26 +242,28 @@ async function runRound(context: BenchContext, options: RunOptions, round: strin
           console.log(`  ${result.percentOfNoTrigger.toFixed(1)}% of no trigger`);
         }
       }
-      await runCase('pg_net scenario with a hookline.http_post trigger', () =>
-        runLiveCase(context, {
-          kind: 'pg_net',
-          mode: 'http_post',
-          clients,
-          transactionsPerClient: transactions,
-          tpsWithoutTrigger,
-        }),
-      );
-      // The pg_net benchmark's trigger as written (net.http_post), through the compatibility schema:
-      // issue 25 allows it at most 2 points of producer TPS more than hookline.http_post.
-      await runCase('pg_net scenario with its net.http_post trigger unchanged (compatibility schema)', () =>
-        runLiveCase(context, {
-          kind: 'pg_net',
-          mode: 'net_http_post',
-          clients,
-          transactionsPerClient: transactions,
-          tpsWithoutTrigger,
-        }),
-      );
+      if (pgNet) {
+        await runCase('pg_net scenario with a hookline.http_post trigger', () =>
+          runLiveCase(context, {
+            kind: 'pg_net',
+            mode: 'http_post',
+            clients,
+            transactionsPerClient: transactions,
+            tpsWithoutTrigger,
+          }),
+        );
+        // The pg_net benchmark's trigger as written (net.http_post), through the compatibility schema:
+        // issue 25 allows it at most 2 points of producer TPS more than hookline.http_post.
+        await runCase('pg_net scenario with its net.http_post trigger unchanged (compatibility schema)', () =>
+          runLiveCase(context, {
+            kind: 'pg_net',
+            mode: 'net_http_post',
+            clients,
+            transactionsPerClient: transactions,
+            tpsWithoutTrigger,
+          }),
+        );
+      }
     }
   }
   if (options.scenarios.has('latency')) {
@@ -244,7 +274,34 @@ async function runRound(context: BenchContext, options: RunOptions, round: strin
   for (const drain of options.drains) {
     await runCase(drainLabel(drain), () => runDrainCase(context, drain));
   }
-  return { cases, producers, producerParts, errors };
+  if (graphile && peerBaselineTps !== undefined) {
+    const baseline = peerBaselineTps;
+    const peer = await attempt(`peer: graphile-worker ${graphile.version} (${describeTuning()})`, () =>
+      runGraphilePeer(context, graphile, {
+        clients,
+        transactionsPerClient: transactions,
+        tpsWithoutTrigger: baseline,
+        drainEvents: options.peerEvents,
+      }),
+    );
+    if (peer) {
+      peers.push(peer);
+      console.log(
+        `  producer ${peer.producerTps.toFixed(0)} TPS (${peer.percentOfNoTrigger.toFixed(1)}% of no trigger), ` +
+          `drain ${peer.drainPerSecond.toLocaleString('en-US')} jobs/s completed, ${peer.duplicates} duplicate sends`,
+      );
+    }
+  }
+  return { cases, producers, producerParts, peers, errors };
+}
+
+/** Whether this Node meets a ">=major.minor" requirement (the form graphile-worker declares). */
+function nodeSatisfies(required: string): boolean {
+  const match = /^>=\s*(\d+)\.(\d+)/.exec(required.trim());
+  if (!match) return true;
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  const wanted = [Number(match[1]), Number(match[2])] as const;
+  return major > wanted[0] || (major === wanted[0] && minor >= wanted[1]);
 }
 
 const roundedLoad = () => loadavg().map((load) => Math.round(load * 100) / 100);
@@ -266,6 +323,8 @@ async function main(): Promise<void> {
       'producer-endpoints': { type: 'string' },
       rate: { type: 'string' },
       seconds: { type: 'string' },
+      minutes: { type: 'string' },
+      'peer-events': { type: 'string' },
       profile: { type: 'boolean', default: false },
       'no-notify': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -275,14 +334,27 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
-  const scenarios = new Set((values.scenario ?? 'pg_net,latency,drain').split(',').map((name) => name.trim()));
+  const scenarios = new Set((values.scenario ?? 'pg_net,latency,drain,graphile').split(',').map((name) => name.trim()));
   for (const scenario of scenarios) {
-    if (!['pg_net', 'latency', 'drain'].includes(scenario))
-      throw new Error(`unknown --scenario "${scenario}" (pg_net, latency, drain)`);
+    if (!['pg_net', 'latency', 'drain', 'graphile', 'soak'].includes(scenario))
+      throw new Error(`unknown --scenario "${scenario}" (pg_net, latency, drain, graphile, soak)`);
   }
+  const graphile = scenarios.has('graphile') ? await loadGraphileWorker() : null;
+  if (scenarios.has('graphile') && !graphile) {
+    console.log(`note: ${GRAPHILE_WORKER_MISSING}`);
+    scenarios.delete('graphile');
+    if (scenarios.size === 0) return;
+  }
+  if (graphile?.nodeRequired && !nodeSatisfies(graphile.nodeRequired)) {
+    console.log(
+      `note: graphile-worker ${graphile.version} declares Node ${graphile.nodeRequired}; this is ${process.version}` +
+        ' (it loads and runs here, on a Node its authors no longer support)',
+    );
+  }
+  const peerEvents = integer(values['peer-events'], 100_000, 'peer-events');
   const options: RunOptions = {
     scenarios,
-    drains: scenarios.has('drain') ? drainCases(values) : [],
+    drains: scenarios.has('drain') ? [...drainCases(values)] : [],
     clients: integer(values.clients, 10, 'clients'),
     transactions: integer(values.transactions, 1000, 'transactions'),
     producerEndpoints: numbers(values['producer-endpoints'], [1, 10, 100]).map((count) => {
@@ -292,12 +364,21 @@ async function main(): Promise<void> {
     }),
     rate: integer(values.rate, 1000, 'rate'),
     seconds: integer(values.seconds, 10, 'seconds'),
+    minutes: integer(values.minutes, 30, 'minutes'),
+    graphile,
+    peerEvents,
   };
+  // The peer's drain is compared with Hookline's drain of the same size, one worker, one endpoint.
+  const peerDrain: DrainCaseOptions = { events: peerEvents, workers: 1, endpoints: 1, delayMs: 0, failRate: 0 };
+  if (graphile && !options.drains.some((drain) => drainLabel(drain) === drainLabel(peerDrain))) {
+    options.drains.push(peerDrain);
+  }
+  if (options.minutes < 3) throw new Error('--minutes must be at least 3 (retention runs once a minute)');
   const cap = integer(values.cap, 10, 'cap');
   const repeat = integer(values.repeat, 1, 'repeat');
 
   const pgbench = findPgbench();
-  if (!pgbench && (scenarios.has('pg_net') || scenarios.has('latency'))) {
+  if (!pgbench && (scenarios.has('pg_net') || scenarios.has('latency') || scenarios.has('graphile'))) {
     console.error(PGBENCH_MISSING);
     process.exitCode = 1;
     return;
@@ -322,6 +403,8 @@ async function main(): Promise<void> {
   let server: BenchDatabaseServer | undefined;
   let receiver: BenchReceiver | undefined;
   const rounds: Round[] = [];
+  let soak: SoakResult | undefined;
+  let soakError: string | undefined;
   let settings: Record<string, string> | undefined;
   try {
     server = values['database-url'] ? await connectGivenDatabase(values['database-url']) : await startBenchDatabase();
@@ -351,8 +434,18 @@ async function main(): Promise<void> {
       profileDir: values.profile ? join(resultsDir, 'profiles', runId) : undefined,
       log: (line) => console.log(line),
     };
-    for (let round = 1; round <= repeat; round++) {
+    const hasRoundScenarios = ['pg_net', 'latency', 'drain', 'graphile'].some((scenario) => scenarios.has(scenario));
+    for (let round = 1; hasRoundScenarios && round <= repeat; round++) {
       rounds.push(await runRound(context, options, repeat > 1 ? `[${round}/${repeat}] ` : ''));
+    }
+    if (scenarios.has('soak')) {
+      console.log(`soak: ${options.rate}/s for ${options.minutes} min ...`);
+      try {
+        soak = await runSoak(context, { minutes: options.minutes, rate: options.rate });
+      } catch (error) {
+        soakError = `soak: ${(error as Error).message}`;
+        console.error(`  failed: ${(error as Error).message}`);
+      }
     }
   } finally {
     await receiver?.close();
@@ -362,9 +455,11 @@ async function main(): Promise<void> {
   const cases = summarizeRounds(rounds.map((round) => round.cases));
   const producers = summarizeRounds(rounds.map((round) => round.producers));
   const producerParts = summarizeRounds(rounds.map((round) => round.producerParts));
+  const peers = summarizeRounds(rounds.map((round) => round.peers));
   const errors = rounds.flatMap((round) => round.errors);
+  if (soakError) errors.push(soakError);
   const loadAverageAtEnd = roundedLoad();
-  console.log(`\n${casesTable(cases)}`);
+  if (cases.length > 0) console.log(`\n${casesTable(cases)}`);
   if (producers.length > 0)
     console.log(`\nProducer cost (pgbench ${options.clients} x ${options.transactions}):\n${producerTable(producers)}`);
   if (producerParts.length > 0)
@@ -372,39 +467,69 @@ async function main(): Promise<void> {
       `\nWhat the trigger costs, in parts (no worker running; hookline.send is the row above):\n` +
         producerPartsTable(producerParts),
     );
-  const verdicts = judgeTargets(cases, producers, producerParts);
-  console.log(
-    `\nTargets of issue 11 on PostgreSQL ${server?.version ?? '?'} (${repeat > 1 ? `medians of ${repeat} runs; ` : ''}` +
-      `2 cores shared by receiver, Postgres, pgbench and workers):\n${targetsTable(verdicts)}`,
-  );
+  const verdicts = cases.length > 0 ? judgeTargets(cases, producers, producerParts) : [];
+  if (verdicts.length > 0)
+    console.log(
+      `\nTargets of issue 11 on PostgreSQL ${server?.version ?? '?'} (${repeat > 1 ? `medians of ${repeat} runs; ` : ''}` +
+        `2 cores shared by receiver, Postgres, pgbench and workers):\n${targetsTable(verdicts)}`,
+    );
+  if (peers.length > 0)
+    console.log(
+      `\n${peerTable(peers, cases, { peerEvents, clients: options.clients, transactions: options.transactions })}`,
+    );
   console.log(`\nload average at start ${machine.loadAverageAtStart.join(' ')}, at end ${loadAverageAtEnd.join(' ')}`);
   if (values.profile) console.log(profileReport(cases));
   if (errors.length > 0) console.log(`\nFailed cases:\n${errors.map((error) => `  - ${error}`).join('\n')}`);
 
-  const file = join(resultsDir, `${runId}.json`);
   const { 'database-url': databaseUrl, ...shownOptions } = values;
-  await writeFile(
-    file,
-    `${JSON.stringify(
-      {
-        startedAt: startedAt.toISOString(),
-        finishedAt: new Date().toISOString(),
-        commit: gitCommit(),
-        machine: { ...machine, loadAverageAtEnd },
-        // The URL may carry a password: only whether one was given is kept.
-        postgres: { version: server?.version, origin: server?.origin, settings },
-        options: { ...shownOptions, databaseUrlGiven: databaseUrl !== undefined },
-        cases: cases.map(({ name, median, min, max, runs }) => ({ name, median, min, max, runs })),
-        producers,
-        producerParts,
-        targets: verdicts,
-        errors,
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  console.log(`\nResults written to ${file}`);
+  const header = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    commit: gitCommit(),
+    machine: { ...machine, loadAverageAtEnd },
+    // The URL may carry a password: only whether one was given is kept.
+    postgres: { version: server?.version, origin: server?.origin, settings },
+    options: { ...shownOptions, databaseUrlGiven: databaseUrl !== undefined },
+  };
+  if (rounds.length > 0) {
+    const file = join(resultsDir, `${runId}.json`);
+    await writeFile(
+      file,
+      `${JSON.stringify(
+        {
+          ...header,
+          cases: cases.map(({ name, median, min, max, runs }) => ({ name, median, min, max, runs })),
+          producers,
+          producerParts,
+          peers,
+          targets: verdicts,
+          errors,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    console.log(`\nResults written to ${file}`);
+  }
+  if (soak) {
+    console.log(
+      `\nSoak on PostgreSQL ${server?.version ?? '?'}: ${soak.rate}/s offered for ${soak.minutes} min, retention ` +
+        `${soak.retentionSeconds} s${soak.windows.scale === 1 ? '' : `, windows scaled by ${soak.minutes}/30`}: ` +
+        `${soak.passed ? 'PASSED' : 'FAILED'}\n${soakVerdictTable(soak)}`,
+    );
+    if (soak.producerFailures.count > 0)
+      console.log(`producers: ${soak.producerFailures.count} failed inserts, first: ${soak.producerFailures.first}`);
+    const files = await writeSoakFiles({
+      resultsDir,
+      runId,
+      result: soak,
+      run: header,
+      subtitle:
+        `PostgreSQL ${server?.version ?? '?'} (${server?.origin ?? '?'}), commit ${header.commit}, ` +
+        `${machine.cores} cores, load average ${machine.loadAverageAtStart[0]} at start, ${loadAverageAtEnd[0]} at end`,
+    });
+    console.log(`Soak series written to ${files.json}\nand drawn in ${files.svg}`);
+  }
   if (errors.length > 0) process.exitCode = 1;
 }
 

@@ -68,6 +68,8 @@ export interface CaseResult {
   recordTailMs: number;
   /** Last result recorded minus the moment pgbench finished (pg_net scenario). */
   tailAfterProducerMs?: number;
+  /** Last result recorded minus the moment pgbench started (pg_net scenario; issue 22's table). */
+  startToLastRecordedMs?: number;
   /** Worker process started until its first result was recorded (drain). */
   startToFirstRecordedMs?: number;
   succeeded: number;
@@ -116,14 +118,16 @@ export interface ProducerResult {
   percentAlone: number;
 }
 
-const SPICE_TABLE = `
+export const SPICE_TABLE = `
   CREATE TABLE spice_harvests (
     id            bigserial PRIMARY KEY,
     planet        text NOT NULL,
     tonnes        numeric NOT NULL,
     harvested_at  timestamptz NOT NULL DEFAULT now()
   );`;
-const SPICE_INSERT = `INSERT INTO spice_harvests (planet, tonnes) VALUES ('Arrakis', random() * 100);\n`;
+export const SPICE_INSERT = `INSERT INTO spice_harvests (planet, tonnes) VALUES ('Arrakis', random() * 100);\n`;
+/** The same row as SPICE_INSERT, $1 of them in one statement (the soak's paced producers). */
+export const SPICE_INSERT_ROWS = `INSERT INTO spice_harvests (planet, tonnes) SELECT 'Arrakis', random() * 100 FROM generate_series(1, $1::int)`;
 
 /** net_http_post: the pg_net benchmark's trigger unchanged, through the compatibility schema. */
 export type TriggerMode = 'send' | 'http_post' | 'net_http_post';
@@ -134,7 +138,7 @@ const TRIGGER_NAMES: Record<TriggerMode, string> = {
   net_http_post: 'net.http_post via hookline.install_pg_net_compat',
 };
 
-async function createCaseDatabase(context: BenchContext, name: string): Promise<string> {
+export async function createCaseDatabase(context: BenchContext, name: string): Promise<string> {
   const url = await context.server.create(name);
   if (!context.notify) {
     await withClient(url, (client) =>
@@ -145,7 +149,7 @@ async function createCaseDatabase(context: BenchContext, name: string): Promise<
   return url;
 }
 
-async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+export async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -189,7 +193,7 @@ async function createEndpoints(
 }
 
 /** An AFTER INSERT trigger on spice_harvests that runs `call` for each row. */
-function triggerCalling(call: string): string {
+export function triggerCalling(call: string): string {
   return `
     CREATE FUNCTION spice_harvest_webhook() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
@@ -234,7 +238,7 @@ async function producerTps(
 }
 
 /** spice_harvests with the trigger; for hookline.send, an app with `endpoints` subscribed to its event. */
-async function prepareProducer(
+export async function prepareProducer(
   context: BenchContext,
   client: pg.ClientBase,
   mode: TriggerMode,
@@ -302,7 +306,7 @@ async function profileOf(dir: string | undefined): Promise<CpuProfileSummary | u
 }
 
 /** Starts workers for a case; the profile folder is per case so each case's profile is its own. */
-async function startWorkers(
+export async function startWorkers(
   context: BenchContext,
   url: string,
   count: number,
@@ -541,6 +545,7 @@ export async function runLiveCase(context: BenchContext, options: LiveCaseOption
           ...fields,
           deliveriesPerSecond: Math.round(result.succeeded / ((recorded.lastSuccessAt - firstInsertAt) / 1000)),
           tailAfterProducerMs: Math.round(recorded.lastResultAt - run.finishedAt),
+          startToLastRecordedMs: Math.round(recorded.lastResultAt - run.startedAt),
           // The receiver's clock minus the message's created_at on the database's clock.
           latencyMs: latencySummary(receiver.latencies().map((ms) => ms + clockOffsetMs)),
           cpuProfile: await profileOf(profileDir),

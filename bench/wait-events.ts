@@ -20,6 +20,8 @@ export async function watchWaitEvents(databaseUrl: string, intervalMs = 50): Pro
   const counts = new Map<string, number>();
   let total = 0;
   let running = true;
+  // A case that fails before it stops the watch drops its database, and with it this connection: the
+  // loop then ends with what it counted instead of rejecting with nobody listening.
   const loop = (async () => {
     while (running) {
       const { rows } = await client.query<{ event: string; backends: number }>(
@@ -35,11 +37,11 @@ export async function watchWaitEvents(databaseUrl: string, intervalMs = 50): Pro
       }
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
-  })();
+  })().catch(() => {});
   return {
     async stop() {
       running = false;
-      await loop.catch(() => {});
+      await loop;
       await client.end().catch(() => {});
       return [...counts]
         .sort((a, b) => b[1] - a[1])

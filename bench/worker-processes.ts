@@ -16,6 +16,11 @@ export interface WorkerProcessOptions {
   env?: Record<string, string>;
   /** Folder for `node --cpu-prof` output; no profiling when unset. */
   cpuProfileDir?: string;
+  /**
+   * The program to run instead of worker/main.ts (a peer's worker, bench/graphile-worker-process.ts);
+   * it prints a line with "msg":"worker started" when it is ready, and stops on SIGTERM.
+   */
+  script?: string;
 }
 
 export interface WorkerUsage {
@@ -56,7 +61,7 @@ export async function startWorkerProcesses(options: WorkerProcessOptions): Promi
 
 function startOne(options: WorkerProcessOptions): Promise<ChildProcess> {
   const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'worker/main.ts'], {
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', options.script ?? 'worker/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
