@@ -104,9 +104,23 @@ export function IssuesList() {
                         <span>{appName(issue.appId)}</span>
                         {issue.errorClass !== 'alert' ? <ErrorClass value={issue.errorClass} /> : null}
                       </div>
+                      {issue.endpointUrl ? (
+                        <div
+                          data-testid="issue-endpoint-url"
+                          className="mt-0.5 truncate font-mono text-xs text-zinc-600"
+                          title={issue.endpointUrl}
+                        >
+                          {issue.endpointUrl}
+                        </div>
+                      ) : null}
                     </Td>
                     <Td>
                       <IssueStatusBadge status={issue.status} />
+                      {issue.mutedUntil ? (
+                        <div className="mt-0.5 text-xs text-zinc-500" data-testid="issue-muted">
+                          muted until {formatTime(issue.mutedUntil)}
+                        </div>
+                      ) : null}
                     </Td>
                     <Td className="tabular hidden text-right sm:table-cell">{formatCount(issue.eventCount)}</Td>
                     <Td className="tabular text-right">{formatCount(issue.affectedDeliveries)}</Td>

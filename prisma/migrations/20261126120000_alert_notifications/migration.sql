@@ -24,7 +24,7 @@
 ALTER TABLE hookline.operations_state
   ADD COLUMN alert_failing_after_failures integer NOT NULL DEFAULT 5 CHECK (alert_failing_after_failures >= 1),
   -- Durations in milliseconds, as the variables are parsed (lib/runtime/env.ts); 0 reminders: none.
-  ADD COLUMN alert_failing_after_ms bigint NOT NULL DEFAULT 120000 CHECK (alert_failing_after_ms >= 0),
+  ADD COLUMN alert_failing_after_ms bigint NOT NULL DEFAULT 60000 CHECK (alert_failing_after_ms >= 0),
   ADD COLUMN alert_recovered_after_ms bigint NOT NULL DEFAULT 300000 CHECK (alert_recovered_after_ms >= 0),
   ADD COLUMN alert_min_interval_ms bigint NOT NULL DEFAULT 600000 CHECK (alert_min_interval_ms >= 0),
   ADD COLUMN alert_reminder_interval_ms bigint NOT NULL DEFAULT 3600000 CHECK (alert_reminder_interval_ms >= 0),
