@@ -114,7 +114,9 @@ test('first five minutes: an app opens on its endpoints, empty states give the n
   await expect(guide.getByTestId('getting-started-step')).toHaveCount(3);
   // The snippets carry this app's id, ready to paste.
   await expect(guide.getByLabel('REST', { exact: true }).first()).toContainText(`/api/v1/apps/${app.id}/event-types`);
-  await expect(guide.getByLabel('SQL', { exact: true })).toContainText(`SELECT hookline.send('${app.id}', 'invoice.paid'`);
+  await expect(guide.getByLabel('SQL', { exact: true })).toContainText(
+    `SELECT hookline.send('${app.id}', 'invoice.paid'`,
+  );
   await screenshot(page, 'cockpit-getting-started');
   await page.setViewportSize(PHONE);
   await expectNoHorizontalOverflow(page, 'getting started at 375 px');

@@ -56,6 +56,10 @@ export default async function globalSetup() {
       // Fast retries so a failing receiver produces dead deliveries within seconds.
       HOOKLINE_RETRY_SCHEDULE: '0,1s',
       HOOKLINE_CIRCUIT_FAILURE_THRESHOLD: '1000',
+      // Alerts in seconds: failing at 3 in a row, every change of an issue sent at once.
+      HOOKLINE_ALERT_FAILING_AFTER_FAILURES: '3',
+      HOOKLINE_ALERT_RECOVERED_AFTER: '2s',
+      HOOKLINE_ALERT_MIN_INTERVAL: '0',
       HOOKLINE_API_RATE_LIMIT: '0',
       // Background jobs in small, paced batches, so a replay of a few hundred deliveries runs for
       // seconds and its progress bar and Cancel button can be seen and used (e2e/jobs.spec.ts).

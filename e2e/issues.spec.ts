@@ -161,3 +161,36 @@ test('operations: subscribe a Slack-style endpoint and add an alert rule', async
   await expect(page.getByTestId('alert-rule-row')).toContainText('Success rate below 90 % over 15 min');
   await atWidths(page, 'operations');
 });
+
+test('an issue names its endpoint, is reopened by hand, and is muted for a chosen time', async ({ page }) => {
+  const env = e2eEnv();
+  const app = await createApp({ name: 'E2E Mute Shop' });
+  await setReceiverMode('fail');
+  await sendMessages(3, { appId: app.appId });
+  await expect.poll(async () => (await issueOf(app.appId))?.status, { timeout: 30_000 }).toBe('open');
+  const issue = (await issueOf(app.appId))!;
+  await api('POST', `/issues/${issue.id}/resolve`);
+  await setReceiverMode('ok');
+
+  await signIn(page);
+  await page.goto(`${env.baseUrl}/issues?status=all`);
+  const row = page.getByTestId('issue-row').filter({ hasText: app.appName });
+  await expect(row.getByTestId('issue-endpoint-url')).toHaveText(app.endpointUrl);
+  await expect(row).toContainText('resolved');
+
+  await row.getByRole('button', { name: 'Reopen' }).click();
+  await expect(row.getByRole('button', { name: 'Acknowledge' })).toBeVisible();
+  expect((await api<Issue>('GET', `/issues/${issue.id}`)).status).toBe('open');
+
+  await row.getByRole('combobox', { name: 'Mute notifications for' }).selectOption({ label: 'for 4 hours' });
+  await expect(row.getByTestId('issue-muted')).toContainText('muted until');
+  const muted = await api<Issue & { mutedUntil: string }>('GET', `/issues/${issue.id}`);
+  const hours = (new Date(muted.mutedUntil).getTime() - Date.now()) / 3_600_000;
+  expect(hours).toBeGreaterThan(3.9);
+  expect(hours).toBeLessThanOrEqual(4);
+  await atWidths(page, 'issue-muted');
+
+  await row.getByRole('button', { name: 'Unmute' }).click();
+  await expect(row.getByTestId('issue-muted')).toHaveCount(0);
+  expect((await api<Issue & { mutedUntil: string | null }>('GET', `/issues/${issue.id}`)).mutedUntil).toBeNull();
+});

@@ -14,7 +14,7 @@ import { getPrisma } from '../lib/database/db';
 import { ConfigError, loadConfig, type Config } from '../lib/runtime/env';
 import { createLogger } from '../lib/runtime/log';
 import { MigrationError } from '../lib/database/migrate';
-import { workerOptionsFromConfig } from '../worker/start-worker';
+import { workerOptionsFromConfig, writeAlertSettings } from '../worker/start-worker';
 import { DeliveryWorker } from '../worker/delivery-worker';
 import { answerWhileStarting } from './lib/answer-while-starting';
 import { ensureDashboardBuild } from './lib/build-dashboard';
@@ -76,6 +76,7 @@ async function main(): Promise<void> {
   await dashboard.prepare();
   const dashboardHandler = dashboard.getRequestHandler();
 
+  await writeAlertSettings(config, databaseUrl);
   running.worker = new DeliveryWorker({ ...workerOptionsFromConfig(config, databaseUrl), log });
   await running.worker.start();
 

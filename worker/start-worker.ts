@@ -1,7 +1,9 @@
 // From the validated configuration (lib/runtime/env.ts) to a worker, for worker/main.ts and scripts/start.ts.
 import type { Config } from '../lib/runtime/env';
 import type { Logger } from '../lib/runtime/log';
+import { createPool } from '../lib/database/pg';
 import { DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker';
+import { alertSettingsFromConfig, configureAlerts } from './operations/configure-alerts';
 
 export function workerOptionsFromConfig(config: Config, connectionString: string): DeliveryWorkerOptions {
   return {
@@ -45,10 +47,21 @@ export async function startWorker(options: {
   connectionString: string;
   log?: Logger;
 }): Promise<DeliveryWorker> {
+  await writeAlertSettings(options.config, options.connectionString);
   const worker = new DeliveryWorker({
     ...workerOptionsFromConfig(options.config, options.connectionString),
     log: options.log,
   });
   await worker.start();
   return worker;
+}
+
+/** HOOKLINE_ALERT_* and the dashboard's address, into the database where the alerts read them. */
+export async function writeAlertSettings(config: Config, connectionString: string): Promise<void> {
+  const pool = createPool(connectionString, { max: 1 });
+  try {
+    await configureAlerts(pool, alertSettingsFromConfig(config));
+  } finally {
+    await pool.end();
+  }
 }

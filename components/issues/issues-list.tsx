@@ -11,6 +11,7 @@ import { cn } from '../ui/cn';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { Table, Td, Th, Tr } from '../ui/table';
+import { useHydrated } from '../ui/use-hydrated';
 import { IssueActions } from './issue-actions';
 import { IssueStatusBadge } from './issue-status-badge';
 
@@ -32,6 +33,8 @@ export function IssuesList() {
   const filter: IssueFilter = isFilter(status) ? status : 'open';
   const issues = useQuery(issuesQuery(filter));
   const counts = useQuery(issueCountsQuery());
+  // The nav's badge reads the counts too and may have them before this hydrates (use-hydrated.ts).
+  const hydrated = useHydrated();
   const apps = useQuery(appsQuery());
   const appName = (appId: string) => apps.data?.data.find((app) => app.id === appId)?.name ?? appId;
   return (
@@ -43,7 +46,9 @@ export function IssuesList() {
       <div role="tablist" aria-label="Status" className="mb-3 flex flex-wrap gap-1">
         {FILTERS.map((item) => {
           const count =
-            item.value === 'all' ? undefined : counts.data?.[item.value as 'open' | 'acknowledged' | 'resolved'];
+            item.value === 'all' || !hydrated
+              ? undefined
+              : counts.data?.[item.value as 'open' | 'acknowledged' | 'resolved'];
           return (
             <button
               key={item.value}
@@ -99,9 +104,23 @@ export function IssuesList() {
                         <span>{appName(issue.appId)}</span>
                         {issue.errorClass !== 'alert' ? <ErrorClass value={issue.errorClass} /> : null}
                       </div>
+                      {issue.endpointUrl ? (
+                        <div
+                          data-testid="issue-endpoint-url"
+                          className="mt-0.5 truncate font-mono text-xs text-zinc-600"
+                          title={issue.endpointUrl}
+                        >
+                          {issue.endpointUrl}
+                        </div>
+                      ) : null}
                     </Td>
                     <Td>
                       <IssueStatusBadge status={issue.status} />
+                      {issue.mutedUntil ? (
+                        <div className="mt-0.5 text-xs text-zinc-500" data-testid="issue-muted">
+                          muted until {formatTime(issue.mutedUntil)}
+                        </div>
+                      ) : null}
                     </Td>
                     <Td className="tabular hidden text-right sm:table-cell">{formatCount(issue.eventCount)}</Td>
                     <Td className="tabular text-right">{formatCount(issue.affectedDeliveries)}</Td>

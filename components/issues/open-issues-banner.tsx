@@ -3,11 +3,14 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { issueCountsQuery } from '@/lib/client/queries/operations';
 import { formatCount } from '../format';
+import { useHydrated } from '../ui/use-hydrated';
 
 /** The overview's line about issues: how many are open, linking to them. */
 export function OpenIssuesBanner() {
   const counts = useQuery(issueCountsQuery());
-  if (!counts.data) return null;
+  // The nav's badge reads the same query (components/ui/use-hydrated.ts).
+  const hydrated = useHydrated();
+  if (!counts.data || !hydrated) return null;
   const { open, acknowledged } = counts.data;
   return (
     <Link

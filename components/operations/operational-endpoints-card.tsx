@@ -12,6 +12,7 @@ import {
 } from '@/lib/client/queries/operations';
 import type { OperationalEndpoint, OperationalEventType } from '@/lib/contract/schemas/operations';
 import { OneTimeSecret } from '../shared/one-time-secret';
+import { PAGERDUTY_PRESET, SLACK_PRESET } from '@/lib/domain/operational-events/payload-presets';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardHeader } from '../ui/card';
@@ -22,13 +23,8 @@ import { Table, Td, Th, Tr } from '../ui/table';
 
 const OPERATIONS_APP_ID = 'app_hookline_ops';
 
-// Slack's incoming webhooks take {"text": ...}; PagerDuty's Events API v2 takes its own envelope.
-const PRESETS: Record<string, string> = {
-  Slack:
-    '{"text": ":rotating_light: *{{type}}* for {{data.app_name}}: {{data.endpoint_url}} {{data.reason}}{{data.condition}} ({{data.last_error_class}}{{data.error_class}})"}',
-  PagerDuty:
-    '{"routing_key": "YOUR_INTEGRATION_KEY", "event_action": "trigger", "dedup_key": "{{data.issue_id}}", "payload": {"summary": "Hookline {{type}}: {{data.endpoint_url}}{{data.condition}}", "source": "hookline", "severity": "error"}}',
-};
+// Slack's incoming webhooks take {"text", "blocks"}; PagerDuty's Events API v2 takes its own envelope.
+const PRESETS: Record<string, string> = { Slack: SLACK_PRESET, PagerDuty: PAGERDUTY_PRESET };
 
 export function OperationalEndpointsCard() {
   const endpoints = useQuery(operationalEndpointsQuery());

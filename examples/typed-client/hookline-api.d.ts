@@ -658,8 +658,59 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resolve an issue; it reopens when the same thing happens again */
+        /** Resolve an issue (sends issue.resolved); it reopens when the same thing happens again */
         post: operations["resolveIssue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/issues/{issueId}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reopen a resolved or acknowledged issue (sends issue.reopened if its resolve was sent) */
+        post: operations["reopenIssue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/issues/{issueId}/mute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send no notification about an issue for a while (a change meanwhile is sent when the mute ends) */
+        post: operations["muteIssue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/issues/{issueId}/unmute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End a mute now */
+        post: operations["unmuteIssue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -921,6 +972,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "issue.reminder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operational event issue.reminder
+         * @description Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) by the operational endpoint's secret, retried like every delivery.
+         */
+        post: operations["operationalEvent_issue_reminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "issue.reopened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operational event issue.reopened
+         * @description Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) by the operational endpoint's secret, retried like every delivery.
+         */
+        post: operations["operationalEvent_issue_reopened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "issue.resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operational event issue.resolved
+         * @description Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) by the operational endpoint's secret, retried like every delivery.
+         */
+        post: operations["operationalEvent_issue_resolved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -945,6 +1056,10 @@ export interface components {
                  * @description ISO-8601 timestamp
                  */
                 occurred_at: string;
+                /** @description One line for a person, e.g. "Endpoint recovered for Acme: https://acme.example/hooks" */
+                summary: string;
+                /** @description The dashboard page of its issue, else its endpoint (HOOKLINE_PUBLIC_URL, else http://HOST:PORT) */
+                dashboard_url: string;
                 alert_rule_id: string;
                 /** @enum {string} */
                 kind: "success_rate_below" | "oldest_waiting_above" | "dead_per_hour_above";
@@ -978,6 +1093,10 @@ export interface components {
                  * @description ISO-8601 timestamp
                  */
                 occurred_at: string;
+                /** @description One line for a person, e.g. "Endpoint recovered for Acme: https://acme.example/hooks" */
+                summary: string;
+                /** @description The dashboard page of its issue, else its endpoint (HOOKLINE_PUBLIC_URL, else http://HOST:PORT) */
+                dashboard_url: string;
                 alert_rule_id: string;
                 /** @enum {string} */
                 kind: "success_rate_below" | "oldest_waiting_above" | "dead_per_hour_above";
@@ -1182,6 +1301,10 @@ export interface components {
                  * @description ISO-8601 timestamp
                  */
                 occurred_at: string;
+                /** @description One line for a person, e.g. "Endpoint recovered for Acme: https://acme.example/hooks" */
+                summary: string;
+                /** @description The dashboard page of its issue, else its endpoint (HOOKLINE_PUBLIC_URL, else http://HOST:PORT) */
+                dashboard_url: string;
                 endpoint_id: string;
                 endpoint_url: string;
                 error_class: string;
@@ -1317,6 +1440,10 @@ export interface components {
                  * @description ISO-8601 timestamp
                  */
                 occurred_at: string;
+                /** @description One line for a person, e.g. "Endpoint recovered for Acme: https://acme.example/hooks" */
+                summary: string;
+                /** @description The dashboard page of its issue, else its endpoint (HOOKLINE_PUBLIC_URL, else http://HOST:PORT) */
+                dashboard_url: string;
                 endpoint_id: string;
                 endpoint_url: string;
                 consecutive_failures: number;
@@ -1348,6 +1475,10 @@ export interface components {
                  * @description ISO-8601 timestamp
                  */
                 occurred_at: string;
+                /** @description One line for a person, e.g. "Endpoint recovered for Acme: https://acme.example/hooks" */
+                summary: string;
+                /** @description The dashboard page of its issue, else its endpoint (HOOKLINE_PUBLIC_URL, else http://HOST:PORT) */
+                dashboard_url: string;
                 endpoint_id: string;
                 endpoint_url: string;
                 consecutive_failures: number;
@@ -1380,6 +1511,10 @@ export interface components {
                  * @description ISO-8601 timestamp
                  */
                 occurred_at: string;
+                /** @description One line for a person, e.g. "Endpoint recovered for Acme: https://acme.example/hooks" */
+                summary: string;
+                /** @description The dashboard page of its issue, else its endpoint (HOOKLINE_PUBLIC_URL, else http://HOST:PORT) */
+                dashboard_url: string;
                 endpoint_id: string;
                 endpoint_url: string;
                 consecutive_failures: number;
@@ -1412,6 +1547,10 @@ export interface components {
                  * @description ISO-8601 timestamp
                  */
                 occurred_at: string;
+                /** @description One line for a person, e.g. "Endpoint recovered for Acme: https://acme.example/hooks" */
+                summary: string;
+                /** @description The dashboard page of its issue, else its endpoint (HOOKLINE_PUBLIC_URL, else http://HOST:PORT) */
+                dashboard_url: string;
                 endpoint_id: string;
                 endpoint_url: string;
                 consecutive_failures: number;
@@ -1443,6 +1582,10 @@ export interface components {
                  * @description ISO-8601 timestamp
                  */
                 occurred_at: string;
+                /** @description One line for a person, e.g. "Endpoint recovered for Acme: https://acme.example/hooks" */
+                summary: string;
+                /** @description The dashboard page of its issue, else its endpoint (HOOKLINE_PUBLIC_URL, else http://HOST:PORT) */
+                dashboard_url: string;
                 endpoint_id: string;
                 endpoint_url: string;
                 consecutive_failures: number;
@@ -1491,15 +1634,19 @@ export interface components {
                  * @description ISO-8601 timestamp
                  */
                 occurred_at: string;
+                /** @description One line for a person, e.g. "Endpoint recovered for Acme: https://acme.example/hooks" */
+                summary: string;
+                /** @description The dashboard page of its issue, else its endpoint (HOOKLINE_PUBLIC_URL, else http://HOST:PORT) */
+                dashboard_url: string;
                 endpoint_id: string;
                 endpoint_url: string;
                 consecutive_failures: number;
                 last_error_class: string | null;
                 /** @enum {string} */
                 circuit_state: "closed" | "open" | "half_open";
+                /** @description When it was found failing (the outage that ended) */
                 failing_since: string | null;
                 last_failure_at: string | null;
-                failed_attempts: number;
             };
         };
         EndpointSecrets: {
@@ -1621,6 +1768,10 @@ export interface components {
             lastSeenAt: string;
             acknowledgedAt: string | null;
             resolvedAt: string | null;
+            /** @description No notification about this issue before then */
+            mutedUntil: string | null;
+            /** @description The URL of the issue's endpoint, if it is about one */
+            endpointUrl: string | null;
         };
         IssueCounts: {
             open: number;
@@ -1654,6 +1805,9 @@ export interface components {
             lastSeenAt: string;
             acknowledgedAt: string | null;
             resolvedAt: string | null;
+            /** @description No notification about this issue before then */
+            mutedUntil: string | null;
+            /** @description The URL of the issue's endpoint, if it is about one */
             endpointUrl: string | null;
             /** @description The most recent 100 affected deliveries */
             deliveryIds: string[];
@@ -1663,6 +1817,159 @@ export interface components {
         IssuePage: {
             data: components["schemas"]["Issue"][];
             nextCursor: string | null;
+        };
+        IssueReminderEvent: {
+            /** @constant */
+            type: "issue.reminder";
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            timestamp: string;
+            data: {
+                /** @description opev_...: the operational event; the webhook-id header is the message id */
+                event_id: string;
+                /** @description The app the event is about */
+                app_id: string;
+                app_name?: string;
+                /** @description The issue this event opened, touched or resolved */
+                issue_id?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                occurred_at: string;
+                /** @description One line for a person, e.g. "Endpoint recovered for Acme: https://acme.example/hooks" */
+                summary: string;
+                /** @description The dashboard page of its issue, else its endpoint (HOOKLINE_PUBLIC_URL, else http://HOST:PORT) */
+                dashboard_url: string;
+                endpoint_id?: string;
+                endpoint_url?: string;
+                title: string;
+                /** @enum {string} */
+                status: "open" | "acknowledged" | "resolved";
+                error_class: string;
+                alert_rule_id?: string;
+                event_count: number;
+                affected_deliveries: number;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                first_seen_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                last_seen_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                resolved_at?: string;
+            };
+        };
+        IssueReopenedEvent: {
+            /** @constant */
+            type: "issue.reopened";
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            timestamp: string;
+            data: {
+                /** @description opev_...: the operational event; the webhook-id header is the message id */
+                event_id: string;
+                /** @description The app the event is about */
+                app_id: string;
+                app_name?: string;
+                /** @description The issue this event opened, touched or resolved */
+                issue_id?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                occurred_at: string;
+                /** @description One line for a person, e.g. "Endpoint recovered for Acme: https://acme.example/hooks" */
+                summary: string;
+                /** @description The dashboard page of its issue, else its endpoint (HOOKLINE_PUBLIC_URL, else http://HOST:PORT) */
+                dashboard_url: string;
+                endpoint_id?: string;
+                endpoint_url?: string;
+                title: string;
+                /** @enum {string} */
+                status: "open" | "acknowledged" | "resolved";
+                error_class: string;
+                alert_rule_id?: string;
+                event_count: number;
+                affected_deliveries: number;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                first_seen_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                last_seen_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                resolved_at?: string;
+            };
+        };
+        IssueResolvedEvent: {
+            /** @constant */
+            type: "issue.resolved";
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            timestamp: string;
+            data: {
+                /** @description opev_...: the operational event; the webhook-id header is the message id */
+                event_id: string;
+                /** @description The app the event is about */
+                app_id: string;
+                app_name?: string;
+                /** @description The issue this event opened, touched or resolved */
+                issue_id?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                occurred_at: string;
+                /** @description One line for a person, e.g. "Endpoint recovered for Acme: https://acme.example/hooks" */
+                summary: string;
+                /** @description The dashboard page of its issue, else its endpoint (HOOKLINE_PUBLIC_URL, else http://HOST:PORT) */
+                dashboard_url: string;
+                endpoint_id?: string;
+                endpoint_url?: string;
+                title: string;
+                /** @enum {string} */
+                status: "open" | "acknowledged" | "resolved";
+                error_class: string;
+                alert_rule_id?: string;
+                event_count: number;
+                affected_deliveries: number;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                first_seen_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                last_seen_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                resolved_at?: string;
+            };
         };
         Job: {
             id: string;
@@ -1718,6 +2025,10 @@ export interface components {
                  * @description ISO-8601 timestamp
                  */
                 occurred_at: string;
+                /** @description One line for a person, e.g. "Endpoint recovered for Acme: https://acme.example/hooks" */
+                summary: string;
+                /** @description The dashboard page of its issue, else its endpoint (HOOKLINE_PUBLIC_URL, else http://HOST:PORT) */
+                dashboard_url: string;
                 job_id: string;
                 kind: string;
             } & {
@@ -3745,7 +4056,7 @@ export interface operations {
                     url: string;
                     description?: string;
                     /** @description Operational event types to receive; empty or omitted = all */
-                    eventTypes?: ("endpoint.disabled" | "endpoint.enabled" | "endpoint.circuit_opened" | "endpoint.circuit_closed" | "endpoint.failing" | "endpoint.recovered" | "delivery.dead" | "alert.fired" | "alert.resolved" | "job.finished")[];
+                    eventTypes?: ("endpoint.disabled" | "endpoint.enabled" | "endpoint.circuit_opened" | "endpoint.circuit_closed" | "endpoint.failing" | "endpoint.recovered" | "delivery.dead" | "alert.fired" | "alert.resolved" | "job.finished" | "issue.reminder" | "issue.reopened" | "issue.resolved")[];
                     scopeAppId?: string | null;
                     payloadTemplate?: string | null;
                     headers?: {
@@ -3842,7 +4153,7 @@ export interface operations {
                     url?: string;
                     description?: string;
                     /** @description Operational event types to receive; empty or omitted = all */
-                    eventTypes?: ("endpoint.disabled" | "endpoint.enabled" | "endpoint.circuit_opened" | "endpoint.circuit_closed" | "endpoint.failing" | "endpoint.recovered" | "delivery.dead" | "alert.fired" | "alert.resolved" | "job.finished")[];
+                    eventTypes?: ("endpoint.disabled" | "endpoint.enabled" | "endpoint.circuit_opened" | "endpoint.circuit_closed" | "endpoint.failing" | "endpoint.recovered" | "delivery.dead" | "alert.fired" | "alert.resolved" | "job.finished" | "issue.reminder" | "issue.reopened" | "issue.resolved")[];
                     scopeAppId?: string | null;
                     payloadTemplate?: string | null;
                 };
@@ -4016,6 +4327,95 @@ export interface operations {
         };
     };
     resolveIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                issueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    reopenIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                issueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    muteIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                issueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description How long to send no notification about the issue: 1 minute to 30 days */
+                    minutes: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    unmuteIssue: {
         parameters: {
             query?: never;
             header?: never;
@@ -4418,6 +4818,72 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["JobFinishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    operationalEvent_issue_reminder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueReminderEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    operationalEvent_issue_reopened: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueReopenedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    operationalEvent_issue_resolved: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueResolvedEvent"];
             };
         };
         responses: {

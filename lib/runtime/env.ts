@@ -139,6 +139,17 @@ const configSchema = z.object({
   HOOKLINE_JOB_BATCH_PAUSE_MS: integer('HOOKLINE_JOB_BATCH_PAUSE_MS', 0, 0, 60_000),
   // On SIGTERM, how long in-flight deliveries may take to finish before they are released.
   HOOKLINE_SHUTDOWN_GRACE: duration('HOOKLINE_SHUTDOWN_GRACE', '10s'),
+  // Operational alerts (README, "Operational events"): an endpoint is failing after this many failed
+  // attempts in a row, or a streak with no success this long; recovered once it has not failed for
+  // HOOKLINE_ALERT_RECOVERED_AFTER. One issue sends at most one notification per MIN_INTERVAL (a
+  // flapping endpoint: 6 an hour at most), a reminder every REMINDER_INTERVAL while it stays open.
+  HOOKLINE_ALERT_FAILING_AFTER_FAILURES: integer('HOOKLINE_ALERT_FAILING_AFTER_FAILURES', 5, 1, 1_000_000),
+  HOOKLINE_ALERT_FAILING_AFTER: duration('HOOKLINE_ALERT_FAILING_AFTER', '1m'),
+  HOOKLINE_ALERT_RECOVERED_AFTER: duration('HOOKLINE_ALERT_RECOVERED_AFTER', '5m'),
+  HOOKLINE_ALERT_MIN_INTERVAL: duration('HOOKLINE_ALERT_MIN_INTERVAL', '10m'),
+  HOOKLINE_ALERT_REMINDER_INTERVAL: duration('HOOKLINE_ALERT_REMINDER_INTERVAL', '1h'),
+  // An endpoint's issues resolve by themselves when it recovers; false: an operator resolves them.
+  HOOKLINE_ALERT_AUTO_RESOLVE: boolean('HOOKLINE_ALERT_AUTO_RESOLVE', true),
   HOOKLINE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional().default('info'),
   // REST API. A message payload above this size is refused with 413 before it is parsed.
   HOOKLINE_MAX_PAYLOAD_BYTES: integer('HOOKLINE_MAX_PAYLOAD_BYTES', 1_048_576, 1024, 67_108_864),
@@ -148,8 +159,9 @@ const configSchema = z.object({
   // Behind a reverse proxy that terminates TLS: believe its X-Forwarded-Proto and X-Forwarded-Host.
   // Off, those headers are dropped on arrival, since any client could send them.
   HOOKLINE_TRUST_PROXY: boolean('HOOKLINE_TRUST_PROXY', false),
-  // The address customers' browsers reach Hookline at, for portal session URLs. Unset: the origin of
-  // the request that created the session (right when the operator's backend calls the public address).
+  // The address browsers reach Hookline at, for portal session URLs and the dashboard links in
+  // operational payloads. Unset: portal links use the origin of the request that created the session
+  // (right when the operator's backend calls the public address); operational links use http://HOST:PORT.
   HOOKLINE_PUBLIC_URL: z
     .url({
       protocol: /^https?$/,

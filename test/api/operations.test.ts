@@ -139,12 +139,79 @@ describe('/issues', () => {
     await emit(appA, 'endpoint.failing', 'ep_issue_a', 'http_5xx');
     const detail = await call('GET', `/v1/issues/${issueA.id}`, { key: keyA });
     expect(detail.body).toMatchObject({ status: 'open', eventCount: 2, reopenedCount: 1, resolvedAt: null });
-    expect(detail.body.events.map((event: any) => event.type)).toEqual(['endpoint.failing', 'endpoint.failing']);
+    // Newest first; the operator's resolve is an event of its own (issue.resolved).
+    expect(detail.body.events.map((event: any) => event.type)).toEqual([
+      'endpoint.failing',
+      'issue.resolved',
+      'endpoint.failing',
+    ]);
     expect((await call('GET', '/v1/issues/counts', { key: keyA })).body.open).toBe(1);
 
     const events = await call('GET', '/v1/operational-events', { key: keyB });
     expect(events.body.data.length).toBeGreaterThan(0);
     expect(events.body.data.every((event: any) => event.appId === appB)).toBe(true);
+  });
+
+  it('reopens by hand, mutes for a while and unmutes, names the endpoint URL, and tells operators of each change', async () => {
+    const { rows } = await ctx.db.pool.query<{ id: string }>(
+      "INSERT INTO hookline.endpoints (app_id, url) VALUES ($1, 'https://acme.example/orders') RETURNING id",
+      [appA],
+    );
+    const endpointId = rows[0]!.id;
+    await ctx.db.pool.query(
+      `SELECT hookline.emit_operational_event($1, 'endpoint.failing', '{}'::jsonb, endpoint_id => $2, issue_class => 'timeout')`,
+      [appA, endpointId],
+    );
+    const listed = await call('GET', '/v1/issues', { key: keyA, query: { status: 'open' } });
+    const issue = listed.body.data.find((row: any) => row.endpointId === endpointId);
+    expect(issue).toMatchObject({ endpointUrl: 'https://acme.example/orders', mutedUntil: null });
+    const sent = async () =>
+      (
+        await ctx.db.pool.query<{ type: string; notified: boolean }>(
+          'SELECT type, notified FROM hookline.operational_events WHERE issue_id = $1 ORDER BY created_at, id',
+          [issue.id],
+        )
+      ).rows;
+
+    // Resolved by an operator: sent at once as issue.resolved (the trigger was sent), and the
+    // endpoint's failing state ends, so that failing again reopens it.
+    await ctx.db.pool.query('UPDATE hookline.endpoints SET alert_failing_since = now() WHERE id = $1', [endpointId]);
+    expect((await call('POST', `/v1/issues/${issue.id}/resolve`, { key: keyA })).body.status).toBe('resolved');
+    const { rows: endpoint } = await ctx.db.pool.query(
+      'SELECT alert_failing_since FROM hookline.endpoints WHERE id = $1',
+      [endpointId],
+    );
+    expect(endpoint[0].alert_failing_since).toBeNull();
+
+    const reopened = await call('POST', `/v1/issues/${issue.id}/reopen`, { key: keyA });
+    expect(reopened.status).toBe(200);
+    expect(reopened.body).toMatchObject({ status: 'open', resolvedAt: null, reopenedCount: 1 });
+    // Reopening an open issue changes nothing and tells nobody.
+    expect((await call('POST', `/v1/issues/${issue.id}/reopen`, { key: keyA })).body.reopenedCount).toBe(1);
+    expectError(await call('POST', `/v1/issues/${issue.id}/reopen`, { key: keyB }), 404, 'not_found');
+
+    const before = Date.now();
+    const muted = await call('POST', `/v1/issues/${issue.id}/mute`, { key: keyA, body: { minutes: 90 } });
+    expect(muted.status).toBe(200);
+    const until = new Date(muted.body.mutedUntil).getTime();
+    expect(until - before).toBeGreaterThanOrEqual(90 * 60_000 - 1000);
+    expect(until - before).toBeLessThan(90 * 60_000 + 5000);
+    expectError(
+      await call('POST', `/v1/issues/${issue.id}/mute`, { key: keyA, body: { minutes: 0 } }),
+      422,
+      'validation_failed',
+      'minutes',
+    );
+    // Muted: a resolve is recorded, not sent.
+    await call('POST', `/v1/issues/${issue.id}/resolve`, { key: keyA });
+    expect((await call('POST', `/v1/issues/${issue.id}/unmute`, { key: keyA })).body.mutedUntil).toBeNull();
+
+    expect(await sent()).toEqual([
+      { type: 'endpoint.failing', notified: true },
+      { type: 'issue.resolved', notified: true },
+      { type: 'issue.reopened', notified: true },
+      { type: 'issue.resolved', notified: false },
+    ]);
   });
 
   it('answers 404 for an unknown issue and 400 for an unknown status filter', async () => {
@@ -205,7 +272,8 @@ describe('the OpenAPI document', () => {
     const types = Object.keys(document.webhooks);
     expect(types).toContain('endpoint.circuit_opened');
     expect(types).toContain('job.finished');
-    expect(types).toHaveLength(10);
+    expect(types).toHaveLength(13);
+    expect(types).toContain('issue.resolved');
     const body = document.webhooks['endpoint.failing'].post.requestBody.content['application/json'].schema;
     expect(body).toEqual({ $ref: '#/components/schemas/EndpointFailingEvent' });
     const schema = document.components.schemas.EndpointFailingEvent;
@@ -237,6 +305,6 @@ describe('DELETE /apps/{appId}', () => {
     ).toBe(doomed);
 
     expectError(await call('DELETE', '/v1/apps/app_hookline_ops', { key: ctx.adminKey }), 409, 'operations_app');
-    expect(await countRows(ctx.db.pool, 'event_types', "app_id = 'app_hookline_ops'")).toBe(10);
+    expect(await countRows(ctx.db.pool, 'event_types', "app_id = 'app_hookline_ops'")).toBe(13);
   });
 });

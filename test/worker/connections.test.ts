@@ -38,13 +38,18 @@ describe('connections', () => {
     const receiver = await startReceiver(slowOk(10, gauge));
     receivers.push(receiver);
     await createEventType(db.pool, appId, 'conn.capped');
-    const endpoint = await createEndpoint(db.pool, appId, receiver.url, { eventTypes: ['conn.capped'], maxConcurrency: 3 });
-    await db.pool.query(`SELECT hookline.send($1, 'conn.capped', jsonb_build_object('n', n)) FROM generate_series(1, 200) n`, [
-      appId,
-    ]);
+    const endpoint = await createEndpoint(db.pool, appId, receiver.url, {
+      eventTypes: ['conn.capped'],
+      maxConcurrency: 3,
+    });
+    await db.pool.query(
+      `SELECT hookline.send($1, 'conn.capped', jsonb_build_object('n', n)) FROM generate_series(1, 200) n`,
+      [appId],
+    );
     await startTestWorker(db.url, { concurrency: 64, batchSize: 64 });
     await waitUntil(
-      async () => (await countRows(db.pool, 'deliveries', `endpoint_id = $1 AND state = 'succeeded'`, [endpoint.id])) === 200,
+      async () =>
+        (await countRows(db.pool, 'deliveries', `endpoint_id = $1 AND state = 'succeeded'`, [endpoint.id])) === 200,
       { timeoutMs: 20_000, what: '200 deliveries' },
     );
     expect(receiver.requests).toHaveLength(200);
@@ -61,14 +66,18 @@ describe('connections', () => {
     for (let i = 0; i < 3; i++) {
       const receiver = await startReceiver(slowOk(30, gauge));
       receivers.push(receiver);
-      ids.push((await createEndpoint(db.pool, appId, receiver.url, { eventTypes: ['conn.global'], maxConcurrency: 10 })).id);
+      ids.push(
+        (await createEndpoint(db.pool, appId, receiver.url, { eventTypes: ['conn.global'], maxConcurrency: 10 })).id,
+      );
     }
-    await db.pool.query(`SELECT hookline.send($1, 'conn.global', jsonb_build_object('n', n)) FROM generate_series(1, 40) n`, [
-      appId,
-    ]);
+    await db.pool.query(
+      `SELECT hookline.send($1, 'conn.global', jsonb_build_object('n', n)) FROM generate_series(1, 40) n`,
+      [appId],
+    );
     await startTestWorker(db.url, { concurrency: 4, batchSize: 4 });
     await waitUntil(
-      async () => (await countRows(db.pool, 'deliveries', `endpoint_id = ANY($1) AND state = 'succeeded'`, [ids])) === 120,
+      async () =>
+        (await countRows(db.pool, 'deliveries', `endpoint_id = ANY($1) AND state = 'succeeded'`, [ids])) === 120,
       { timeoutMs: 20_000, what: '120 deliveries' },
     );
     expect(gauge.max).toBeLessThanOrEqual(4);

@@ -299,7 +299,10 @@ describe('stopping', () => {
       expect(row.next_attempt_at.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
     }
     expect(await countRows(db.pool, 'attempts', 'endpoint_id = $1', [slowEndpoint.id])).toBe(0);
-    await db.pool.query(`UPDATE hookline.deliveries SET state = 'cancelled', claimable_at = NULL WHERE endpoint_id = $1`, [slowEndpoint.id]);
+    await db.pool.query(
+      `UPDATE hookline.deliveries SET state = 'cancelled', claimable_at = NULL WHERE endpoint_id = $1`,
+      [slowEndpoint.id],
+    );
     await slow.close();
   });
 

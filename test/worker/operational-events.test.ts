@@ -12,6 +12,7 @@ import { countRows, createApp, createEndpoint, createEventType } from '../suppor
 import { answer, startReceiver, waitUntil, type ReceivedRequest, type Receiver } from '../support/receiver';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 import { runOperationsPass } from '../../worker/operations/run-operations-pass';
+import { configureAlerts } from '../../worker/operations/configure-alerts';
 
 const OPS = 'app_hookline_ops';
 let db: TestDatabase;
@@ -59,6 +60,18 @@ beforeAll(async () => {
   const api = await setUpApiTest();
   db = api.db;
   adminKey = api.adminKey;
+  // Every change of an issue sent at once (no minimum interval), recovery as soon as a success comes
+  // and the pass runs: what is tested here is what is sent and how; test/worker/alert-flapping.test.ts
+  // tests the hysteresis and the grouping in time.
+  await configureAlerts(db.pool, {
+    failingAfterFailures: 3,
+    failingAfterMs: 3_600_000,
+    recoveredAfterMs: 0,
+    minIntervalMs: 0,
+    reminderIntervalMs: 0,
+    autoResolve: true,
+    publicUrl: 'https://hookline.example.com',
+  });
   appA = await createApp(db.pool, 'Acme');
   appB = await createApp(db.pool, 'Other');
   envelope = await operationalEndpoint(null, null);
@@ -80,23 +93,45 @@ afterAll(async () => {
 });
 
 describe('endpoint transitions', () => {
-  it('sends failing, circuit_opened, then recovered and circuit_closed; signed, templated, scoped', async () => {
+  it('sends failing, records circuit_opened on its issue, then sends circuit_closed and recovered; signed, templated, scoped', async () => {
     const customer = await receiver();
     customer.respond(answer(500));
     await createEventType(db.pool, appA, 'order.paid');
     const endpoint = await createEndpoint(db.pool, appA, customer.url, { eventTypes: ['order.paid'] });
     await sendEvent(db.pool, appA, 'order.paid', { n: 1 });
 
-    await waitUntil(() => typesOf(envelope.receiver).includes('endpoint.circuit_opened'), { what: 'circuit_opened' });
+    const recorded = async () =>
+      (
+        await db.pool.query<{ type: string; notified: boolean }>(
+          'SELECT type, notified FROM hookline.operational_events WHERE endpoint_id = $1 ORDER BY created_at',
+          [endpoint.id],
+        )
+      ).rows;
+    await waitUntil(async () => (await recorded()).some((event) => event.type === 'endpoint.circuit_opened'), {
+      what: 'circuit_opened',
+    });
     customer.respond(answer(200));
     await waitUntil(() => typesOf(envelope.receiver).includes('endpoint.circuit_closed'), {
       what: 'circuit_closed',
     });
-    await waitUntil(() => typesOf(envelope.receiver).includes('endpoint.recovered'), { what: 'recovered' });
+    // Recovery is the operations pass's (HOOKLINE_ALERT_RECOVERED_AFTER without a failure; 0 here).
+    await waitUntil(
+      async () => (await runOperationsPass(db.pool))!.endpointsRecovered.includes(endpoint.id) || undefined,
+      { what: 'recovered' },
+    );
+    await waitUntil(() => typesOf(envelope.receiver).includes('endpoint.recovered'), { what: 'recovered sent' });
 
-    // In the order they happened: failing at 3 in a row, the circuit at 5, then both recover.
-    expect(typesOf(envelope.receiver).slice(0, 2)).toEqual(['endpoint.failing', 'endpoint.circuit_opened']);
-    expect(typesOf(envelope.receiver).slice(-2).sort()).toEqual(['endpoint.circuit_closed', 'endpoint.recovered']);
+    // In the order they happened: failing at 3 in a row; the circuit at 5 is recorded on the same
+    // issue, not sent (the operators were told it is open); then the circuit closes and it recovers.
+    expect(await recorded()).toEqual([
+      { type: 'endpoint.failing', notified: true },
+      { type: 'endpoint.circuit_opened', notified: false },
+      { type: 'endpoint.circuit_closed', notified: true },
+      { type: 'endpoint.recovered', notified: true },
+    ]);
+    expect(
+      typesOf(envelope.receiver).filter((type) => type?.startsWith('endpoint.') && type !== 'endpoint.disabled'),
+    ).toEqual(['endpoint.failing', 'endpoint.circuit_closed', 'endpoint.recovered']);
     const failing = bodies(envelope.receiver).find((body) => body.type === 'endpoint.failing')!;
     expect(failing.data).toMatchObject({
       app_id: appA,
@@ -131,13 +166,13 @@ describe('endpoint transitions', () => {
     // Scoped to another app: nothing about this one.
     expect(otherApp.receiver.requests).toHaveLength(0);
 
-    // One issue for (endpoint, http_5xx), counted once per bad event.
+    // One issue for (endpoint, http_5xx), counted once per event, resolved by the recovery.
     const { rows: issues } = await db.pool.query(
       "SELECT * FROM hookline.issues WHERE subject_id = $1 AND error_class = 'http_5xx'",
       [endpoint.id],
     );
     expect(issues).toHaveLength(1);
-    expect(issues[0]).toMatchObject({ status: 'open', app_id: appA, endpoint_id: endpoint.id });
+    expect(issues[0]).toMatchObject({ status: 'resolved', app_id: appA, endpoint_id: endpoint.id });
     expect(issues[0].event_count).toBeGreaterThanOrEqual(2);
 
     // The operations app's messages are ordinary messages, targeted at one operational endpoint each.
@@ -184,13 +219,18 @@ describe('the operations pass', () => {
     // Overlapping look-back: the same deliveries are not reported again.
     expect(await runOperationsPass(db.pool)).toMatchObject({ deadEvents: 0, deadDeliveries: 0 });
 
-    const ofThisEndpoint = () =>
-      bodies(envelope.receiver).filter(
-        (body) => body.type === 'delivery.dead' && body.data!.endpoint_id === endpoint.id,
-      );
-    await waitUntil(() => ofThisEndpoint().length > 0, { what: 'delivery.dead' });
-    const dead = ofThisEndpoint();
+    // Recorded on the endpoint's issue, which endpoint.failing opened and told: not sent again.
+    const { rows: dead } = await db.pool.query<{ data: Record<string, unknown>; notified: boolean }>(
+      "SELECT data, notified FROM hookline.operational_events WHERE type = 'delivery.dead' AND endpoint_id = $1",
+      [endpoint.id],
+    );
     expect(dead).toHaveLength(1);
+    expect(dead[0]!.notified).toBe(false);
+    expect(
+      bodies(envelope.receiver)
+        .filter((body) => body.data?.endpoint_id === endpoint.id)
+        .map((body) => body.type),
+    ).toEqual(['endpoint.failing']);
     expect(dead[0]!.data).toMatchObject({ endpoint_id: endpoint.id, error_class: 'http_5xx', count: 3 });
     expect(dead[0]!.data!.delivery_ids).toHaveLength(3);
 

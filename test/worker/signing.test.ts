@@ -31,13 +31,16 @@ afterAll(async () => {
 describe('signatures', () => {
   it('signs with the old and the new secret during a rotation, not with an expired one', async () => {
     await createEventType(db.pool, appId, 'sign.rotation');
-    const endpoint = await createEndpoint(db.pool, appId, `${receiver.url}/rotation`, { eventTypes: ['sign.rotation'] });
+    const endpoint = await createEndpoint(db.pool, appId, `${receiver.url}/rotation`, {
+      eventTypes: ['sign.rotation'],
+    });
     const rotated = newSecret();
     const expired = newSecret();
     // As rotate-secret leaves it: the old secret valid for a grace period, the new one without end.
-    await db.pool.query(`UPDATE hookline.endpoint_secrets SET expires_at = now() + interval '1 day' WHERE endpoint_id = $1`, [
-      endpoint.id,
-    ]);
+    await db.pool.query(
+      `UPDATE hookline.endpoint_secrets SET expires_at = now() + interval '1 day' WHERE endpoint_id = $1`,
+      [endpoint.id],
+    );
     await db.pool.query(
       `INSERT INTO hookline.endpoint_secrets (app_id, endpoint_id, secret, created_at, expires_at)
        VALUES ($1, $2, $3, now() + interval '1 second', NULL), ($1, $2, $4, now() - interval '2 days', now() - interval '1 day')`,
@@ -48,7 +51,9 @@ describe('signatures', () => {
     const request = receiver.requests.find((candidate) => candidate.path === '/rotation')!;
 
     expect(request.headers['webhook-signature']!.split(' ')).toHaveLength(2);
-    expect(new Webhook(endpoint.secret).verify(request.body, request.headers)).toMatchObject({ data: { rotating: true } });
+    expect(new Webhook(endpoint.secret).verify(request.body, request.headers)).toMatchObject({
+      data: { rotating: true },
+    });
     expect(new Webhook(rotated).verify(request.body, request.headers)).toMatchObject({ data: { rotating: true } });
     expect(() => new Webhook(expired).verify(request.body, request.headers)).toThrow();
   });
@@ -68,7 +73,8 @@ describe('signatures', () => {
     expect(attempts).toHaveLength(3);
     expect(new Set(attempts.map((request) => request.headers['webhook-id']))).toEqual(new Set([messageId]));
     expect(new Set(attempts.map((request) => request.body)).size).toBe(1);
-    for (const request of attempts) expect(() => new Webhook(endpoint.secret).verify(request.body, request.headers)).not.toThrow();
+    for (const request of attempts)
+      expect(() => new Webhook(endpoint.secret).verify(request.body, request.headers)).not.toThrow();
   });
 
   it('sends endpoint headers but never lets them replace the signature headers', async () => {

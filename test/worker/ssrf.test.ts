@@ -51,7 +51,11 @@ async function attemptAgainst(url: string): Promise<AttemptRow> {
   await createEventType(db.pool, appId, eventType);
   await createEndpoint(db.pool, appId, url, { eventTypes: [eventType] });
   const messageId = await sendEvent(db.pool, appId, eventType);
-  const delivery = await waitForDelivery(db.pool, messageId, (row) => row.state === 'dead' || row.state === 'succeeded');
+  const delivery = await waitForDelivery(
+    db.pool,
+    messageId,
+    (row) => row.state === 'dead' || row.state === 'succeeded',
+  );
   return (await attemptsOf(db.pool, delivery.id))[0]!;
 }
 

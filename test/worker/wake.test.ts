@@ -46,7 +46,9 @@ describe('waking workers', () => {
   it('a producer notifies while no worker polls, and stays silent while one does', async () => {
     expect(await notificationsDuring(() => sendEvent(db.pool, appId, 'ping'))).toBe(1);
 
-    await db.pool.query(`INSERT INTO hookline.polling_workers (worker_id, until) VALUES ('busy-worker', now() + interval '1 minute')`);
+    await db.pool.query(
+      `INSERT INTO hookline.polling_workers (worker_id, until) VALUES ('busy-worker', now() + interval '1 minute')`,
+    );
     expect(await notificationsDuring(() => sendEvent(db.pool, appId, 'ping'))).toBe(0);
 
     // A worker that died while polling stops suppressing notifications when its row expires.

@@ -4,8 +4,11 @@
 // as an operational event (hookline.emit_operational_event, migration 20261124130000_operational_events),
 // which opens or touches an issue and becomes messages to the operational endpoints. Everything in one
 // transaction: a crash before the commit repeats the pass, nothing is emitted twice.
-// Endpoint transitions (disabled, circuit, failing, recovered) are not here: a trigger on
-// hookline.endpoints records them as they happen.
+// It also does what only the passing of time shows (migration 20261126120000_alert_notifications): an
+// endpoint failing for HOOKLINE_ALERT_FAILING_AFTER with no success, one recovered (no failure for
+// HOOKLINE_ALERT_RECOVERED_AFTER), an issue's change held back by HOOKLINE_ALERT_MIN_INTERVAL, and the
+// reminders of issues that stay open. Endpoint transitions a row write shows (disabled, circuit,
+// failing after so many failures in a row) are not here: a trigger on hookline.endpoints records them.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Pool } from '../../lib/database/pg';
@@ -15,6 +18,8 @@ const load = (name: string) => readFileSync(join(import.meta.dirname, 'sql', `${
 const sql = {
   findNewDeadDeliveries: load('find-new-dead-deliveries'),
   evaluateAlertRules: load('evaluate-alert-rules'),
+  findEndpointAlertChanges: load('find-endpoint-alert-changes'),
+  findDueIssueNotifications: load('find-due-issue-notifications'),
 };
 
 // Arbitrary, the same in every Hookline process, distinct from worker/maintenance.ts's.
@@ -44,6 +49,23 @@ export interface OperationsPassResult {
   deadDeliveries: number;
   alertsFired: string[];
   alertsResolved: string[];
+  /** Endpoints that became failing by duration, and that recovered. */
+  endpointsFailing: string[];
+  endpointsRecovered: string[];
+  /** Issue events sent for held-back changes and reminders (issue.resolved, issue.reopened, issue.reminder). */
+  issueEvents: { issueId: string; type: string }[];
+}
+
+interface EndpointChange {
+  id: string;
+  app_id: string;
+  consecutive_failures: number;
+  last_error_class: string | null;
+  circuit_state: string;
+  failing_since: Date | null;
+  last_failure_at: Date | null;
+  alert_failing_since: Date | null;
+  change: 'failing' | 'recovered';
 }
 
 interface DeadGroup {
@@ -94,7 +116,21 @@ export async function runOperationsPass(
 ): Promise<OperationsPassResult | null> {
   const lookback = options.deadLookbackSeconds ?? 300;
   return withTryLock(pool, OPERATIONS_LOCK, 'transaction', async (query) => {
-    const result: OperationsPassResult = { deadEvents: 0, deadDeliveries: 0, alertsFired: [], alertsResolved: [] };
+    const result: OperationsPassResult = {
+      deadEvents: 0,
+      deadDeliveries: 0,
+      alertsFired: [],
+      alertsResolved: [],
+      endpointsFailing: [],
+      endpointsRecovered: [],
+      issueEvents: [],
+    };
+
+    const { rows: changes } = await query<EndpointChange>(sql.findEndpointAlertChanges);
+    for (const endpoint of changes) {
+      if (endpoint.change === 'failing') await markFailing(query, endpoint, result);
+      else await markRecovered(query, endpoint, result);
+    }
 
     const { rows: groups } = await query<DeadGroup>(sql.findNewDeadDeliveries, [lookback]);
     // The watermark is this transaction's start: everything recorded before it was visible above.
@@ -159,6 +195,12 @@ export async function runOperationsPass(
       ]);
       (fires ? result.alertsFired : result.alertsResolved).push(rule.id);
     }
+    // Last, so that a change made above (a recovery that resolved an issue) is judged with the rest.
+    const { rows: due } = await query<{ id: string; event_type: string }>(sql.findDueIssueNotifications);
+    for (const issue of due) {
+      await query('SELECT hookline.emit_issue_event($1, $2)', [issue.id, issue.event_type]);
+      result.issueEvents.push({ issueId: issue.id, type: issue.event_type });
+    }
     if (options.retentionMs) {
       const seconds = options.retentionMs / 1000;
       await query(
@@ -176,4 +218,88 @@ export async function runOperationsPass(
     }
     return result;
   });
+}
+
+type Query = Pool['query'];
+
+const utcMinute = (at: Date | null) => (at ? `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC` : 'a while');
+
+function health(endpoint: EndpointChange) {
+  return {
+    consecutive_failures: endpoint.consecutive_failures,
+    last_error_class: endpoint.last_error_class,
+    circuit_state: endpoint.circuit_state,
+    failing_since: endpoint.failing_since,
+    last_failure_at: endpoint.last_failure_at,
+  };
+}
+
+/** A streak with no success for HOOKLINE_ALERT_FAILING_AFTER: endpoint.failing, as the trigger does on a count. */
+async function markFailing(query: Query, endpoint: EndpointChange, result: OperationsPassResult): Promise<void> {
+  // Guarded: the trigger may have marked it since the read (a failure counted meanwhile).
+  const { rowCount } = await query(
+    `UPDATE hookline.endpoints SET alert_failing_since = now()
+      WHERE id = $1 AND alert_failing_since IS NULL AND consecutive_failures > 0`,
+    [endpoint.id],
+  );
+  if (!rowCount) return;
+  const errorClass = endpoint.last_error_class ?? 'unknown';
+  await query(EMIT, [
+    endpoint.app_id,
+    'endpoint.failing',
+    JSON.stringify(health(endpoint)),
+    endpoint.id,
+    errorClass,
+    null,
+    `Failing: no success since ${utcMinute(endpoint.failing_since)} (${errorClass})`,
+    false,
+    [],
+  ]);
+  result.endpointsFailing.push(endpoint.id);
+}
+
+/**
+ * No failure for HOOKLINE_ALERT_RECOVERED_AFTER: endpoint.recovered, one per unresolved issue of the
+ * endpoint (each resolves its own issue, PagerDuty's incident of that dedup key), or with
+ * HOOKLINE_ALERT_AUTO_RESOLVE off recorded on those issues, which stay open for an operator.
+ */
+async function markRecovered(query: Query, endpoint: EndpointChange, result: OperationsPassResult): Promise<void> {
+  const { rowCount } = await query(
+    `UPDATE hookline.endpoints SET alert_failing_since = NULL
+      WHERE id = $1 AND alert_failing_since IS NOT NULL AND consecutive_failures = 0`,
+    [endpoint.id],
+  );
+  if (!rowCount) return;
+  const data = JSON.stringify({ ...health(endpoint), failing_since: endpoint.alert_failing_since });
+  const { rows: issues } = await query<{ id: string; error_class: string; auto_resolve: boolean }>(
+    `SELECT i.id, i.error_class, s.alert_auto_resolve AS auto_resolve
+       FROM hookline.issues AS i CROSS JOIN hookline.operations_state AS s
+      WHERE i.endpoint_id = $1 AND i.status <> 'resolved'
+      ORDER BY i.id`,
+    [endpoint.id],
+  );
+  if (issues.length === 0) {
+    await query(EMIT, [endpoint.app_id, 'endpoint.recovered', data, endpoint.id, null, null, null, false, []]);
+  }
+  for (const issue of issues) {
+    if (issue.auto_resolve) {
+      await query(EMIT, [
+        endpoint.app_id,
+        'endpoint.recovered',
+        data,
+        endpoint.id,
+        issue.error_class,
+        null,
+        null,
+        true,
+        [],
+      ]);
+    } else {
+      await query(
+        `SELECT hookline.emit_operational_event($1, 'endpoint.recovered', $2::jsonb, endpoint_id => $3, issue_id => $4)`,
+        [endpoint.app_id, data, endpoint.id, issue.id],
+      );
+    }
+  }
+  result.endpointsRecovered.push(endpoint.id);
 }

@@ -56,8 +56,15 @@ export function issueQuery(issueId: string) {
   });
 }
 
-export const setIssueStatus = (issueId: string, action: 'acknowledge' | 'resolve') =>
+export const setIssueStatus = (issueId: string, action: 'acknowledge' | 'resolve' | 'reopen') =>
   apiFetch<Issue>(`/api/v1/issues/${encodeURIComponent(issueId)}/${action}`, { method: 'POST', body: {} });
+
+/** Mutes the issue's notifications for `minutes`; null unmutes it now. */
+export const muteIssue = (issueId: string, minutes: number | null) =>
+  apiFetch<Issue>(`/api/v1/issues/${encodeURIComponent(issueId)}/${minutes === null ? 'unmute' : 'mute'}`, {
+    method: 'POST',
+    body: minutes === null ? {} : { minutes },
+  });
 
 export const operationalEndpointKeys = {
   all: ['operational-endpoints'] as const,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation';
 import { page, pathId } from '../schemas/common';
-import { issue, issueCounts, issueDetail, listIssuesQuery } from '../schemas/operations';
+import { issue, issueCounts, issueDetail, listIssuesQuery, muteIssueBody } from '../schemas/operations';
 import { readErrors, readOneErrors } from './common';
 
 const issueParams = z.object({ issueId: pathId });
@@ -60,7 +60,44 @@ export const issueOperations = {
     method: 'POST',
     path: '/issues/{issueId}/resolve',
     tag: 'Issues',
-    summary: 'Resolve an issue; it reopens when the same thing happens again',
+    summary: 'Resolve an issue (sends issue.resolved); it reopens when the same thing happens again',
+    access: 'principal',
+    params: issueParams,
+    status: 200,
+    response: issue,
+    errors: readOneErrors,
+  }),
+  reopenIssue: defineOperation({
+    operationId: 'reopenIssue',
+    method: 'POST',
+    path: '/issues/{issueId}/reopen',
+    tag: 'Issues',
+    summary: 'Reopen a resolved or acknowledged issue (sends issue.reopened if its resolve was sent)',
+    access: 'principal',
+    params: issueParams,
+    status: 200,
+    response: issue,
+    errors: [...readOneErrors, 409],
+  }),
+  muteIssue: defineOperation({
+    operationId: 'muteIssue',
+    method: 'POST',
+    path: '/issues/{issueId}/mute',
+    tag: 'Issues',
+    summary: 'Send no notification about an issue for a while (a change meanwhile is sent when the mute ends)',
+    access: 'principal',
+    params: issueParams,
+    body: muteIssueBody,
+    status: 200,
+    response: issue,
+    errors: readOneErrors,
+  }),
+  unmuteIssue: defineOperation({
+    operationId: 'unmuteIssue',
+    method: 'POST',
+    path: '/issues/{issueId}/unmute',
+    tag: 'Issues',
+    summary: 'End a mute now',
     access: 'principal',
     params: issueParams,
     status: 200,

@@ -21,7 +21,26 @@ const eventBase = {
   app_name: z.string().optional(),
   issue_id: z.string().optional().describe('The issue this event opened, touched or resolved'),
   occurred_at: timestamp,
+  summary: z.string().describe('One line for a person, e.g. "Endpoint recovered for Acme: https://acme.example/hooks"'),
+  dashboard_url: z
+    .string()
+    .describe('The dashboard page of its issue, else its endpoint (HOOKLINE_PUBLIC_URL, else http://HOST:PORT)'),
 };
+
+const issueData = z.object({
+  ...eventBase,
+  endpoint_id: z.string().optional(),
+  endpoint_url: z.string().optional(),
+  title: z.string(),
+  status: z.enum(['open', 'acknowledged', 'resolved']),
+  error_class: z.string(),
+  alert_rule_id: z.string().optional(),
+  event_count: z.number().int(),
+  affected_deliveries: z.number().int(),
+  first_seen_at: timestamp,
+  last_seen_at: timestamp,
+  resolved_at: timestamp.optional(),
+});
 
 const endpointBase = {
   ...eventBase,
@@ -51,7 +70,10 @@ export const operationalEventData = {
   'endpoint.circuit_opened': z.object({ ...endpointBase, circuit_open_until: timestamp.nullable() }),
   'endpoint.circuit_closed': z.object(endpointBase),
   'endpoint.failing': z.object(endpointBase),
-  'endpoint.recovered': z.object({ ...endpointBase, failed_attempts: z.number().int() }),
+  'endpoint.recovered': z.object({
+    ...endpointBase,
+    failing_since: timestamp.nullable().describe('When it was found failing (the outage that ended)'),
+  }),
   'delivery.dead': z.object({
     ...eventBase,
     endpoint_id: z.string(),
@@ -67,6 +89,9 @@ export const operationalEventData = {
     .object({ ...eventBase, job_id: z.string(), kind: z.string() })
     .catchall(z.unknown())
     .describe('Emitted by background jobs; their own fields (counts, times) follow'),
+  'issue.reminder': issueData,
+  'issue.reopened': issueData,
+  'issue.resolved': issueData,
 } satisfies Record<OperationalEventType, z.ZodType>;
 
 /** The Standard Webhooks envelope an operational endpoint without a payload template receives. */
@@ -92,8 +117,9 @@ export const payloadTemplate = z
   .min(2)
   .max(10_000)
   .describe(
-    'JSON with {{path}} placeholders (type, timestamp, data.<field>), replaced by JSON-escaped values; ' +
-      'the result is the whole request body, e.g. {"text": "{{type}}: {{data.endpoint_url}}"} for Slack',
+    'JSON with {{path}} placeholders (type, timestamp, data.<field>, and action: "trigger" or "resolve", ' +
+      'dedup_key: the issue id, emoji), replaced by JSON-escaped values; the result is the whole request ' +
+      'body, e.g. {"text": "{{emoji}} {{data.summary}}"} for Slack',
   );
 
 export const operationalEndpoint = endpoint.extend({
@@ -145,8 +171,19 @@ export const issue = z.object({
   lastSeenAt: timestamp,
   acknowledgedAt: timestamp.nullable(),
   resolvedAt: timestamp.nullable(),
+  mutedUntil: timestamp.nullable().describe('No notification about this issue before then'),
+  endpointUrl: z.string().nullable().describe("The URL of the issue's endpoint, if it is about one"),
 });
 export type Issue = ResponseBody<typeof issue>;
+
+export const muteIssueBody = z.object({
+  minutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(43_200)
+    .describe('How long to send no notification about the issue: 1 minute to 30 days'),
+});
 export type IssueStatus = Issue['status'];
 
 export const operationalEvent = z.object({
@@ -161,7 +198,6 @@ export const operationalEvent = z.object({
 export type OperationalEventRecord = ResponseBody<typeof operationalEvent>;
 
 export const issueDetail = issue.extend({
-  endpointUrl: z.string().nullable(),
   deliveryIds: z.array(z.string()).describe('The most recent 100 affected deliveries'),
   events: z.array(operationalEvent).describe('The most recent 50 events of this issue'),
 });

@@ -23,8 +23,7 @@ export async function getIssue({ issueId, appId }: { issueId: string; appId?: st
     }),
   ]);
   return {
-    ...issueView(row),
-    endpointUrl: endpoint?.url ?? null,
+    ...issueView(row, endpoint?.url ?? null),
     deliveryIds: deliveries.map((delivery) => delivery.deliveryId),
     events: events.map(operationalEventView),
   };

@@ -1,6 +1,7 @@
 import type { Issue } from '../../generated/prisma/client';
 
-export function issueView(row: Issue) {
+/** endpointUrl: the URL of the issue's endpoint, read by the caller (null: none, or deleted). */
+export function issueView(row: Issue, endpointUrl: string | null = null) {
   return {
     id: row.id,
     appId: row.appId,
@@ -16,5 +17,7 @@ export function issueView(row: Issue) {
     lastSeenAt: row.lastSeenAt,
     acknowledgedAt: row.acknowledgedAt,
     resolvedAt: row.resolvedAt,
+    mutedUntil: row.mutedUntil,
+    endpointUrl,
   };
 }

@@ -34,5 +34,13 @@ export async function listIssues({ appId, status, limit, cursor }: ListIssuesInp
     rows.length > limit && last
       ? Buffer.from(JSON.stringify({ id: last.id, t: last.lastSeenAt.getTime() }), 'utf8').toString('base64url')
       : null;
-  return { data: page.map(issueView), nextCursor };
+  const endpointIds = [...new Set(page.flatMap((row) => (row.endpointId ? [row.endpointId] : [])))];
+  const endpoints = endpointIds.length
+    ? await getPrisma().endpoint.findMany({ where: { id: { in: endpointIds } }, select: { id: true, url: true } })
+    : [];
+  const urls = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint.url]));
+  return {
+    data: page.map((row) => issueView(row, row.endpointId ? (urls.get(row.endpointId) ?? null) : null)),
+    nextCursor,
+  };
 }

@@ -1,4 +1,5 @@
-// The operational event types (migration 20261124130000_operational_events seeds the same names as
+// The operational event types (migrations 20261124130000_operational_events and
+// 20261126120000_alert_notifications seed the same names as
 // event types of the operations app). One list for the API contract (lib/contract/schemas/operations.ts) and
 // the dashboard (lib/client/queries/operations.ts); no zod here, so the browser bundle can import it.
 export const OPERATIONAL_EVENT_TYPES = [
@@ -12,5 +13,8 @@ export const OPERATIONAL_EVENT_TYPES = [
   'alert.fired',
   'alert.resolved',
   'job.finished',
+  'issue.reminder',
+  'issue.reopened',
+  'issue.resolved',
 ] as const;
 export type OperationalEventType = (typeof OPERATIONAL_EVENT_TYPES)[number];

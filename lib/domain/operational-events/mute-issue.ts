@@ -1,0 +1,29 @@
+import { getPrisma } from '../../database/db';
+import { notFound } from '../errors';
+import { issueView } from './issue-view';
+
+/**
+ * Mutes an issue for `minutes` (null: unmutes it now). Nothing about it is sent meanwhile; when the mute
+ * ends the operations pass sends what changed (a resolve, a reopen) or, for an issue that opened while
+ * muted and is still open, a reminder. Its events are recorded all along.
+ */
+export async function muteIssue({
+  issueId,
+  appId,
+  minutes,
+}: {
+  issueId: string;
+  appId?: string;
+  minutes: number | null;
+}) {
+  const prisma = getPrisma();
+  const scope = { id: issueId, ...(appId ? { appId } : {}) };
+  const mutedUntil = minutes === null ? null : new Date(Date.now() + minutes * 60_000);
+  const { count } = await prisma.issue.updateMany({ where: scope, data: { mutedUntil } });
+  if (count === 0) throw notFound('Issue', issueId);
+  const row = (await prisma.issue.findFirst({ where: scope }))!;
+  const endpoint = row.endpointId
+    ? await prisma.endpoint.findUnique({ where: { id: row.endpointId }, select: { url: true } })
+    : null;
+  return issueView(row, endpoint?.url ?? null);
+}
