@@ -26,6 +26,8 @@ export interface EndpointSettings {
   url: string;
   enabled: boolean;
   maxConcurrency: number;
+  /** Requests a second to this endpoint from all workers together (endpoint-rate-limit.ts); null: no limit. */
+  rateLimitPerSecond?: number | null;
   headers: Record<string, string>;
   secrets: string[];
   /** Created by hookline.http_post (the pg_net drop-in): the body is the payload itself, as pg_net sends it. */

@@ -1,9 +1,9 @@
 // Stages two and three of a worker (take -> dispatch -> send -> record): what the claim loop took goes
-// through its endpoint's gate, waits for a connection slot of its endpoint, is sent, and its result
-// goes to the flusher (flush.ts). What may not be sent goes back to the queue without spending an
+// through its endpoint's gate and rate limit (endpoint-rate-limit.ts), waits for a connection slot of
+// its endpoint, is sent, and its result goes to the flusher (flush.ts). What may not be sent goes back to the queue without spending an
 // attempt: a deleted endpoint's delivery is deleted, a disabled endpoint's waits 5 minutes, an open
-// circuit's waits for it, one that waited past half its lease for a slot, or whose lease may end
-// before the next renewal, is due again at once.
+// circuit's waits for it, one over its endpoint's rate limit waits for a token, one that waited past
+// half its lease for a slot, or whose lease may end before the next renewal, is due again at once.
 //
 // Invariants:
 //   held      deliveries taken and not yet handed to the flusher or released: in flight + waiting for
@@ -18,6 +18,7 @@ import type { Pool } from '../lib/database/pg';
 import type { CircuitGate } from './circuit-breaker';
 import { deliver, type AttemptResult, type ClaimedDelivery, type EndpointSettings } from './deliver';
 import type { EndpointCache } from './endpoint-cache';
+import { applyRateLimits } from './endpoint-rate-limit';
 import { EndpointSlots } from './endpoint-slots';
 import type { FlushOutcome, ResultFlusher } from './flush';
 import type { HttpPools } from './http-pools';
@@ -73,7 +74,7 @@ export class Dispatcher {
   /** Sends what was taken, or gives it back: deleted endpoint, disabled endpoint, open circuit. */
   async dispatch(rows: TakenRow[]): Promise<void> {
     this.held += rows.length;
-    const { endpoints, leases, gate, log } = this.options;
+    const { endpoints, leases, gate: gateKeeper, log } = this.options;
     let settings: Map<string, EndpointSettings>;
     try {
       settings = await endpoints.get(rows.map((row) => row.endpoint_id));
@@ -105,10 +106,15 @@ export class Dispatcher {
         });
       }
     }
-    const { send, wait } = await gate.sort(gated);
+    const gate = await gateKeeper.sort(gated);
+    const { send, later } = await applyRateLimits(this.options.pool, gate.send);
     for (const { delivery, endpoint } of send) this.enqueue(delivery, endpoint);
     await this.release(disabled, 'endpoint_disabled');
-    await this.release(wait, 'circuit_open');
+    await this.release(gate.wait, 'circuit_open');
+    await this.release(
+      later.map(({ item, dueAt }) => ({ id: item.delivery.id, dueAt })),
+      'rate_limited',
+    );
     if (orphans.length > 0) {
       // If this fails, the rows come back when their lease ends and are tried again.
       await this.options.pool

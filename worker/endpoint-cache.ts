@@ -13,6 +13,7 @@ interface Row {
   url: string;
   enabled: boolean;
   max_concurrency: number;
+  rate_limit_per_second: number | null;
   headers: Record<string, string>;
   implicit: boolean;
   timeout_ms: number | null;
@@ -51,6 +52,7 @@ export class EndpointCache {
           url: row.url,
           enabled: row.enabled,
           maxConcurrency: row.max_concurrency,
+          rateLimitPerSecond: row.rate_limit_per_second,
           headers: row.headers,
           secrets: row.secrets,
           implicit: row.implicit,

@@ -16,6 +16,7 @@ export const sql = {
   releaseStrayLeases: load('release-stray-leases'),
   releaseExpiredMessageLeases: load('release-expired-message-leases'),
   takeCircuitProbe: load('take-circuit-probe'),
+  takeEndpointTokens: load('take-endpoint-tokens'),
   nextDueAt: load('next-due-at'),
   renewPolling: load('renew-polling'),
   endPolling: load('end-polling'),

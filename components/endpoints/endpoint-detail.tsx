@@ -126,6 +126,12 @@ export function EndpointDetail({ appId, endpointId }: { appId: string; endpointI
             <dd className="inline">
               {e.maxConcurrency}
               {e.rateLimitPerSecond ? ` · ${e.rateLimitPerSecond}/s` : ''}
+              {e.heldByRateLimit && (
+                <span className="text-amber-700" data-testid="held-by-rate-limit">
+                  {' '}
+                  · holding deliveries back to keep to it
+                </span>
+              )}
             </dd>
           </div>
           <div>

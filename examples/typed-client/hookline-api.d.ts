@@ -1389,6 +1389,8 @@ export interface components {
             disabledAt: string | null;
             maxConcurrency: number;
             rateLimitPerSecond: number | null;
+            /** @description Whether its rate limit is holding deliveries back now (a worker asked for more tokens than it got in the last 5 s); on a single endpoint only */
+            heldByRateLimit?: boolean;
             headers: {
                 [key: string]: string;
             };
@@ -1676,6 +1678,8 @@ export interface components {
             disabledAt: string | null;
             maxConcurrency: number;
             rateLimitPerSecond: number | null;
+            /** @description Whether its rate limit is holding deliveries back now (a worker asked for more tokens than it got in the last 5 s); on a single endpoint only */
+            heldByRateLimit?: boolean;
             headers: {
                 [key: string]: string;
             };
@@ -2107,6 +2111,8 @@ export interface components {
             disabledAt: string | null;
             maxConcurrency: number;
             rateLimitPerSecond: number | null;
+            /** @description Whether its rate limit is holding deliveries back now (a worker asked for more tokens than it got in the last 5 s); on a single endpoint only */
+            heldByRateLimit?: boolean;
             headers: {
                 [key: string]: string;
             };
@@ -2160,6 +2166,8 @@ export interface components {
             disabledAt: string | null;
             maxConcurrency: number;
             rateLimitPerSecond: number | null;
+            /** @description Whether its rate limit is holding deliveries back now (a worker asked for more tokens than it got in the last 5 s); on a single endpoint only */
+            heldByRateLimit?: boolean;
             headers: {
                 [key: string]: string;
             };

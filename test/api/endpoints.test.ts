@@ -263,7 +263,8 @@ describe('GET /apps/{appId}/endpoints[/{endpointId}]', () => {
 
     const one = await call('GET', `/v1/apps/${app}/endpoints/${failing.id}`, { key: ctx.adminKey });
     expect(one.status).toBe(200);
-    expect(one.body).toEqual(list.body.data[0]);
+    // The list's item, and whether its rate limit holds deliveries back now (a single endpoint only).
+    expect(one.body).toEqual({ ...list.body.data[0], heldByRateLimit: false });
     expectError(await call('GET', `/v1/apps/${app}/endpoints/ep_unknown`, { key: ctx.adminKey }), 404, 'not_found');
   });
 });

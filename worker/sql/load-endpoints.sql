@@ -6,7 +6,8 @@
 -- raw_body: an operational endpoint with a payload template (migration 20261124130000): its messages'
 -- payloads were rendered into the whole body (Slack's {"text": ...}) when the event was emitted.
 -- method: POST, or GET / DELETE for hookline.http_get's and hookline.http_delete's implicit endpoints.
-SELECT e.id, e.app_id, e.url, e.method, e.enabled, e.max_concurrency, e.headers, e.implicit,
+-- rate_limit_per_second: requests a second for all workers together (take-endpoint-tokens.sql).
+SELECT e.id, e.app_id, e.url, e.method, e.enabled, e.max_concurrency, e.rate_limit_per_second, e.headers, e.implicit,
        coalesce(e.timeout_ms, a.timeout_ms) AS timeout_ms,
        CASE WHEN cardinality(e.retry_schedule_ms) > 0 THEN e.retry_schedule_ms ELSE a.retry_schedule_ms END
          AS retry_schedule_ms,

@@ -28,6 +28,12 @@ export const endpoint = z.object({
   disabledAt: timestamp.nullable(),
   maxConcurrency: z.number().int(),
   rateLimitPerSecond: z.number().int().nullable(),
+  heldByRateLimit: z
+    .boolean()
+    .optional()
+    .describe(
+      'Whether its rate limit is holding deliveries back now (a worker asked for more tokens than it got in the last 5 s); on a single endpoint only',
+    ),
   headers: z.record(z.string(), z.string()),
   implicit: z.boolean(),
   retrySchedule: z.string().nullable().describe("This endpoint's own schedule; null: the app's, else the deployment's"),
