@@ -482,11 +482,13 @@ describe('operations that take no body', () => {
       'deleteEventType',
       'deleteOperationalEndpoint',
       'enableEndpoint',
+      'reopenIssue',
       'replayDelivery',
       'replayMessage',
       'resolveIssue',
       'revokeApiKey',
       'revokePortalSession',
+      'unmuteIssue',
     ]);
   });
 
