@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cursorQuery, eventTypeName, isoDate, limitQuery, timestamp, type ResponseBody } from './common';
 import { DELIVERY_STATE_FILTERS, DELIVERY_STATES } from '../../domain/deliveries/delivery-states';
+import { ERROR_CLASSES } from '../../domain/deliveries/error-classes';
 import { job } from './job';
 import { idempotencyKeyHeader, message } from './messages';
 
@@ -92,7 +93,7 @@ export const deliveryFilter = z.strictObject({
     .enum(DELIVERY_STATE_FILTERS)
     .optional()
     .describe('A state, or `failed` (retrying or dead), or `pending` (waiting or retrying, the name before the split)'),
-  errorClass: z.string().min(1).max(100).optional().describe("The latest attempt's error class"),
+  errorClass: z.enum(ERROR_CLASSES).optional().describe("The latest attempt's error class"),
   statusCode: z.coerce.number().int().min(100).max(599).optional().describe("The latest attempt's status code"),
   attemptCount: z.coerce.number().int().min(0).max(1000).optional().describe('Exactly this many attempts made'),
   minAttempts: z.coerce.number().int().min(0).max(1000).optional().describe('At least this many attempts made'),
