@@ -45,7 +45,7 @@ export const attempt = z.object({
   keptOnDelivery: z
     .boolean()
     .describe(
-      'true: a success recorded on its delivery row alone (HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS off): status, time and duration as recorded, request headers rebuilt with the secrets valid then, response not kept',
+      'true: a success recorded on its delivery row alone (HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS off; id null), or moved from there to an attempt row of its own when a replay sent the delivery again: status, time and duration as recorded, request headers rebuilt with the secrets valid then, response not kept',
     ),
 });
 
@@ -70,9 +70,7 @@ export const deliveryRequest = z
       .enum(['POST', 'GET', 'DELETE'])
       .describe('POST, or GET / DELETE for the endpoints hookline.http_get and hookline.http_delete create'),
     url: z.string().describe("The endpoint's URL now (attempts do not record it)"),
-    body: z
-      .string()
-      .describe('The exact bytes every attempt sends, empty for none (GET); the signatures cover them'),
+    body: z.string().describe('The exact bytes every attempt sends, empty for none (GET); the signatures cover them'),
   })
   .describe("What each attempt sends; the attempt's requestHeaders carry its timestamp and signatures");
 
