@@ -161,8 +161,9 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
           </CardBody>
         </Card>
       </div>
+      {/* min-w-0: a grid item is as wide as its widest table otherwise; the tables scroll instead. */}
       <div className="grid gap-4 lg:grid-cols-2">
-        <Card>
+        <Card className="min-w-0">
           <CardHeader
             title="Errors by class"
             subtitle="Failed attempts (every retry counts) per bucket, and each class's share"
@@ -193,7 +194,7 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
             />
           )}
         </Card>
-        <Card>
+        <Card className="min-w-0">
           <CardHeader
             title="Responses by status code"
             subtitle="Attempts that got a response (every retry counts), per bucket and share"
@@ -327,8 +328,8 @@ function ShareTable({
       </Table>
       {linked ? (
         <p className="px-4 py-2 text-xs text-zinc-500" data-testid={`${testId}-counting`}>
-          Attempts count every try, retries included. The links list deliveries by their latest attempt: a
-          delivery that failed so three times and then succeeded is three attempts here and not in the list.
+          Attempts count every try, retries included. The links list deliveries by their latest attempt: a delivery that
+          failed so three times and then succeeded is three attempts here and not in the list.
         </p>
       ) : null}
     </>
