@@ -173,10 +173,18 @@ test('layout and paths: the deliveries table fits its card, day axes have dates,
   page,
 }) => {
   const env = e2eEnv();
+  // Every column at its widest, as in the demo: a long URL, a long event type, failures with a class
+  // and a status, and a next try (an hour's backoff).
+  const app = await createApp({
+    name: 'E2E Layout',
+    eventTypes: ['order.payment_captured'],
+    endpointPath: '/hooks/acme-production/webhooks/orders/payment-events',
+  });
+  await api('PATCH', `/apps/${app.appId}/endpoints/${app.endpointId}`, { retrySchedule: '0,1h' });
+  await setReceiverMode('fail');
+  await sendMessages(3, { appId: app.appId, eventType: 'order.payment_captured' });
+  await waitForStates(app.appId, 3, 'retrying');
   await setReceiverMode('ok');
-  const app = await createApp({ name: 'E2E Layout' });
-  await sendMessages(3, { appId: app.appId });
-  await waitForStates(app.appId, 3, 'succeeded');
 
   // A deep link opened signed out comes back after sign-in.
   const deepLink = `/apps/${app.appId}/jobs`;
