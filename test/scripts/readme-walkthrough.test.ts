@@ -24,12 +24,14 @@ const START_TIMEOUT_MS = 240_000;
 const README_HOOKLINE = 'http://127.0.0.1:3000';
 const README_RECEIVER = 'http://127.0.0.1:4000';
 
-/** The error answers the README's comments announce: [status, method, URL pattern, where it says so]. */
-const EXPECTED_ERRORS: [number, string, RegExp, string][] = [
-  [401, 'GET', /\/api\/v1\/apps$/, 'Authentication: "# 401: revoked"'],
-  [409, 'POST', /\/jobs\/job_[^/]+\/cancel$/, 'Walkthrough: "# 409 job_finished once it ran"'],
-  [422, 'POST', /\/apps\/app_[^/]+\/endpoints$/, 'Errors: "# HTTP/1.1 422 … Host is set by Hookline"'],
-  [409, 'POST', /\/apps\/app_[^/]+\/messages$/, 'Idempotency: "idempotency_key_reused"'],
+/** The error answers the README's comments announce: [status, method, URL pattern, where it says so,
+ * whether it always happens]. Cancelling the walkthrough's job answers 409 only when the job has
+ * already run, which depends on the worker's timing. */
+const EXPECTED_ERRORS: [number, string, RegExp, string, boolean][] = [
+  [401, 'GET', /\/api\/v1\/apps$/, 'Authentication: "# 401: revoked"', true],
+  [409, 'POST', /\/jobs\/job_[^/]+\/cancel$/, 'Walkthrough: "# or 409 job_finished once it has run"', false],
+  [422, 'POST', /\/apps\/app_[^/]+\/endpoints$/, 'Errors: "# HTTP/1.1 422 … Host is set by Hookline"', true],
+  [409, 'POST', /\/apps\/app_[^/]+\/messages$/, 'Idempotency: "idempotency_key_reused"', true],
 ];
 
 const children: ChildProcess[] = [];
@@ -48,7 +50,9 @@ function restApiBlocks(readme: string): string[] {
 }
 
 function startChild(command: string, args: string[], env: NodeJS.ProcessEnv, onOutput: (text: string) => void) {
-  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A process group of its own: `npm run receiver` is npm, a shell, tsx and node, and a signal to npm
+  // alone left the receiver running; the whole group is stopped after the test.
+  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.push(child);
   child.stdout!.on('data', (chunk: Buffer) => onOutput(chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => onOutput(chunk.toString()));
@@ -108,8 +112,15 @@ afterAll(async () => {
   for (const child of children.reverse()) {
     if (child.exitCode !== null || child.signalCode !== null) continue;
     const exited = new Promise((done) => child.once('exit', done));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const signalGroup = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        // The group is gone already.
+      }
+    };
+    signalGroup('SIGTERM');
+    const timer = setTimeout(() => signalGroup('SIGKILL'), 15_000);
     await exited;
     clearTimeout(timer);
   }
@@ -159,7 +170,8 @@ describe('the README', () => {
     );
     expect(unexpected, context).toEqual([]);
     // Each announced error happened: the README's comments are true too.
-    for (const [status, method, pattern, where] of EXPECTED_ERRORS) {
+    for (const [status, method, pattern, where, always] of EXPECTED_ERRORS) {
+      if (!always) continue;
       expect(
         requests.some((request) => request.status === status && request.method === method && pattern.test(request.url)),
         where,
