@@ -10,6 +10,7 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { findPortalSession } from './lib/domain/portal/find-portal-session';
 import { isPortalPath, PORTAL_COOKIE_NAME } from './lib/http/portal/portal-cookie';
 import { contentSecurityPolicy, createNonce } from './lib/http/content-security-policy';
+import { REQUESTED_PATH_HEADER } from './lib/http/auth/requested-path';
 
 export async function proxy(request: NextRequest) {
   const nonce = createNonce();
@@ -21,6 +22,9 @@ export async function proxy(request: NextRequest) {
   const headers = new Headers(request.headers);
   headers.set('content-security-policy', policy);
   headers.set('x-nonce', nonce);
+  // The page asked for, so a signed-out visit to a deep link signs in and comes back to it
+  // (app/(dashboard)/layout.tsx); set here, over anything the client sent under that name.
+  headers.set(REQUESTED_PATH_HEADER, request.nextUrl.pathname + request.nextUrl.search);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set('content-security-policy', policy);
   // next.config.ts sends X-Frame-Options: DENY everywhere but /portal; for browsers that predate

@@ -3,7 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState, type FormEvent } from 'react';
 import { appKeys, appsWithSummaryQuery, createApp } from '@/lib/client/queries/apps';
-import { formatCount, formatPercent, formatRelative } from '../format';
+import type { AppSummary } from '@/lib/contract/schemas/apps';
+import { formatCount, formatPercent } from '../format';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Dialog } from '../ui/dialog';
@@ -56,8 +57,14 @@ export function AppsList() {
                 <Th className="text-right" title="Succeeded share of the attempts in the last 24 hours">
                   Success 24 h
                 </Th>
-                <Th className="text-right" title="Waiting, retrying and delivering at the workers' latest queue sample">
-                  Queued
+                <Th className="text-right" title="Waiting or retrying and due now, plus those being sent: the queue workers act on">
+                  For workers
+                </Th>
+                <Th
+                  className="text-right"
+                  title="Waiting or retrying but held: by an open circuit, a disabled endpoint or a retry's backoff"
+                >
+                  Held
                 </Th>
                 <Th className="max-sm:hidden" />
               </tr>
@@ -87,15 +94,22 @@ export function AppsList() {
                   <Td className="tabular text-right" data-testid="app-queued">
                     <Link
                       className="hover:underline"
-                      href={`/deliveries?appId=${encodeURIComponent(app.id)}&state=pending`}
-                      title={
-                        app.summary?.queuedSampledAt
-                          ? `Sampled ${formatRelative(app.summary.queuedSampledAt)}`
-                          : 'Not sampled yet'
-                      }
+                      href={`/overview?appId=${encodeURIComponent(app.id)}`}
+                      title={app.summary ? `${formatCount(app.summary.queue.delivering)} being sent now` : undefined}
                     >
-                      {formatCount(app.summary?.queued)}
+                      {formatCount(app.summary ? app.summary.queue.worker + app.summary.queue.delivering : null)}
                     </Link>
+                  </Td>
+                  <Td
+                    className="tabular text-right"
+                    data-testid="app-held"
+                    title={app.summary ? heldTitle(app.summary.queue) : undefined}
+                  >
+                    {formatCount(
+                      app.summary
+                        ? app.summary.queue.circuit + app.summary.queue.endpointEnabled + app.summary.queue.retryTime
+                        : null,
+                    )}
                   </Td>
                   <Td className="whitespace-nowrap text-right text-xs max-sm:hidden">
                     <Link
@@ -140,4 +154,13 @@ export function AppsList() {
       </Dialog>
     </div>
   );
+}
+
+/** What holds an app's waiting deliveries, counted now. */
+function heldTitle(queue: AppSummary['queue']): string {
+  return [
+    `${formatCount(queue.circuit)} by an open circuit`,
+    `${formatCount(queue.endpointEnabled)} by a disabled endpoint`,
+    `${formatCount(queue.retryTime)} until their retry time`,
+  ].join(', ');
 }

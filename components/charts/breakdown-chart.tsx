@@ -4,21 +4,21 @@ import type { StatsPoint } from '@/lib/contract/schemas/stats';
 import { formatCount } from '../format';
 import { ChartFrame } from './chart-frame';
 import { AXIS_STYLE, formatTick, formatTooltipTime } from './chart-time';
+import { errorClassColor, statusCodeColor } from './outcome-colors';
 
-const PALETTE = ['#dc2626', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d'];
-const OTHER_COLOR = '#a1a1aa';
+const OTHER_COLOR = '#e4e4e7';
 // More than six stacked colours cannot be told apart; the rest are summed as "other".
-const MAX_KEYS = PALETTE.length;
+const MAX_KEYS = 6;
 
 /** Attempts per bucket split by error class or status code, stacked; the keys are ordered by their
- * total, so the colours match the share table beside it. */
+ * total, as the share table beside it. Each key has its fixed colour (outcome-colors.ts), the one its
+ * badge shows everywhere else. */
 export function BreakdownChart({
   series,
   bucketSeconds,
   field,
   keys,
   testId,
-  colorOf,
 }: {
   series: StatsPoint[];
   bucketSeconds: number;
@@ -26,8 +26,8 @@ export function BreakdownChart({
   /** Ordered by total, largest first. */
   keys: string[];
   testId: string;
-  colorOf?: (key: string, index: number) => string;
 }) {
+  const colorOf = field === 'errorClasses' ? errorClassColor : statusCodeColor;
   const shown = keys.slice(0, MAX_KEYS);
   const rest = new Set(keys.slice(MAX_KEYS));
   const order = new Map(shown.map((key, index) => [key, index]));
@@ -62,13 +62,13 @@ export function BreakdownChart({
           />
           {/* Largest first, as in the share table; Recharts would sort the entries by name. */}
           <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={(item) => order.get(String(item.dataKey)) ?? MAX_KEYS} />
-          {shown.map((key, index) => (
+          {shown.map((key) => (
             <Bar
               key={key}
               dataKey={key}
               name={key}
               stackId="breakdown"
-              fill={colorOf ? colorOf(key, index) : PALETTE[index]}
+              fill={colorOf(key)}
               isAnimationActive={false}
             />
           ))}

@@ -86,7 +86,9 @@ export function DeliveriesTable({
             </Td>
             <Td className="font-mono text-xs max-sm:hidden">{delivery.eventType}</Td>
             {showEndpoint ? (
-              <Td className="max-w-xs max-sm:hidden">
+              // 13rem: with a long URL at 20rem the table was 15 px wider than its card at 1440 px and cut
+              // off "Next try"; the full URL is the link's title.
+              <Td className="max-w-[13rem] max-sm:hidden">
                 <Link
                   href={`/apps/${encodeURIComponent(delivery.appId)}/endpoints/${encodeURIComponent(delivery.endpointId)}`}
                   className="block truncate font-mono text-xs text-zinc-700 hover:underline"

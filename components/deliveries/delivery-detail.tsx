@@ -13,6 +13,7 @@ import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { TextBlock } from '../ui/text-block';
 import { AttemptCard } from './attempt-card';
 import { AttemptsTimeline } from './attempts-timeline';
+import { ReplayButton } from './replay-button';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -45,13 +46,7 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
         subtitle={<LiveStatus updatedAt={delivery.dataUpdatedAt} fetching={delivery.isFetching} />}
         actions={
           <>
-            <Button
-              variant="primary"
-              disabled={replay.isPending || d.state === 'delivering'}
-              onClick={() => replay.mutate()}
-            >
-              {replay.isPending ? 'Replaying…' : 'Replay'}
-            </Button>
+            <ReplayButton state={d.state} pending={replay.isPending} onReplay={() => replay.mutate()} />
             <Button
               disabled={cancel.isPending || !(d.state === 'waiting' || d.state === 'retrying')}
               onClick={() => cancel.mutate()}

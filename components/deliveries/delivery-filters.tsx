@@ -8,6 +8,7 @@ import { AppSelect } from '../filters/app-select';
 import { FilterPanel } from '../filters/filter-panel';
 import { SavedFilters } from '../filters/saved-filters';
 import { EndpointSelect } from '../filters/endpoint-select';
+import { ErrorClassSelect } from '../filters/error-class-select';
 import { EventTypeSelect } from '../filters/event-type-select';
 import { TextFilterFields, type TextFilterSpec } from '../filters/text-filter-fields';
 import { TimeRangePicker } from '../filters/time-range-picker';
@@ -36,7 +37,6 @@ export type DeliveryFilterParams = Record<DeliveryFilterName, string | undefined
 
 /** The explorer's free-text filters, in the order the panel shows them. */
 const DELIVERY_TEXT_FILTERS: readonly TextFilterSpec<DeliveryFilterName>[] = [
-  { name: 'errorClass', field: 'Error class', label: 'Error class', placeholder: 'e.g. timeout' },
   { name: 'statusCode', field: 'Status code', label: 'Status code', placeholder: 'e.g. 503', numeric: true },
   { name: 'minAttempts', field: 'Min. attempts', label: 'Min. attempts', placeholder: 'e.g. 3', numeric: true },
   { name: 'messageId', field: 'Message id / webhook-id', label: 'Message id', placeholder: 'msg_…' },
@@ -106,6 +106,9 @@ export function DeliveryFilters({
               {/* An old link's `pending` still filters; the list shows it under its current meaning. */}
               {params.state === 'pending' ? <option value="pending">pending (waiting or retrying)</option> : null}
             </Select>
+          </Field>
+          <Field label="Error class (latest attempt)">
+            <ErrorClassSelect value={params.errorClass} onChange={(errorClass) => setFilter({ errorClass })} />
           </Field>
           <TextFilterFields specs={DELIVERY_TEXT_FILTERS} values={params} onCommit={setFilter} />
         </div>

@@ -1,6 +1,7 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
+import { endpointsQuery } from '@/lib/client/queries/endpoints';
 import { cancelJob, isFinished, jobKeys, jobsQuery } from '@/lib/client/queries/jobs';
 import type { Job } from '@/lib/contract/schemas/jobs';
 import { formatCount, formatRelative, formatTime } from '../format';
@@ -12,29 +13,49 @@ import { Table, Td, Th, Tr } from '../ui/table';
 import { ProgressBar } from './job-progress';
 import { JOB_KIND_INFO, JobStateBadge } from './job-state';
 
-/** What a job acts on, in words: the replay's filter, or the endpoint and time of a recover or backfill. */
-function JobTarget({ job }: { job: Job }) {
+/** What a job acts on, in words: the replay's filter, or the endpoint and time of a recover or backfill.
+ * Endpoints are named by their URL (an id says nothing to a reader), linked to their page. */
+function JobTarget({ job, endpointUrls }: { job: Job; endpointUrls: Map<string, string> }) {
+  const endpointLink = (endpointId: string) => (
+    <Link
+      className="font-mono break-all text-blue-700 hover:underline"
+      href={`/apps/${encodeURIComponent(job.appId)}/endpoints/${encodeURIComponent(endpointId)}`}
+      title={endpointId}
+      data-testid="job-endpoint"
+    >
+      {endpointUrls.get(endpointId) ?? endpointId}
+    </Link>
+  );
   if (job.kind === 'replay') {
     const filter = (job.params.filter ?? {}) as Record<string, unknown>;
-    const parts = Object.entries(filter).map(([key, value]) => `${key} = ${String(value)}`);
-    return <span className="font-mono text-xs break-all">{parts.join(', ') || 'every failed delivery'}</span>;
+    const entries = Object.entries(filter);
+    if (entries.length === 0) return <span className="font-mono text-xs">every failed delivery</span>;
+    return (
+      <span className="font-mono text-xs break-all">
+        {entries.map(([key, value], index) => (
+          <span key={key}>
+            {index > 0 ? ', ' : null}
+            {key === 'endpointId' ? (
+              <>endpoint = {endpointLink(String(value))}</>
+            ) : (
+              `${key} = ${String(value)}`
+            )}
+          </span>
+        ))}
+      </span>
+    );
   }
-  const endpointId = String(job.params.endpointId ?? '');
   return (
     <span className="text-xs">
-      <Link
-        className="font-mono break-all text-blue-700 hover:underline"
-        href={`/apps/${encodeURIComponent(job.appId)}/endpoints/${encodeURIComponent(endpointId)}`}
-      >
-        {endpointId}
-      </Link>{' '}
-      since {formatTime(String(job.params.since ?? ''))}
+      {endpointLink(String(job.params.endpointId ?? ''))} since {formatTime(String(job.params.since ?? ''))}
     </span>
   );
 }
 
 export function JobsList({ appId }: { appId: string }) {
   const jobs = useQuery(jobsQuery(appId));
+  const endpoints = useQuery(endpointsQuery(appId));
+  const endpointUrls = new Map((endpoints.data?.data ?? []).map((endpoint) => [endpoint.id, endpoint.url]));
   const queryClient = useQueryClient();
   const cancel = useMutation({
     mutationFn: (job: Job) => cancelJob(appId, job.id),
@@ -88,7 +109,7 @@ export function JobsList({ appId }: { appId: string }) {
                     <ProgressBar job={job} />
                   </Td>
                   <Td className="hidden md:table-cell">
-                    <JobTarget job={job} />
+                    <JobTarget job={job} endpointUrls={endpointUrls} />
                   </Td>
                   <Td className="hidden text-xs text-zinc-500 md:table-cell">
                     {formatRelative(job.startedAt ?? job.createdAt)}

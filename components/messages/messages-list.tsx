@@ -7,6 +7,7 @@ import { messagesQuery, type MessageFilter } from '@/lib/client/queries/messages
 import type { MessageOutcome } from '@/lib/contract/schemas/messages';
 import { isTimeRange } from '@/lib/client/queries/time-range';
 import { AppSelect } from '../filters/app-select';
+import { ErrorClassSelect } from '../filters/error-class-select';
 import { EventTypeSelect } from '../filters/event-type-select';
 import { FilterPanel } from '../filters/filter-panel';
 import { LiveStatus } from '../filters/live-status';
@@ -18,6 +19,7 @@ import { useUrlFilters } from '../filters/use-url-filters';
 import { formatTime } from '../format';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
+import { Field } from '../ui/field';
 import { Badge, type Tone } from '../ui/badge';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, Loading } from '../ui/states';
@@ -48,7 +50,6 @@ const MESSAGE_TEXT_FILTERS: readonly TextFilterSpec<(typeof FILTER_NAMES)[number
     placeholder: 'e.g. 503',
     numeric: true,
   },
-  { name: 'errorClass', field: "A delivery's error class", label: 'Error class', placeholder: 'e.g. timeout' },
   {
     name: 'minAttempts',
     field: "A delivery's min. attempts",
@@ -142,6 +143,9 @@ export function MessagesList() {
         <Card className="mb-3 p-3">
           <div className="grid grid-cols-1 gap-x-3 gap-y-2 sm:grid-cols-2 lg:grid-cols-4">
             <TextFilterFields specs={MESSAGE_TEXT_FILTERS} values={params} onCommit={setParams} />
+            <Field label="A delivery's error class (latest attempt)">
+              <ErrorClassSelect value={params.errorClass} onChange={(errorClass) => setParams({ errorClass })} />
+            </Field>
           </div>
           <div className="mt-3">
             <SavedFilters page="messages" pathname="/messages" />

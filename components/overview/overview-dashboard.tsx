@@ -76,14 +76,6 @@ function formatLag(seconds: number | null): string {
   return seconds < 1 ? `${Math.round(seconds * 1000)} ms` : `${seconds.toFixed(1)} s`;
 }
 
-function statusColor(code: string, index: number): string {
-  const shades = (colors: string[]) => colors[index % colors.length]!;
-  if (code.startsWith('2')) return shades(['#16a34a', '#4ade80']);
-  if (code.startsWith('4')) return shades(['#d97706', '#f59e0b', '#b45309']);
-  if (code.startsWith('5')) return shades(['#dc2626', '#f87171', '#991b1b']);
-  return shades(['#71717a', '#a1a1aa']);
-}
-
 function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; range: TimeRange }) {
   const { queue, totals } = stats;
   // The explorer is per app: with "all apps" the breakdowns cannot name the app a row came from.
@@ -119,8 +111,14 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
         {queueCard('delivering', 'flight')}
         {queueCard('dead', 'fail')}
       </section>
+      <WaitingFor queue={queue} />
       <section aria-label="Totals" className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-6">
-        <Stat label="Deliveries / s" value={formatRate(totals.deliveriesPerSecond)} testId="deliveries-per-second" />
+        <Stat
+          label="Attempts / s"
+          value={formatRate(totals.attemptsPerSecond)}
+          hint={rateHint(totals)}
+          testId="attempts-per-second"
+        />
         <Stat
           label="Success rate"
           value={formatPercent(totals.successRate)}
@@ -163,9 +161,13 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
           </CardBody>
         </Card>
       </div>
+      {/* min-w-0: a grid item is as wide as its widest table otherwise; the tables scroll instead. */}
       <div className="grid gap-4 lg:grid-cols-2">
-        <Card>
-          <CardHeader title="Errors by class" subtitle="Failed attempts per bucket, and each class's share" />
+        <Card className="min-w-0">
+          <CardHeader
+            title="Errors by class"
+            subtitle="Failed attempts (every retry counts) per bucket, and each class's share"
+          />
           <CardBody className="px-2 py-3">
             <BreakdownChart
               series={stats.series}
@@ -187,12 +189,16 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
                 count: row.count,
                 share: row.share,
                 href: explorer({ errorClass: row.errorClass }),
+                linkTitle: `The deliveries made in this range whose latest attempt failed with ${row.errorClass}`,
               }))}
             />
           )}
         </Card>
-        <Card>
-          <CardHeader title="Responses by status code" subtitle="Attempts that got a response, per bucket and share" />
+        <Card className="min-w-0">
+          <CardHeader
+            title="Responses by status code"
+            subtitle="Attempts that got a response (every retry counts), per bucket and share"
+          />
           <CardBody className="px-2 py-3">
             <BreakdownChart
               series={stats.series}
@@ -200,7 +206,6 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
               field="statusCodes"
               keys={stats.statusCodes.map((row) => String(row.statusCode))}
               testId="status-codes-chart"
-              colorOf={statusColor}
             />
           </CardBody>
           {stats.statusCodes.length === 0 ? (
@@ -215,6 +220,7 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
                 count: row.count,
                 share: row.share,
                 href: explorer({ statusCode: String(row.statusCode) }),
+                linkTitle: `The deliveries made in this range whose latest attempt got ${row.statusCode}`,
               }))}
             />
           )}
@@ -267,8 +273,10 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
   );
 }
 
-/** Each row's count and share of the total, with a bar for the share and a link to the explorer
- * filtered to it. */
+/** Each row's attempts and share of the total, with a bar for the share, and a link to the deliveries
+ * explorer filtered to it. The two count different things, and say so: the table counts attempts (a
+ * delivery that got 429 three times counts three), the explorer lists deliveries by their latest
+ * attempt (that delivery once, and only while 429 is its latest result). */
 function ShareTable({
   testId,
   heading,
@@ -276,43 +284,97 @@ function ShareTable({
 }: {
   testId: string;
   heading: string;
-  rows: { key: string; label: ReactNode; count: number; share: number; href: string | null }[];
+  rows: { key: string; label: ReactNode; count: number; share: number; href: string | null; linkTitle: string }[];
 }) {
+  const linked = rows.some((row) => row.href);
   return (
-    <Table data-testid={testId}>
-      <thead>
-        <tr>
-          <Th>{heading}</Th>
-          <Th className="text-right">Attempts</Th>
-          <Th className="w-1/3">Share</Th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <Tr key={row.key}>
-            <Td>
-              {row.href ? (
-                <Link href={row.href} className="hover:underline">
-                  {row.label}
-                </Link>
-              ) : (
-                row.label
-              )}
-            </Td>
-            <Td className="tabular text-right">{formatCount(row.count)}</Td>
-            <Td>
-              <div className="flex items-center gap-2">
-                <div className="h-1.5 flex-1 rounded bg-zinc-100">
-                  <div className="h-1.5 rounded bg-zinc-400" style={{ width: `${(row.share * 100).toFixed(1)}%` }} />
+    <>
+      <Table data-testid={testId}>
+        <thead>
+          <tr>
+            <Th>{heading}</Th>
+            <Th className="text-right">Attempts</Th>
+            <Th className="w-1/3">Share</Th>
+            {linked ? <Th className="text-right">Deliveries</Th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <Tr key={row.key}>
+              <Td>{row.label}</Td>
+              <Td className="tabular text-right">{formatCount(row.count)}</Td>
+              <Td>
+                <div className="flex items-center gap-2">
+                  <div className="h-1.5 flex-1 rounded bg-zinc-100">
+                    <div className="h-1.5 rounded bg-zinc-400" style={{ width: `${(row.share * 100).toFixed(1)}%` }} />
+                  </div>
+                  <span className="tabular w-12 text-right text-xs" data-testid="share">
+                    {formatPercent(row.share)}
+                  </span>
                 </div>
-                <span className="tabular w-12 text-right text-xs" data-testid="share">
-                  {formatPercent(row.share)}
-                </span>
-              </div>
-            </Td>
-          </Tr>
-        ))}
-      </tbody>
-    </Table>
+              </Td>
+              {linked ? (
+                <Td className="text-right text-xs">
+                  {row.href ? (
+                    <Link href={row.href} className="text-zinc-700 hover:underline" title={row.linkTitle}>
+                      latest is {row.key} →
+                    </Link>
+                  ) : null}
+                </Td>
+              ) : null}
+            </Tr>
+          ))}
+        </tbody>
+      </Table>
+      {linked ? (
+        <p className="px-4 py-2 text-xs text-zinc-500" data-testid={`${testId}-counting`}>
+          Attempts count every try, retries included. The links list deliveries by their latest attempt: a delivery that
+          failed so three times and then succeeded is three attempts here and not in the list.
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** The rate card's hint: what the rate is over, and the last complete minute's rate. */
+function rateHint(totals: Stats['totals']): string {
+  const parts: string[] = ['retries count'];
+  if (totals.rateSpan) parts.push(`over the ${formatSpan(totals.rateSpan.seconds)} with attempts`);
+  if (totals.lastMinute) parts.push(`last minute ${formatRate(totals.lastMinute.attemptsPerSecond)}/s`);
+  return parts.join(' · ');
+}
+
+function formatSpan(seconds: number): string {
+  if (seconds < 90) return `${Math.round(seconds)} s`;
+  if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 48 * 3600) return `${(seconds / 3600).toFixed(1)} h`;
+  return `${(seconds / 86_400).toFixed(1)} d`;
+}
+
+/** The waiting and retrying deliveries by what they wait for: a worker, or something a worker cannot
+ * change (an open circuit, a disabled endpoint, a retry's backoff). */
+function WaitingFor({ queue }: { queue: Stats['queue'] }) {
+  const { waitingFor } = queue;
+  const parts = [
+    { key: 'worker', label: 'Due now, for a worker', value: waitingFor.worker },
+    { key: 'circuit', label: 'Held by an open circuit', value: waitingFor.circuit },
+    { key: 'endpoint-enabled', label: 'Held by a disabled endpoint', value: waitingFor.endpointEnabled },
+    { key: 'retry-time', label: 'Waiting for their retry time', value: waitingFor.retryTime },
+  ];
+  return (
+    <section
+      aria-label="What the waiting and retrying deliveries wait for"
+      className="flex flex-wrap items-baseline gap-x-5 gap-y-1 rounded-lg border border-zinc-200 bg-white px-3 py-2 text-xs text-zinc-600"
+    >
+      <span className="font-medium text-zinc-500">Waiting and retrying, by what they wait for:</span>
+      {parts.map((part) => (
+        <span key={part.key}>
+          {part.label}{' '}
+          <span className="tabular font-semibold text-zinc-900" data-testid={`waiting-for-${part.key}`}>
+            {formatCount(part.value)}
+          </span>
+        </span>
+      ))}
+    </section>
   );
 }

@@ -6,13 +6,13 @@ import { deliveryKeys, deliveryQuery, replayDelivery } from '@/lib/client/querie
 import { AttemptCard } from '../deliveries/attempt-card';
 import { formatMs, formatRelative, formatTime } from '../format';
 import { DeliveryStateBadge, ErrorClass, StatusCode } from '../shared/state-badge';
-import { Button } from '../ui/button';
 import { Card, CardHeader } from '../ui/card';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { TextBlock } from '../ui/text-block';
 import { portalEndpointHref } from './portal-endpoints';
 import { usePortalSession } from './portal-session';
+import { ReplayButton } from '../deliveries/replay-button';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -46,15 +46,7 @@ export function PortalDeliveryDetail({ deliveryId }: { deliveryId: string }) {
         title={<span className="font-mono">{d.eventType}</span>}
         subtitle={<span className="font-mono text-xs">{d.id}</span>}
         actions={
-          readOnly ? null : (
-            <Button
-              variant="primary"
-              disabled={replay.isPending || d.state === 'delivering'}
-              onClick={() => replay.mutate()}
-            >
-              {replay.isPending ? 'Replaying…' : 'Replay'}
-            </Button>
-          )
+          readOnly ? null : <ReplayButton state={d.state} pending={replay.isPending} onReplay={() => replay.mutate()} />
         }
       />
       <InlineError error={replay.error} />

@@ -1,5 +1,7 @@
 import { DELIVERY_STATE_INFO, type DeliveryState } from '@/lib/domain/deliveries/delivery-states';
 import type { CircuitState } from '@/lib/contract/schemas/endpoints';
+import { ERROR_CLASS_INFO, type ErrorClassName } from '@/lib/domain/deliveries/error-classes';
+import { errorClassColor, statusCodeColor } from '../charts/outcome-colors';
 import { Badge, type Tone } from '../ui/badge';
 
 export const DELIVERY_TONES: Record<DeliveryState, Tone> = {
@@ -30,13 +32,39 @@ export function CircuitBadge({ state }: { state: CircuitState }) {
   );
 }
 
+/** A status code in its fixed colour (components/charts/outcome-colors.ts), as the charts draw it. */
 export function StatusCode({ code }: { code: number | null }) {
   if (code == null) return <span className="text-zinc-400">—</span>;
-  const tone = code >= 200 && code < 300 ? 'text-green-700' : code >= 500 ? 'text-red-700' : 'text-amber-700';
-  return <span className={`tabular font-mono text-xs ${tone}`}>{code}</span>;
+  return (
+    <span className="tabular inline-flex items-center gap-1 font-mono text-xs" data-status-code={code}>
+      <Swatch color={statusCodeColor(code)} />
+      {code}
+    </span>
+  );
 }
 
+/** An error class in its fixed colour, with what it means as the title. */
 export function ErrorClass({ value }: { value: string | null }) {
   if (!value) return <span className="text-zinc-400">—</span>;
-  return <span className="font-mono text-xs text-red-700">{value}</span>;
+  return (
+    <span
+      className="inline-flex items-center gap-1 font-mono text-xs text-zinc-800"
+      title={ERROR_CLASS_INFO[value as ErrorClassName]}
+      data-error-class={value}
+    >
+      <Swatch color={errorClassColor(value)} />
+      {value}
+    </span>
+  );
+}
+
+function Swatch({ color }: { color: string }) {
+  return (
+    <span
+      aria-hidden
+      data-testid="outcome-swatch"
+      className="inline-block h-2 w-2 shrink-0 rounded-sm"
+      style={{ backgroundColor: color }}
+    />
+  );
 }

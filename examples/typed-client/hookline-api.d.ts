@@ -1190,10 +1190,21 @@ export interface components {
             attempts24h: number;
             /** @description Succeeded share of attempts24h, 0..1; null without attempts */
             successRate24h: number | null;
-            /** @description Waiting, retrying and delivering at the latest queue sample */
-            queued: number | null;
-            /** @description When the workers took that sample (once a minute) */
-            queuedSampledAt: string | null;
+            /** @description Waiting, retrying and delivering, counted now */
+            queued: number;
+            /** @description The same deliveries by what they wait for; the five add up to queued */
+            queue: {
+                /** @description Waiting or retrying and due now: sent as soon as a worker is free */
+                worker: number;
+                /** @description Held while their endpoint's circuit is open */
+                circuit: number;
+                /** @description Held while their endpoint is disabled */
+                endpointEnabled: number;
+                /** @description Scheduled for later (a retry backoff) */
+                retryTime: number;
+                /** @description Being sent now */
+                delivering: number;
+            };
         };
         Attempt: {
             /** @description null for a success kept on its delivery (keptOnDelivery) */
@@ -1218,7 +1229,7 @@ export interface components {
             } | null;
             responseBody: string | null;
             responseTruncated: boolean;
-            /** @description true: a success recorded on its delivery row alone (HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS off): status, time and duration as recorded, request headers rebuilt with the secrets valid then, response not kept */
+            /** @description true: a success recorded on its delivery row alone (HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS off; id null), or moved from there to an attempt row of its own when a replay sent the delivery again: status, time and duration as recorded, request headers rebuilt with the secrets valid then, response not kept */
             keptOnDelivery: boolean;
         };
         BackfillResult: {
@@ -2276,13 +2287,54 @@ export interface components {
                 retrying: number;
                 delivering: number;
                 dead: number;
+                /** @description The waiting and retrying deliveries by what they wait for; the four add up to waiting + retrying */
+                waitingFor: {
+                    /** @description Due now: sent as soon as a worker has a free slot */
+                    worker: number;
+                    /** @description Held while their endpoint's circuit is open, until a probe succeeds */
+                    circuit: number;
+                    /** @description Held while their endpoint is disabled */
+                    endpointEnabled: number;
+                    /** @description Scheduled for later: the backoff of a retry (or a Retry-After) runs */
+                    retryTime: number;
+                };
             };
             totals: {
                 attempts: number;
                 succeeded: number;
                 failed: number;
                 successRate: number | null;
-                deliveriesPerSecond: number;
+                /** @description Attempts (retries included) per second over rateSpan, the part of the range that holds attempts; null without any */
+                attemptsPerSecond: number | null;
+                /** @description From the first minute with attempts in the range to the end of the last one (at most `to` or now) */
+                rateSpan: {
+                    /**
+                     * Format: date-time
+                     * @description ISO-8601 timestamp
+                     */
+                    from: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO-8601 timestamp
+                     */
+                    to: string;
+                    seconds: number;
+                } | null;
+                /** @description The last complete minute of the range: the rate right now when the range ends now */
+                lastMinute: {
+                    /**
+                     * Format: date-time
+                     * @description ISO-8601 timestamp
+                     */
+                    from: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO-8601 timestamp
+                     */
+                    to: string;
+                    attempts: number;
+                    attemptsPerSecond: number;
+                } | null;
                 latencyMs: {
                     p50: number | null;
                     p95: number | null;
@@ -3203,7 +3255,7 @@ export interface operations {
                 /** @description Messages with a delivery whose latest attempt answered this status */
                 statusCode?: number;
                 /** @description Messages with a delivery whose latest attempt failed so */
-                errorClass?: string;
+                errorClass?: "timeout" | "connect_refused" | "connection_reset" | "empty_reply" | "dns" | "tls" | "blocked_address" | "invalid_url" | "http_3xx" | "http_4xx" | "http_5xx" | "network" | "unknown";
                 /** @description Messages with a delivery tried this often */
                 minAttempts?: number;
                 /** @description A payload field to match, dot-separated (needs from and to at most 24 h apart) */
@@ -3353,7 +3405,7 @@ export interface operations {
                 /** @description A state, or `failed` (retrying or dead), or `pending` (waiting or retrying, the name before the split) */
                 state?: "waiting" | "retrying" | "delivering" | "succeeded" | "dead" | "cancelled" | "failed" | "pending";
                 /** @description The latest attempt's error class */
-                errorClass?: string;
+                errorClass?: "timeout" | "connect_refused" | "connection_reset" | "empty_reply" | "dns" | "tls" | "blocked_address" | "invalid_url" | "http_3xx" | "http_4xx" | "http_5xx" | "network" | "unknown";
                 /** @description The latest attempt's status code */
                 statusCode?: number;
                 /** @description Exactly this many attempts made */
@@ -3479,8 +3531,11 @@ export interface operations {
                          * @enum {string}
                          */
                         state?: "waiting" | "retrying" | "delivering" | "succeeded" | "dead" | "cancelled" | "failed" | "pending";
-                        /** @description The latest attempt's error class */
-                        errorClass?: string;
+                        /**
+                         * @description The latest attempt's error class
+                         * @enum {string}
+                         */
+                        errorClass?: "timeout" | "connect_refused" | "connection_reset" | "empty_reply" | "dns" | "tls" | "blocked_address" | "invalid_url" | "http_3xx" | "http_4xx" | "http_5xx" | "network" | "unknown";
                         /** @description The latest attempt's status code */
                         statusCode?: number;
                         /** @description Exactly this many attempts made */
@@ -3660,8 +3715,11 @@ export interface operations {
                          * @enum {string}
                          */
                         state?: "waiting" | "retrying" | "delivering" | "succeeded" | "dead" | "cancelled" | "failed" | "pending";
-                        /** @description The latest attempt's error class */
-                        errorClass?: string;
+                        /**
+                         * @description The latest attempt's error class
+                         * @enum {string}
+                         */
+                        errorClass?: "timeout" | "connect_refused" | "connection_reset" | "empty_reply" | "dns" | "tls" | "blocked_address" | "invalid_url" | "http_3xx" | "http_4xx" | "http_5xx" | "network" | "unknown";
                         /** @description The latest attempt's status code */
                         statusCode?: number;
                         /** @description Exactly this many attempts made */

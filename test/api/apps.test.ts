@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { appLimitedKey, call, setUpApiTest, type ApiTestContext } from './support/api';
 import { expectError } from './support/expect-error';
+import { insertDelivery } from './support/world';
 import { fanOutQueued } from '../support/deliveries';
 
 let ctx: ApiTestContext;
@@ -86,7 +87,7 @@ describe('GET /apps and /apps/{appId}', () => {
 });
 
 describe('GET /apps?summary=true', () => {
-  it('adds endpoints, the 24 h success rate from the hourly rollups and the queue from the latest sample', async () => {
+  it('adds endpoints, the 24 h success rate from the hourly rollups and the live queue by what it waits for', async () => {
     const busy = await createApp(ctx.db.pool, 'summary busy');
     const idle = await createApp(ctx.db.pool, 'summary idle');
     await createEndpoint(ctx.db.pool, busy, 'https://example.com/summary/1');
@@ -101,23 +102,43 @@ describe('GET /apps?summary=true', () => {
               (date_trunc('hour', now()) - interval '48 hours', $1, 'failed', 'timeout', 0, 1000, ${zeros})`,
       [busy],
     );
-    // Two samples: the latest counts (3 waiting + 2 retrying + 1 delivering queued; dead is not queued).
+    // The queue is counted now: 2 waiting (one due, one held by a disabled endpoint) and a delivering
+    // one; dead is not queued. A stale sample of 99 is not read.
     await ctx.db.pool.query(
       `INSERT INTO hookline.queue_depth_samples (sampled_at, app_id, state, count)
-       VALUES (date_trunc('minute', now()) - interval '1 minute', $1, 'pending', 99),
-              (date_trunc('minute', now()), $1, 'pending', 3), (date_trunc('minute', now()), $1, 'scheduled', 2),
-              (date_trunc('minute', now()), $1, 'delivering', 1), (date_trunc('minute', now()), $1, 'dead', 7)`,
+       VALUES (date_trunc('minute', now()), $1, 'pending', 99)`,
       [busy],
     );
+    const [first, second] = (
+      await ctx.db.pool.query<{ id: string }>(`SELECT id FROM hookline.endpoints WHERE app_id = $1 ORDER BY url`, [
+        busy,
+      ])
+    ).rows.map((row) => row.id);
+    await ctx.db.pool.query(`UPDATE hookline.endpoints SET enabled = false WHERE id = $1`, [second]);
+    await insertDelivery(ctx.db.pool, { appId: busy, endpointId: first!, state: 'pending' });
+    await insertDelivery(ctx.db.pool, { appId: busy, endpointId: second!, state: 'pending' });
+    await insertDelivery(ctx.db.pool, { appId: busy, endpointId: first!, state: 'delivering', attemptCount: 1 });
+    await insertDelivery(ctx.db.pool, { appId: busy, endpointId: first!, state: 'dead', attemptCount: 8 });
     const response = await call('GET', '/v1/apps', { key: ctx.adminKey, query: { summary: 'true' } });
     expect(response.status, response.text).toBe(200);
     const byId = new Map(response.body.data.map((app: { id: string }) => [app.id, app]));
-    const sampledAt = expect.any(String);
     expect(byId.get(busy)).toMatchObject({
-      summary: { endpoints: 2, attempts24h: 40, successRate24h: 0.75, queued: 6, queuedSampledAt: sampledAt },
+      summary: {
+        endpoints: 2,
+        attempts24h: 40,
+        successRate24h: 0.75,
+        queued: 3,
+        queue: { worker: 1, circuit: 0, endpointEnabled: 1, retryTime: 0, delivering: 1 },
+      },
     });
     expect(byId.get(idle)).toMatchObject({
-      summary: { endpoints: 0, attempts24h: 0, successRate24h: null, queued: 0, queuedSampledAt: sampledAt },
+      summary: {
+        endpoints: 0,
+        attempts24h: 0,
+        successRate24h: null,
+        queued: 0,
+        queue: { worker: 0, circuit: 0, endpointEnabled: 0, retryTime: 0, delivering: 0 },
+      },
     });
     // Without summary=true the list stays as it was.
     const plain = await call('GET', '/v1/apps', { key: ctx.adminKey });

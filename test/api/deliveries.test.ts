@@ -242,6 +242,69 @@ describe('POST /apps/{appId}/deliveries/{deliveryId}/replay', () => {
     }
   });
 
+  it('keeps the success it resends in the attempt log, once, whichever way it is replayed', async () => {
+    const appId = await createApp(ctx.db.pool, 'replay-success');
+    await createEventType(ctx.db.pool, appId, 'invoice.paid');
+    const endpointId = (await createEndpoint(ctx.db.pool, appId, 'https://example.com/replay-success')).id;
+    const success = () =>
+      insertDelivery(ctx.db.pool, { appId, endpointId, state: 'succeeded', attemptCount: 1, lastStatusCode: 200 });
+    const one = await success();
+    const viaJob = await success();
+    const untouched = await success();
+    await ctx.db.pool.query(`UPDATE hookline.deliveries SET last_duration_ms = 12.5 WHERE app_id = $1`, [appId]);
+    const logOf = async (deliveryId: string) =>
+      (await call('GET', `/v1/apps/${appId}/deliveries/${deliveryId}`, { key: ctx.adminKey })).body.attempts.map(
+        (a: { attemptNumber: number; statusCode: number; durationMs: number; keptOnDelivery: boolean }) => [
+          a.attemptNumber,
+          a.statusCode,
+          a.durationMs,
+          a.keptOnDelivery,
+        ],
+      );
+    expect(await logOf(one.deliveryId)).toEqual([[1, 200, 12.5, true]]);
+
+    // Replayed twice before the worker gets to it: one attempt row, not two.
+    for (let i = 0; i < 2; i++) {
+      const replay = await call('POST', `/v1/apps/${appId}/deliveries/${one.deliveryId}/replay`, { key: ctx.adminKey });
+      expect(replay.status, replay.text).toBe(200);
+    }
+    // The worker records the replay's success on the delivery row, as it does every success.
+    await ctx.db.pool.query(
+      `UPDATE hookline.deliveries SET state = 'succeeded', attempt_count = 2, last_attempt_at = now(),
+              last_status_code = 204, last_duration_ms = 3, claimable_at = NULL WHERE id = $1`,
+      [one.deliveryId],
+    );
+    const log = await logOf(one.deliveryId);
+    expect(log).toEqual([
+      [1, 200, 12.5, true],
+      [2, 204, 3, true],
+    ]);
+    // The kept success's request is rebuilt with its signature, as for a success on its row.
+    const detail = await call('GET', `/v1/apps/${appId}/deliveries/${one.deliveryId}`, { key: ctx.adminKey });
+    expect(detail.body.attempts[0].requestHeaders).toMatchObject({
+      'webhook-id': one.messageId,
+      'webhook-signature': expect.stringMatching(/^v1,/),
+    });
+
+    // A replay by filter runs as a job in the worker (worker/sql/job-replay-batch.sql): the same.
+    const job = await call('POST', `/v1/apps/${appId}/deliveries/replay`, {
+      key: ctx.adminKey,
+      body: { filter: { id: viaJob.deliveryId, state: 'succeeded' } },
+    });
+    expect(job.status, job.text).toBe(200);
+    await runQueuedJobs(ctx.db.url);
+    expect(
+      (await ctx.db.pool.query('SELECT state FROM hookline.deliveries WHERE id = $1', [viaJob.deliveryId])).rows,
+    ).toEqual([{ state: 'pending' }]);
+    expect(await logOf(viaJob.deliveryId)).toEqual([[1, 200, 12.5, true]]);
+    // A delivery no replay touched has no attempt row: its success stays on its row.
+    const { rows } = await ctx.db.pool.query(
+      'SELECT count(*)::int AS n FROM hookline.attempts WHERE delivery_id = $1',
+      [untouched.deliveryId],
+    );
+    expect(rows).toEqual([{ n: 0 }]);
+  });
+
   it('answers 409 for a delivery being sent right now, changing nothing, and 404 for an unknown one', async () => {
     const world = await createDeliveryWorld('replay-busy');
     const delivering = world.fixtures[5]!;

@@ -103,7 +103,11 @@ describe('GET /stats', () => {
       succeeded: 8,
       failed: 7,
       successRate: 8 / 15,
-      deliveriesPerSecond: 15 / 3600,
+      // Over the span holding attempts (the minute 10 minutes ago to the end of the one 5 minutes ago:
+      // 6 minutes), not the hour asked for; retries count. No attempts in the last complete minute.
+      attemptsPerSecond: 15 / 360,
+      rateSpan: { from: expect.any(String), to: expect.any(String), seconds: 360 },
+      lastMinute: { from: expect.any(String), to: expect.any(String), attempts: 0, attemptsPerSecond: 0 },
       // p50: the 7.5th of 15 attempts, 7.5/8 of the way through the 5-10 ms bucket; p95 and p99 fall in
       // the open-ended last bucket, reported as its lower bound.
       latencyMs: { p50: 5 + 5 * (7.5 / 8), p95: 30_000, p99: 30_000 },
@@ -129,7 +133,14 @@ describe('GET /stats', () => {
       },
     ]);
     // In the delivery vocabulary: never tried is waiting, tried and pending again is retrying.
-    expect(body.queue).toEqual({ waiting: 1, retrying: 1, delivering: 1, dead: 2 });
+    // What the waiting and retrying wait for: the due one for a worker, the retry for its time.
+    expect(body.queue).toEqual({
+      waiting: 1,
+      retrying: 1,
+      delivering: 1,
+      dead: 2,
+      waitingFor: { worker: 1, circuit: 0, endpointEnabled: 0, retryTime: 1 },
+    });
   });
 
   it('cuts the range into buckets of bucketSeconds whose sums are the totals', async () => {
@@ -164,7 +175,8 @@ describe('GET /stats', () => {
       [6, 0, 0, 2],
       [1, 1, 1, 2],
     ]);
-    expect(body.series.at(-1)).toMatchObject(body.queue);
+    const { waiting, retrying, delivering, dead } = body.queue;
+    expect(body.series.at(-1)).toMatchObject({ waiting, retrying, delivering, dead });
     // The error and status breakdowns per bucket add up to the totals.
     const perBucket = (field: 'errorClasses' | 'statusCodes') =>
       body.series.reduce((totals: Record<string, number>, point: Record<string, Record<string, number>>) => {
@@ -200,7 +212,7 @@ describe('GET /stats', () => {
   it('without appId covers every app, with endpointId only that endpoint', async () => {
     const everything = await stats({});
     expect(everything.body.totals).toMatchObject({ attempts: 18, succeeded: 11, failed: 7 });
-    expect(everything.body.queue).toEqual({ waiting: 2, retrying: 1, delivering: 1, dead: 2 });
+    expect(everything.body.queue).toMatchObject({ waiting: 2, retrying: 1, delivering: 1, dead: 2 });
     expect(everything.body.statusCodes).toEqual([
       { statusCode: 200, count: 8, share: 8 / 13 },
       { statusCode: 204, count: 3, share: 3 / 13 },
@@ -214,7 +226,7 @@ describe('GET /stats', () => {
       successRate: null,
       latencyMs: { p50: null, p95: null, p99: null },
     });
-    expect(endpoint.body.queue).toEqual({ waiting: 0, retrying: 0, delivering: 0, dead: 1 });
+    expect(endpoint.body.queue).toMatchObject({ waiting: 0, retrying: 0, delivering: 0, dead: 1 });
     // Queue samples are per app; an endpoint's series does not borrow its app's.
     expect(endpoint.body.series.every((point: { waiting: number | null }) => point.waiting === null)).toBe(true);
   });
@@ -224,7 +236,7 @@ describe('GET /stats', () => {
     const own = await stats({}, keyOfB);
     expect(own.status).toBe(200);
     expect(own.body.totals).toMatchObject({ attempts: 3, succeeded: 3, failed: 0, successRate: 1 });
-    expect(own.body.queue).toEqual({ waiting: 1, retrying: 0, delivering: 0, dead: 0 });
+    expect(own.body.queue).toMatchObject({ waiting: 1, retrying: 0, delivering: 0, dead: 0 });
     expectError(await stats({ appId: appA }, keyOfB), 404, 'not_found');
     expectError(await stats({ endpointId: endpointA }, keyOfB), 404, 'not_found');
   });
@@ -248,6 +260,68 @@ describe('GET /stats', () => {
     ['year 0', () => ({ from: '0000-01-01T00:00:00Z', to: '0000-01-02T00:00:00Z' }), 'from'],
   ])('answers 400 for %s, naming the parameter', async (_label, query, field) => {
     expectError(await stats(query()), 400, 'invalid_query', field);
+  });
+
+  it('rates the last complete minute on its own', async () => {
+    const app = await createApp(ctx.db.pool, 'last minute');
+    const endpoint = (await createEndpoint(ctx.db.pool, app, 'https://example.com/last-minute')).id;
+    const lastMinute = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
+    await writeRollup(ctx.db.pool, {
+      minute: lastMinute,
+      appId: app,
+      endpointId: endpoint,
+      outcome: 'succeeded',
+      errorClass: '',
+      statusCode: 200,
+      attempts: 420,
+      latencyBuckets: histogram({ 3: 420 }),
+    });
+    const { body } = await stats({ appId: app });
+    expect(body.totals.lastMinute).toMatchObject({
+      from: lastMinute.toISOString(),
+      attempts: 420,
+      attemptsPerSecond: 7,
+    });
+    // The span starts at that minute: 420 attempts over at most two minutes, not over the hour.
+    expect(body.totals.attemptsPerSecond).toBeGreaterThanOrEqual(3.5);
+    expect(body.totals.rateSpan.from).toBe(lastMinute.toISOString());
+  });
+
+  it('tells what waiting deliveries wait for: a worker, an open circuit, a disabled endpoint, a retry time', async () => {
+    const app = await createApp(ctx.db.pool, 'held');
+    const healthy = (await createEndpoint(ctx.db.pool, app, 'https://example.com/held/ok')).id;
+    const tripped = (await createEndpoint(ctx.db.pool, app, 'https://example.com/held/open')).id;
+    const disabled = (await createEndpoint(ctx.db.pool, app, 'https://example.com/held/off')).id;
+    await ctx.db.pool.query(
+      `UPDATE hookline.endpoints SET circuit_state = 'open', circuit_open_until = now() + interval '1 minute' WHERE id = $1`,
+      [tripped],
+    );
+    await ctx.db.pool.query(`UPDATE hookline.endpoints SET enabled = false WHERE id = $1`, [disabled]);
+    // Never tried and due: one per endpoint, and two more behind the open circuit; one retry due later.
+    for (const endpointId of [healthy, tripped, tripped, tripped, disabled])
+      await insertDelivery(ctx.db.pool, { appId: app, endpointId, state: 'pending' });
+    await insertDelivery(ctx.db.pool, {
+      appId: app,
+      endpointId: healthy,
+      state: 'pending',
+      attemptCount: 2,
+      nextAttemptInSeconds: 300,
+    });
+    const { body } = await stats({ appId: app });
+    expect(body.queue).toEqual({
+      waiting: 5,
+      retrying: 1,
+      delivering: 0,
+      dead: 0,
+      waitingFor: { worker: 1, circuit: 3, endpointEnabled: 1, retryTime: 1 },
+    });
+    // The apps list counts the same, now (not at the last once-a-minute sample).
+    const list = await call('GET', '/v1/apps', { key: ctx.adminKey, query: { summary: 'true' } });
+    const row = list.body.data.find((candidate: { id: string }) => candidate.id === app);
+    expect(row.summary).toMatchObject({
+      queued: 6,
+      queue: { worker: 1, circuit: 3, endpointEnabled: 1, retryTime: 1, delivering: 0 },
+    });
   });
 
   it('answers 404 for an unknown app or endpoint, or an endpoint of another app', async () => {

@@ -41,6 +41,21 @@ WITH batch AS (
    ORDER BY d.id
    LIMIT $5
      FOR UPDATE
+), kept AS (
+  -- A succeeded delivery's success, kept on its row alone, becomes an attempt row before the replay
+  -- resets that row (lib/domain/deliveries/keep-replayed-successes.ts does the same for the synchronous
+  -- replays). Every part of this statement reads the rows as they were before the UPDATE below.
+  INSERT INTO hookline.attempts
+         (app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id, started_at, duration_ms,
+          status_code, request_headers)
+  SELECT d.app_id, d.id, d.message_id, d.endpoint_id, d.attempt_count, 'delivery-row', d.last_attempt_at,
+         coalesce(d.last_duration_ms, 0), d.last_status_code, '{}'::jsonb
+    FROM hookline.deliveries AS d JOIN batch ON batch.id = d.id
+   WHERE d.state = 'succeeded' AND d.last_attempt_at IS NOT NULL
+     AND NOT EXISTS (SELECT 1 FROM hookline.attempts AS a
+                      WHERE a.delivery_id = d.id AND a.attempt_number = d.attempt_count)
+  -- (A data-modifying WITH runs to completion whether or not the final SELECT reads it.)
+  RETURNING 1
 ), replayed AS (
   UPDATE hookline.deliveries AS d
      SET state = 'pending',

@@ -6,9 +6,19 @@ export const appSummary = z.object({
   endpoints: z.number().int(),
   attempts24h: z.number().int().describe('Attempts in the 24 hours ending with the current hour'),
   successRate24h: z.number().nullable().describe('Succeeded share of attempts24h, 0..1; null without attempts'),
-  queued: z.number().int().nullable().describe('Waiting, retrying and delivering at the latest queue sample'),
-  queuedSampledAt: timestamp.nullable().describe('When the workers took that sample (once a minute)'),
+  queued: z.number().int().describe('Waiting, retrying and delivering, counted now'),
+  queue: z
+    .object({
+      worker: z.number().int().describe('Waiting or retrying and due now: sent as soon as a worker is free'),
+      circuit: z.number().int().describe("Held while their endpoint's circuit is open"),
+      endpointEnabled: z.number().int().describe('Held while their endpoint is disabled'),
+      retryTime: z.number().int().describe('Scheduled for later (a retry backoff)'),
+      delivering: z.number().int().describe('Being sent now'),
+    })
+    .describe('The same deliveries by what they wait for; the five add up to queued'),
 });
+
+export type AppSummary = ResponseBody<typeof appSummary>;
 
 export const app = z.object({
   id: z.string(),

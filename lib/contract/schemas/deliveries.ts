@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cursorQuery, eventTypeName, isoDate, limitQuery, timestamp, type ResponseBody } from './common';
 import { DELIVERY_STATE_FILTERS, DELIVERY_STATES } from '../../domain/deliveries/delivery-states';
+import { ERROR_CLASSES } from '../../domain/deliveries/error-classes';
 import { job } from './job';
 import { idempotencyKeyHeader, message } from './messages';
 
@@ -44,7 +45,7 @@ export const attempt = z.object({
   keptOnDelivery: z
     .boolean()
     .describe(
-      'true: a success recorded on its delivery row alone (HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS off): status, time and duration as recorded, request headers rebuilt with the secrets valid then, response not kept',
+      'true: a success recorded on its delivery row alone (HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS off; id null), or moved from there to an attempt row of its own when a replay sent the delivery again: status, time and duration as recorded, request headers rebuilt with the secrets valid then, response not kept',
     ),
 });
 
@@ -69,9 +70,7 @@ export const deliveryRequest = z
       .enum(['POST', 'GET', 'DELETE'])
       .describe('POST, or GET / DELETE for the endpoints hookline.http_get and hookline.http_delete create'),
     url: z.string().describe("The endpoint's URL now (attempts do not record it)"),
-    body: z
-      .string()
-      .describe('The exact bytes every attempt sends, empty for none (GET); the signatures cover them'),
+    body: z.string().describe('The exact bytes every attempt sends, empty for none (GET); the signatures cover them'),
   })
   .describe("What each attempt sends; the attempt's requestHeaders carry its timestamp and signatures");
 
@@ -92,7 +91,7 @@ export const deliveryFilter = z.strictObject({
     .enum(DELIVERY_STATE_FILTERS)
     .optional()
     .describe('A state, or `failed` (retrying or dead), or `pending` (waiting or retrying, the name before the split)'),
-  errorClass: z.string().min(1).max(100).optional().describe("The latest attempt's error class"),
+  errorClass: z.enum(ERROR_CLASSES).optional().describe("The latest attempt's error class"),
   statusCode: z.coerce.number().int().min(100).max(599).optional().describe("The latest attempt's status code"),
   attemptCount: z.coerce.number().int().min(0).max(1000).optional().describe('Exactly this many attempts made'),
   minAttempts: z.coerce.number().int().min(0).max(1000).optional().describe('At least this many attempts made'),

@@ -6,6 +6,7 @@ import {
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from '../../domain/messages/idempotency-key-rule';
 import { cursorQuery, eventTypeName, isoDate, limitQuery, timestamp, type ResponseBody } from './common';
+import { ERROR_CLASSES } from '../../domain/deliveries/error-classes';
 
 export const message = z.object({
   id: z.string(),
@@ -70,7 +71,7 @@ export const listMessagesQuery = z.object({
     .max(599)
     .optional()
     .describe('Messages with a delivery whose latest attempt answered this status'),
-  errorClass: z.string().min(1).max(100).optional().describe('Messages with a delivery whose latest attempt failed so'),
+  errorClass: z.enum(ERROR_CLASSES).optional().describe('Messages with a delivery whose latest attempt failed so'),
   minAttempts: z.coerce
     .number()
     .int()

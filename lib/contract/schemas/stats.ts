@@ -28,6 +28,14 @@ export const stats = z.object({
       retrying: z.number().int().describe('Pending, failed at least once'),
       delivering: z.number().int(),
       dead: z.number().int(),
+      waitingFor: z
+        .object({
+          worker: z.number().int().describe('Due now: sent as soon as a worker has a free slot'),
+          circuit: z.number().int().describe("Held while their endpoint's circuit is open, until a probe succeeds"),
+          endpointEnabled: z.number().int().describe('Held while their endpoint is disabled'),
+          retryTime: z.number().int().describe('Scheduled for later: the backoff of a retry (or a Retry-After) runs'),
+        })
+        .describe('The waiting and retrying deliveries by what they wait for; the four add up to waiting + retrying'),
     })
     .describe('Counted now; the states are those of a delivery'),
   totals: z.object({
@@ -35,7 +43,25 @@ export const stats = z.object({
     succeeded: z.number().int(),
     failed: z.number().int(),
     successRate: z.number().nullable(),
-    deliveriesPerSecond: z.number(),
+    attemptsPerSecond: z
+      .number()
+      .nullable()
+      .describe(
+        'Attempts (retries included) per second over rateSpan, the part of the range that holds attempts; null without any',
+      ),
+    rateSpan: z
+      .object({ from: timestamp, to: timestamp, seconds: z.number() })
+      .nullable()
+      .describe('From the first minute with attempts in the range to the end of the last one (at most `to` or now)'),
+    lastMinute: z
+      .object({
+        from: timestamp,
+        to: timestamp,
+        attempts: z.number().int(),
+        attemptsPerSecond: z.number(),
+      })
+      .nullable()
+      .describe('The last complete minute of the range: the rate right now when the range ends now'),
     latencyMs: latency,
   }),
   series: z.array(

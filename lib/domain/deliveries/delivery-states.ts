@@ -26,8 +26,8 @@ export const DELIVERY_STATE_FILTERS = [...DELIVERY_STATES, 'failed', 'pending'] 
 export type DeliveryStateFilter = (typeof DELIVERY_STATE_FILTERS)[number];
 
 export const DELIVERY_STATE_INFO: Record<DeliveryState, { label: string; description: string }> = {
-  waiting: { label: 'Waiting', description: 'Not tried yet: queued for a worker' },
-  retrying: { label: 'Retrying', description: 'Failed at least once; the next attempt is scheduled' },
+  waiting: { label: 'Waiting', description: 'Not tried yet: due for a worker, or held by its endpoint' },
+  retrying: { label: 'Retrying', description: 'Failed at least once; another attempt will be made' },
   delivering: { label: 'Delivering', description: 'A worker is sending it now' },
   succeeded: { label: 'Succeeded', description: 'The endpoint answered 2xx' },
   dead: { label: 'Dead', description: 'Every attempt of the retry schedule failed' },

@@ -1,5 +1,6 @@
 import type { Attempt, Delivery } from '../../generated/prisma/client';
 import { deliveryStateOf } from './delivery-states';
+import { FROM_DELIVERY_ROW } from './keep-replayed-successes';
 
 // What a delivery view needs besides the row: the endpoint's URL and, for rows recorded before
 // migration 20261124100000_success_on_delivery put it on the delivery, the last attempt's duration.
@@ -66,6 +67,7 @@ export function attemptView(row: Attempt): AttemptView {
     responseHeaders: (row.responseHeaders ?? null) as Record<string, unknown> | null,
     responseBody: row.responseBody,
     responseTruncated: row.responseTruncated,
-    keptOnDelivery: false,
+    // A success written from its delivery row by a replay (keep-replayed-successes.ts).
+    keptOnDelivery: row.workerId === FROM_DELIVERY_ROW,
   };
 }

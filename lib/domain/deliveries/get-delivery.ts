@@ -61,7 +61,23 @@ export async function getDelivery({ appId, deliveryId }: { appId: string; delive
       method: row.endpoint.method,
     }),
   };
-  const log = attempts.map(attemptView);
+  const log = await Promise.all(
+    attempts.map(async (attempt) => {
+      const view = attemptView(attempt);
+      if (!view.keptOnDelivery) return view;
+      // A success a replay moved off its delivery row: its request headers rebuilt as below.
+      const rebuilt = await successAttemptFromDelivery({
+        ...row,
+        attemptCount: attempt.attemptNumber,
+        lastAttemptAt: attempt.startedAt,
+        lastStatusCode: attempt.statusCode,
+        lastDurationMs: attempt.durationMs,
+        requestBody: request.body,
+        endpointHeaders: row.endpoint.headers,
+      });
+      return { ...rebuilt, id: attempt.id };
+    }),
+  );
   // A success without its own row (the default, HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS) closes the log
   // from what its delivery row recorded.
   if (row.state === 'succeeded' && row.lastAttemptAt && !attempts.some((a) => a.attemptNumber === row.attemptCount)) {

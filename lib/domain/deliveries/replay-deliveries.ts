@@ -1,27 +1,41 @@
 import { getPrisma } from '../../database/db';
 import type { Prisma } from '../../generated/prisma/client';
+import { keepReplayedSuccesses } from './keep-replayed-successes';
 
 /**
  * Puts matching deliveries of the app back to pending, due now. Attempts so far are kept (and so is
  * attempt_count, so the retry schedule continues where it stopped). A succeeded delivery is sent again
- * with the same webhook-id, so receivers that deduplicate see it as the same event. Rows being
+ * with the same webhook-id, so receivers that deduplicate see it as the same event, and its earlier
+ * success stays in its attempt log (keep-replayed-successes.ts). Rows being
  * delivered right now are skipped: their worker holds the lease and will record the outcome.
  * Returns how many rows changed.
  */
 export async function replayDeliveries({ appId, where }: ReplayScope) {
   const now = new Date();
-  const { count } = await getPrisma().delivery.updateMany({
-    where: replayable({ appId, where }),
-    data: {
-      state: 'pending',
-      nextAttemptAt: now,
-      claimableAt: now,
-      leaseOwner: null,
-      leaseExpiresAt: null,
-      updatedAt: now,
-    },
+  return getPrisma().$transaction(async (tx) => {
+    // A success about to be reset keeps its attempt row (keep-replayed-successes.ts).
+    const succeeded = await tx.delivery.findMany({
+      where: { AND: [replayable({ appId, where }), { state: 'succeeded' }] },
+      select: { id: true },
+    });
+    await keepReplayedSuccesses(
+      tx,
+      appId,
+      succeeded.map((row) => row.id),
+    );
+    const { count } = await tx.delivery.updateMany({
+      where: replayable({ appId, where }),
+      data: {
+        state: 'pending',
+        nextAttemptAt: now,
+        claimableAt: now,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        updatedAt: now,
+      },
+    });
+    return count;
   });
-  return count;
 }
 
 /** How many rows `replayDeliveries` would change now: the count a confirmation shows (a dry run). */

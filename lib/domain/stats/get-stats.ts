@@ -6,6 +6,7 @@
 import type { StatsPoint as WireStatsPoint } from '../../contract/schemas/stats';
 import { readReplicaState } from '../../database/read-replica';
 import { latencyPercentile } from './latency-percentile';
+import { readAttemptRate } from './read-attempt-rate';
 import { readErrorClasses } from './read-error-classes';
 import { QUEUE_STATES, readQueueDepth, type QueueState } from './read-queue-depth';
 import { readQueueHistory } from './read-queue-history';
@@ -23,8 +24,8 @@ export type Stats = Awaited<ReturnType<typeof getStats>>;
 
 export async function getStats(input: StatsInput) {
   const range = await resolveStatsRange(input);
-  const { from, to, bucketSeconds, rangeSeconds } = range;
-  const [throughput, errorClasses, statusCodes, worstEndpoints, queue, queueHistory, replica] = await Promise.all([
+  const { from, to, bucketSeconds } = range;
+  const [throughput, errorClasses, statusCodes, worstEndpoints, queue, queueHistory, replica, rate] = await Promise.all([
     readThroughput(range),
     readErrorClasses(range),
     readStatusCodes(range),
@@ -32,6 +33,7 @@ export async function getStats(input: StatsInput) {
     readQueueDepth(range),
     readQueueHistory(range),
     readReplicaState(),
+    readAttemptRate(range),
   ]);
   const bounds = throughput.latencyBoundsMs;
 
@@ -88,7 +90,10 @@ export async function getStats(input: StatsInput) {
       succeeded,
       failed,
       successRate: attempts > 0 ? succeeded / attempts : null,
-      deliveriesPerSecond: attempts / rangeSeconds,
+      // Over the span that holds attempts, not the whole range (read-attempt-rate.ts); retries count.
+      attemptsPerSecond: rate.span ? attempts / rate.span.seconds : null,
+      rateSpan: rate.span,
+      lastMinute: rate.lastMinute,
       latencyMs: {
         p50: latencyPercentile(throughput.histogram, bounds, 0.5),
         p95: latencyPercentile(throughput.histogram, bounds, 0.95),

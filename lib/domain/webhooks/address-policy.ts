@@ -106,8 +106,9 @@ function judge(shown: string, bare: string, family: 'ipv4' | 'ipv6', options: Ad
   if (!rule) return null;
   if (rule.tier === 'loopback' && options.allowLoopback) return { allowed: true } as const;
   if (rule.tier === 'private' && options.allowPrivate) return { allowed: true } as const;
-  const option = rule.tier === 'loopback' ? 'allowLoopback' : 'allowPrivate';
-  const hint = rule.tier === 'never' ? '' : `; set ${option} to permit it`;
+  // Named as an operator sets it: the environment variable, not the option's name in the code.
+  const variable = rule.tier === 'loopback' ? 'HOOKLINE_ALLOW_LOOPBACK' : 'HOOKLINE_ALLOW_PRIVATE_NETWORKS';
+  const hint = rule.tier === 'never' ? '' : `; set ${variable}=true (and restart) to permit it`;
   const reason = `${shown} is in the ${rule.range} range (${rule.cidr}, ${rule.source})${hint}`;
   return { allowed: false, range: rule.range, reason } as const;
 }

@@ -164,8 +164,13 @@ describe('checkAddress', () => {
   });
 
   it('suggests the option that would permit a configurable range', () => {
-    expect(checkAddress('10.0.0.1', strict)).toMatchObject({ reason: expect.stringContaining('allowPrivate') });
-    expect(checkAddress('::1', strict)).toMatchObject({ reason: expect.stringContaining('allowLoopback') });
+    // The variable an operator sets, not the option's name inside Hookline.
+    expect(checkAddress('10.0.0.1', strict)).toMatchObject({
+      reason: expect.stringContaining('set HOOKLINE_ALLOW_PRIVATE_NETWORKS=true'),
+    });
+    expect(checkAddress('::1', strict)).toMatchObject({
+      reason: expect.stringContaining('set HOOKLINE_ALLOW_LOOPBACK=true'),
+    });
     expect(checkAddress('169.254.169.254', strict)).toMatchObject({ reason: expect.not.stringContaining('allow') });
   });
 
