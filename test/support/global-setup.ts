@@ -25,22 +25,34 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject) {
+export default function setup(project: TestProject) {
+  return setUpServer(project, { prefix: TEST_SERVER_PREFIX, useDatabaseUrl: true });
+}
+
+/**
+ * One server for a test project: DATABASE_URL's when asked and set, otherwise a new one of the embedded
+ * PostgreSQL, or of the installation in `binDir` (test/support/global-setup-pg15.ts).
+ */
+export async function setUpServer(
+  project: TestProject,
+  options: { prefix: string; useDatabaseUrl: boolean; binDir?: string },
+) {
   let embedded: EmbeddedPostgresHandle | undefined;
   let dataDir: string | undefined;
   let maintenanceUrl: string;
-  if (process.env.DATABASE_URL) {
+  if (options.useDatabaseUrl && process.env.DATABASE_URL) {
     maintenanceUrl = withDatabase(process.env.DATABASE_URL, 'postgres');
   } else {
-    for (const folder of await removeOrphanedTempServers(TEST_SERVER_PREFIX)) {
+    for (const folder of await removeOrphanedTempServers(options.prefix)) {
       console.warn(`Stopped and removed ${folder}: the embedded PostgreSQL of a test run that was killed.`);
     }
-    dataDir = await mkdtemp(join(tmpdir(), TEST_SERVER_PREFIX));
+    dataDir = await mkdtemp(join(tmpdir(), options.prefix));
     embedded = await startEmbeddedPostgres({
       dataDir: join(dataDir, 'pg'),
       port: await freePort(),
       // Durability is irrelevant for throwaway test data; this makes CREATE DATABASE and commits fast.
       settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' },
+      binDir: options.binDir,
     });
     maintenanceUrl = embedded.connectionString;
   }

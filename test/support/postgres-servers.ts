@@ -13,7 +13,7 @@ import { freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '..
 import { migrate } from '../../lib/database/migrate';
 import { withDatabase } from '../../lib/database/pg';
 
-const DEBIAN_15_BIN = '/usr/lib/postgresql/15/bin';
+export const DEBIAN_15_BIN = '/usr/lib/postgresql/15/bin';
 
 export interface ServerKind {
   name: string;
