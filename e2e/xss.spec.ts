@@ -154,7 +154,9 @@ test('markup stored in every field renders as text on every dashboard and portal
     },
   });
   const endpoint = await api<{ id: string }>('POST', `${base}/endpoints`, {
-    url: `${env.receiverUrl}/hooks/xss?q=${markup('endpoint url')}`,
+    // A URL may hold no space (REST refuses it, as hookline.http_post does): the same markup with
+    // slashes between attributes, which HTML accepts as separators.
+    url: `${env.receiverUrl}/hooks/xss?q=${markup('endpoint-url').replaceAll(' ', '/')}`,
     description: markup('endpoint description'),
     headers: { 'X-Note': markup('header value') },
   });
