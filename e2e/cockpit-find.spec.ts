@@ -94,8 +94,11 @@ test('find one event: by idempotency key, payload field, outcome; filters saved 
 
   // The explorer finds the same event by message id (the webhook-id receivers saw) and by attempts.
   await page.goto(`${env.baseUrl}/deliveries?appId=${app.appId}`);
+  // Typed only once the page is live (its rows are in): text typed while it hydrated was lost.
+  await expect(page.getByTestId('delivery-row')).toHaveCount(2);
   await page.getByLabel('Message id').fill(dead);
   await page.getByLabel('Message id').press('Enter');
+  await expect(page).toHaveURL(new RegExp(`messageId=${dead}`));
   await expect(page.getByTestId('delivery-row')).toHaveCount(1);
   await page.goto(`${env.baseUrl}/deliveries?appId=${app.appId}&minAttempts=2`);
   await expect(page.getByTestId('delivery-row')).toHaveCount(1);
