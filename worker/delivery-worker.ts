@@ -1,15 +1,15 @@
 // One delivery worker process: the coordinator that builds its parts, starts them and stops them.
 // The work itself is four stages, each a file with its invariant at the top:
 //   take      claim-loop.ts (when and how much) + take-deliveries.ts (due deliveries, then fan-out)
-//   dispatch  dispatcher.ts: the endpoint's gate (deleted, disabled, open circuit) and connection slots
+//   dispatch  dispatcher.ts: the endpoint's gate, rate limit (endpoint-rate-limit.ts) and slots
 //   send      deliver.ts: one signed HTTP attempt whose failure is data, never an exception
 //   record    flush.ts: results written back in batches, fenced by the lease owner
 // Beside them, services on timers (service.ts): lease renewal and the release of expired queue-row
 // leases (lease-keeper.ts), giving back what waited too long for a connection, the once-a-minute
 // maintenance (maintenance.ts), and background jobs (jobs/job-runner.ts).
-// Shutdown is an explicit state machine (shutdown() below): running -> draining -> stopped.
-// Round trips per delivery in steady state: 1/batch for the claim or fan-out, 1/flush for the
-// write-back (tens to hundreds of results each), and an endpoint lookup only when the 2 s cache misses.
+// Shutdown is an explicit state machine (shutdown() below): running -> draining -> stopped. Round trips
+// per delivery in steady state: 1/batch for the claim or fan-out, 1/flush for the write-back (tens to
+// hundreds of results each), and an endpoint lookup only when the 2 s cache misses.
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Server } from 'node:http';
 import { hostname } from 'node:os';
@@ -71,7 +71,8 @@ export class DeliveryWorker {
       synchronousCommit: options.synchronousCommit ?? false,
     });
     const { pool } = this.connections;
-    this.leaseKeeper = new LeaseKeeper(pool, workerId, options.leaseSeconds, this.leases, metrics, log);
+    const writing = (id: string) => this.flusher.isWriting(id);
+    this.leaseKeeper = new LeaseKeeper(pool, workerId, options.leaseSeconds, this.leases, metrics, log, writing);
     this.wake = new Wake(options.connectionString, log);
     this.http = new HttpPools(options.http, options.addressPolicy, options.resolve);
     this.flusher = new ResultFlusher({
@@ -217,8 +218,7 @@ export class DeliveryWorker {
     const abandoned = this.dispatcher.abandonInFlight();
     const unwritten = await this.flusher.drain(Math.max(1000, deadline - Date.now()));
     if (unwritten > 0) {
-      // Not silently: the deliveries were sent, and will be sent again (HOOKLINE_SHUTDOWN_GRACE bounds
-      // how long a stop waits for the database).
+      // Not silently: sent, and to be sent again (HOOKLINE_SHUTDOWN_GRACE bounds the wait for the database).
       this.log.error('stopped with results not recorded: the database did not take them before the deadline', {
         unwritten,
         whatHappens:

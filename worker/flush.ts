@@ -57,8 +57,8 @@ export class ResultFlusher {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private failures = 0;
-  /** Results taken out of the buffer by the flush that is writing them now. */
-  private writing = 0;
+  /** Deliveries whose results the flush under way is writing now. */
+  private readonly writing = new Set<string>();
   /** Results the lease fence refused, since the start, by where their deliveries went. */
   readonly notRecorded: NotRecorded = { takenOver: 0, givenBack: 0, alreadyFinished: 0, gone: 0, unknown: 0 };
   private explaining: Promise<void> = Promise.resolve();
@@ -71,7 +71,12 @@ export class ResultFlusher {
 
   /** Results not yet in the database: buffered, or in the flush being written. */
   get unrecorded(): number {
-    return this.buffer.length + this.writing;
+    return this.buffer.length + this.writing.size;
+  }
+
+  /** Whether the flush under way is writing this delivery's result (its outcome will say what became of it). */
+  isWriting(deliveryId: string): boolean {
+    return this.writing.has(deliveryId);
   }
 
   /** `settlesMessage`: the message whose last leased first attempt this result is (fan-out-messages.sql). */
@@ -116,7 +121,7 @@ export class ResultFlusher {
 
   private async flushOnce(): Promise<void> {
     const batch = this.buffer.splice(0, this.options.maxResults);
-    this.writing = batch.length;
+    for (const result of batch) this.writing.add(result.deliveryId);
     const started = performance.now();
     // What only an attempt row would keep is not sent for successes that get none.
     const keepsRow = (r: AttemptResult) => r.errorClass !== null || this.options.keepSuccessfulAttempts;
@@ -166,7 +171,7 @@ export class ResultFlusher {
       this.options.metrics.databaseErrors.inc({ operation: 'flush' });
       this.options.log.error('flush failed; will retry', { error, results: batch.length, failures: this.failures });
     } finally {
-      this.writing = 0;
+      this.writing.clear();
     }
   }
 
