@@ -25,7 +25,11 @@ export async function applyRateLimits<T extends Limited>(pool: Pool, batch: T[])
   const send: T[] = [];
   for (const item of batch) {
     if (!item.endpoint.rateLimitPerSecond) send.push(item);
-    else byEndpoint.set(item.endpoint.id, [...(byEndpoint.get(item.endpoint.id) ?? []), item]);
+    else {
+      const items = byEndpoint.get(item.endpoint.id);
+      if (items) items.push(item);
+      else byEndpoint.set(item.endpoint.id, [item]);
+    }
   }
   if (byEndpoint.size === 0) return { send, later: [] };
   const groups = [...byEndpoint.values()];
