@@ -629,7 +629,7 @@ export async function runDrainCase(context: BenchContext, options: DrainCaseOpti
         const recorded = await readRecordedWindow(client, clockOffsetMs);
         const retention =
           options.events >= 100_000 && options.workers === 1 && options.endpoints === 1 && !options.failRate
-            ? await measureRetention(client)
+            ? await measureRetention(client, url)
             : undefined;
         return {
           retention,

@@ -1,5 +1,5 @@
-// Once-a-minute chores that need one worker, not all of them: the queue depth sample, retention and
-// the operational events pass (worker/operations/).
+// Once-a-minute chores that need one worker, not all of them: the queue depth sample, time partitions
+// (worker/time-partitions.ts), retention of the rollups and the operational events pass (worker/operations/).
 // Each runs inside a transaction holding a transaction-level advisory lock taken with try (never
 // waiting), so with N workers one does the work and the others skip that minute.
 import type { Logger } from '../lib/runtime/log';
@@ -9,25 +9,20 @@ import type { WorkerMetrics } from './metrics';
 import { runOperationsPass } from './operations/run-operations-pass';
 import { sql } from './statements';
 import { PeriodicChore, type Service } from './service';
+import { logTimePartitions, maintainTimePartitions } from './time-partitions';
 
 // Arbitrary constants, the same in every Hookline process.
 const QUEUE_DEPTH_LOCK = 72_616_917_341;
 const RETENTION_LOCK = 72_616_917_342;
 
 export interface RetentionOptions {
-  /** Finished deliveries and orphaned messages older than this are deleted. */
+  /**
+   * Messages, deliveries and attempts of a period that ended more than this ago are dropped with the
+   * period, once nothing in it is unfinished (worker/time-partitions.ts).
+   */
   retentionMs: number;
   /** Rollups and queue depth samples older than this are deleted. */
   statsRetentionMs: number;
-  /** Rows per DELETE: ~10k rows is a transaction of tens of milliseconds. */
-  batchSize?: number;
-  /**
-   * How long one run may keep deleting, batch after batch, before it leaves the rest to the next run a
-   * minute later: default 20 s. A fixed 10 batches a minute removed at most ~1,700 deliveries/s, a
-   * sixth of what one worker delivers at 10,000/s; a third of each minute at the deletion rate
-   * `npm run bench` measures keeps up with that, in transactions of tens of milliseconds each.
-   */
-  budgetMs?: number;
 }
 
 /** Writes this minute's sample unless another worker did. Returns the rows written, or null if skipped. */
@@ -39,40 +34,20 @@ export async function sampleQueueDepth(pool: Pool): Promise<{ state: string; cou
 }
 
 export interface RetentionResult {
-  deliveries: number;
-  messages: number;
   rollups: number;
   samples: number;
 }
 
-/** Deletes what retention allows; null when another worker holds the retention lock. */
+/**
+ * Deletes rollups and queue depth samples past their retention; null when another worker holds the
+ * retention lock. Messages, deliveries and attempts are not deleted row by row: their periods are
+ * dropped whole (worker/time-partitions.ts).
+ */
 export async function applyRetention(pool: Pool, options: RetentionOptions): Promise<RetentionResult | null> {
-  const batchSize = options.batchSize ?? 10_000;
-  const deadline = Date.now() + (options.budgetMs ?? 20_000);
-  const result: RetentionResult = { deliveries: 0, messages: 0, rollups: 0, samples: 0 };
-  /** Deletes in batches until fewer than a batch is left or the run's time is up; returns the rows. */
-  const deleteInBatches = async (statement: string): Promise<number> => {
-    let total = 0;
-    for (;;) {
-      const deleted = (await pool.query(statement, [options.retentionMs, batchSize])).rowCount ?? 0;
-      total += deleted;
-      if (deleted < batchSize || Date.now() >= deadline) return total;
-    }
-  };
-  // The lock only decides who runs; each batch below is its own short transaction on the pool, so
-  // retention never holds row locks for long. Messages go after their deliveries (an orphan message
-  // is one with none left), so deliveries take the time first.
-  const ran = await withTryLock(pool, RETENTION_LOCK, 'session', async () => {
-    result.deliveries = await deleteInBatches(sql.deleteExpiredDeliveries);
-    result.messages = await deleteInBatches(sql.deleteOrphanMessages);
-    const { rows } = await pool.query<{ rollups: number; samples: number }>(sql.deleteOldStats, [
-      options.statsRetentionMs,
-    ]);
-    result.rollups = rows[0]?.rollups ?? 0;
-    result.samples = rows[0]?.samples ?? 0;
-    return true;
+  return withTryLock(pool, RETENTION_LOCK, 'transaction', async (query) => {
+    const { rows } = await query<{ rollups: number; samples: number }>(sql.deleteOldStats, [options.statsRetentionMs]);
+    return { rollups: rows[0]?.rollups ?? 0, samples: rows[0]?.samples ?? 0 };
   });
-  return ran ? result : null;
 }
 
 /** Current totals for the metrics gauges: the latest queue depth sample and endpoints per circuit state. */
@@ -92,7 +67,7 @@ export async function readGauges(
 }
 
 export function logRetention(log: Logger, result: RetentionResult | null): void {
-  if (result && (result.deliveries || result.messages || result.rollups || result.samples)) {
+  if (result && (result.rollups || result.samples)) {
     log.info('retention removed old rows', { ...result });
   }
 }
@@ -115,6 +90,10 @@ export async function runMaintenance(options: {
     for (const state of ['closed', 'open', 'half_open']) {
       metrics.circuits.set({ state }, gauges.circuits.find((row) => row.state === state)?.count ?? 0);
     }
+    logTimePartitions(
+      log,
+      await maintainTimePartitions(pool, { retentionMs: options.retention?.retentionMs ?? null }),
+    );
     if (options.retention) logRetention(log, await applyRetention(pool, options.retention));
     // Operational events (issue 14): newly dead deliveries, alert rules.
     await runOperationsPass(pool, { retentionMs: options.retention?.retentionMs });

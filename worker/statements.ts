@@ -22,8 +22,6 @@ export const sql = {
   endPolling: load('end-polling'),
   loadEndpoints: load('load-endpoints'),
   sampleQueueDepth: load('sample-queue-depth'),
-  deleteExpiredDeliveries: load('delete-expired-deliveries'),
-  deleteOrphanMessages: load('delete-orphan-messages'),
   deleteOldStats: load('delete-old-stats'),
   // Background jobs (worker/jobs/job-runner.ts).
   takeJob: load('take-job'),

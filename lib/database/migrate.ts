@@ -183,6 +183,13 @@ export async function migrate(connectionString: string, dir = defaultMigrationsD
       }
     }
     result.functions = await applyFunctions(client, functions);
+    // Ids after the newest time partition need somewhere to go before a worker's maintenance adds
+    // periods (prisma/functions/time-partitions.sql). Partial copies of the migrations (tests) may stop
+    // before the partitioned tables exist.
+    const { rows: partitioned } = await client.query<{ ready: boolean }>(
+      `SELECT to_regprocedure('hookline.ensure_overflow_partitions()') IS NOT NULL AS ready`,
+    );
+    if (partitioned[0]?.ready) await client.query('SELECT hookline.ensure_overflow_partitions()');
     return result;
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});

@@ -12,3 +12,12 @@ LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
       || lpad(to_hex(floor(random() * 4294967296)::bigint), 8, '0')
       || lpad(to_hex(floor(random() * 65536)::int), 4, '0')
 $$;
+
+-- hookline.new_id(prefix, sibling): an id of the same time as `sibling` (its 12 hex digits of
+-- milliseconds), with new random digits. A delivery's id carries its message's time and an attempt's
+-- its delivery's, so all three fall in the same time partition and retention drops them together
+-- (migration 20261126130000_time_partitions; the partitions' CHECK constraints hold writers to it).
+CREATE OR REPLACE FUNCTION hookline.new_id(prefix text, sibling text) RETURNS text
+LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
+  SELECT prefix || '_' || substr(sibling, strpos(sibling, '_') + 1, 12) || substr(hookline.new_id(''), 14)
+$$;

@@ -62,19 +62,25 @@ BEGIN
     )
     SELECT q.message_id INTO v_message_id FROM queued AS q;
   ELSE
-    -- ON CONFLICT waits for a concurrent insert of the same key to commit or roll back, so two racing
-    -- callers end with one message.
-    WITH message AS (
-      INSERT INTO hookline.messages AS m (app_id, event_type, payload, idempotency_key)
-      SELECT t.app_id, t.name, send.payload, send.idempotency_key
+    -- The key is claimed first, in hookline.idempotency_keys (unique across all time, which a unique
+    -- index on the time-partitioned messages cannot be: migration 20261126130000_time_partitions).
+    -- ON CONFLICT waits for a concurrent claim of the same key to commit or roll back, so two racing
+    -- callers end with one message. A claim whose message is refused below rolls back with the error.
+    v_message_id := hookline.new_id('msg');
+    INSERT INTO hookline.idempotency_keys AS k (app_id, idempotency_key, message_id)
+    VALUES (send.app_id, send.idempotency_key, v_message_id)
+    ON CONFLICT (app_id, idempotency_key) DO NOTHING;
+    IF FOUND THEN
+      INSERT INTO hookline.messages AS m (id, app_id, event_type, payload, idempotency_key)
+      SELECT v_message_id, t.app_id, t.name, send.payload, send.idempotency_key
         FROM hookline.event_types AS t
-       WHERE t.app_id = send.app_id AND t.name = send.event_type AND NOT t.archived
-      ON CONFLICT (app_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-      RETURNING m.id
-    ), queued AS (
-      INSERT INTO hookline.fanout_queue (message_id) SELECT id FROM message RETURNING message_id
-    )
-    SELECT q.message_id INTO v_message_id FROM queued AS q;
+       WHERE t.app_id = send.app_id AND t.name = send.event_type AND NOT t.archived;
+      IF FOUND THEN
+        INSERT INTO hookline.fanout_queue (message_id) VALUES (v_message_id);
+        RETURN v_message_id;
+      END IF;
+    END IF;
+    v_message_id := NULL;
   END IF;
   IF v_message_id IS NOT NULL THEN
     RETURN v_message_id;
@@ -83,8 +89,8 @@ BEGIN
   -- Nothing written. A repeat of an idempotency key answers the first message (even if its event
   -- type was archived since, as the REST API does)...
   IF idempotency_key IS NOT NULL THEN
-    SELECT m.id INTO v_message_id FROM hookline.messages AS m
-     WHERE m.app_id = send.app_id AND m.idempotency_key = send.idempotency_key;
+    SELECT k.message_id INTO v_message_id FROM hookline.idempotency_keys AS k
+     WHERE k.app_id = send.app_id AND k.idempotency_key = send.idempotency_key;
     IF FOUND THEN
       RETURN v_message_id;
     END IF;

@@ -107,7 +107,7 @@ describe(`migration ${MIGRATION}`, () => {
     );
     expect(deadRow).toEqual([{ state: 'dead', lease_owner: null }]);
     const { rows: constraint } = await pool.query<{ convalidated: boolean }>(
-      `SELECT convalidated FROM pg_constraint WHERE conname = 'deliveries_lease_check'`,
+      `SELECT convalidated FROM pg_constraint WHERE conname = 'deliveries_lease_check' AND conrelid = 'hookline.deliveries'::regclass`,
     );
     expect(constraint).toEqual([{ convalidated: true }]);
     // Nothing waits for a fan-out that the old path already did.

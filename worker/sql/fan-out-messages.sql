@@ -15,6 +15,8 @@
 -- SKIP LOCKED: workers fan out disjoint messages concurrently, oldest first (ids sort by time); rows
 -- leased to another worker are skipped, and are at most what workers are sending right now.
 -- A message whose app or target endpoint no longer exists gets no delivery; its queue row goes.
+-- A delivery's id carries its message's time (hookline.new_id(prefix, sibling)): both land in the same
+-- time partition, and retention drops them together.
 -- Crash cost: none. Before the commit, the messages stay queued; after it, the leased queue rows come
 -- back with their deliveries when the lease runs out.
 WITH taken AS (
@@ -51,9 +53,9 @@ WITH taken AS (
     FROM targets AS t
 ), inserted AS (
   INSERT INTO hookline.deliveries AS d
-         (app_id, message_id, endpoint_id, event_type, state, next_attempt_at, claimable_at, lease_owner,
+         (id, app_id, message_id, endpoint_id, event_type, state, next_attempt_at, claimable_at, lease_owner,
           lease_expires_at, created_at, updated_at)
-  SELECT app_id, message_id, endpoint_id, event_type,
+  SELECT hookline.new_id('dlv', message_id), app_id, message_id, endpoint_id, event_type,
          CASE WHEN leased THEN 'delivering' ELSE 'pending' END,
          due_at,
          CASE WHEN NOT leased THEN due_at END,

@@ -35,8 +35,8 @@ WITH endpoint AS (
      AND NOT EXISTS (SELECT 1 FROM hookline.fanout_queue AS q WHERE q.message_id = b.id)
 ), inserted AS (
   INSERT INTO hookline.deliveries AS d
-         (app_id, message_id, endpoint_id, event_type, state, next_attempt_at, claimable_at, created_at, updated_at)
-  SELECT $1, f.id, $2, f.event_type, 'pending', f.due, f.due, now(), now()
+         (id, app_id, message_id, endpoint_id, event_type, state, next_attempt_at, claimable_at, created_at, updated_at)
+  SELECT hookline.new_id('dlv', f.id), $1, f.id, $2, f.event_type, 'pending', f.due, f.due, now(), now()
     FROM (SELECT fresh.*,
                  greatest(now(), coalesce(($5::jsonb ->> 'lastDue')::timestamptz, now()))
                    + make_interval(secs => rank / 1e6) AS due

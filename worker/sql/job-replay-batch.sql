@@ -46,9 +46,9 @@ WITH batch AS (
   -- resets that row (lib/domain/deliveries/keep-replayed-successes.ts does the same for the synchronous
   -- replays). Every part of this statement reads the rows as they were before the UPDATE below.
   INSERT INTO hookline.attempts
-         (app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id, started_at, duration_ms,
+         (id, app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id, started_at, duration_ms,
           status_code, request_headers)
-  SELECT d.app_id, d.id, d.message_id, d.endpoint_id, d.attempt_count, 'delivery-row', d.last_attempt_at,
+  SELECT hookline.new_id('atmpt', d.id), d.app_id, d.id, d.message_id, d.endpoint_id, d.attempt_count, 'delivery-row', d.last_attempt_at,
          coalesce(d.last_duration_ms, 0), d.last_status_code, '{}'::jsonb
     FROM hookline.deliveries AS d JOIN batch ON batch.id = d.id
    WHERE d.state = 'succeeded' AND d.last_attempt_at IS NOT NULL

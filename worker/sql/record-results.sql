@@ -74,10 +74,10 @@ WITH results AS (
     FROM updated AS u
 ), inserted AS (
   INSERT INTO hookline.attempts
-         (app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id, started_at, duration_ms,
+         (id, app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id, started_at, duration_ms,
           status_code, error_class, error_message, request_headers, response_headers, response_body,
           response_truncated)
-  SELECT app_id, delivery_id, message_id, endpoint_id, attempt_count, $1, started_at, duration_ms,
+  SELECT hookline.new_id('atmpt', delivery_id), app_id, delivery_id, message_id, endpoint_id, attempt_count, $1, started_at, duration_ms,
          status_code, error_class, error_message, request_headers, response_headers, response_body,
          response_truncated
     FROM recorded

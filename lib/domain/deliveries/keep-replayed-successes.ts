@@ -24,9 +24,9 @@ export async function keepReplayedSuccesses(tx: Prisma.TransactionClient, appId:
          FOR UPDATE
     )
     INSERT INTO hookline.attempts
-           (app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id, started_at, duration_ms,
+           (id, app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id, started_at, duration_ms,
             status_code, request_headers)
-    SELECT s.app_id, s.id, s.message_id, s.endpoint_id, s.attempt_count, ${FROM_DELIVERY_ROW}, s.last_attempt_at,
+    SELECT hookline.new_id('atmpt', s.id), s.app_id, s.id, s.message_id, s.endpoint_id, s.attempt_count, ${FROM_DELIVERY_ROW}, s.last_attempt_at,
            coalesce(s.last_duration_ms, 0), s.last_status_code, '{}'::jsonb
       FROM succeeded s
      WHERE NOT EXISTS (SELECT 1 FROM hookline.attempts a

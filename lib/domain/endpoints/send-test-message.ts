@@ -35,8 +35,10 @@ export async function sendTestMessage({
       },
     });
     const now = new Date();
+    // The delivery's id carries its message's time, so both land in one time partition.
+    const [{ id }] = await tx.$queryRaw<[{ id: string }]>`SELECT hookline.new_id('dlv', ${created.id}) AS id`;
     await tx.delivery.create({
-      data: { appId, messageId: created.id, endpointId, eventType: type, nextAttemptAt: now, claimableAt: now },
+      data: { id, appId, messageId: created.id, endpointId, eventType: type, nextAttemptAt: now, claimableAt: now },
     });
     return created;
   });

@@ -27,7 +27,8 @@ export async function createMessage({
   // A retry is answered before the event type is checked: the first request succeeded, so its retry
   // must too, even if the event type was archived or deleted in between.
   if (idempotencyKey !== undefined) {
-    const earlier = await prisma.message.findFirst({ where: { appId, idempotencyKey } });
+    const key = await prisma.idempotencyKey.findUnique({ where: { appId_idempotencyKey: { appId, idempotencyKey } } });
+    const earlier = key && (await prisma.message.findUnique({ where: { id: key.messageId } }));
     if (earlier) {
       await assertSameRequest(earlier.id, eventType, json);
       return messageView(earlier);

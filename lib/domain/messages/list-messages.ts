@@ -9,7 +9,7 @@ import { messageView } from './message-view';
 
 /**
  * Newest first, each with its deliveries counted by state. Without new indexes on messages or
- * deliveries: id and idempotency key are unique lookups; the delivery conditions (status code, error
+ * deliveries: id and idempotency key are unique lookups (a key through hookline.idempotency_keys); the delivery conditions (status code, error
  * class, attempts) are an EXISTS per message through deliveries_message_id_idx while the (app_id,
  * created_at) index walks the app's messages; a payload search is bounded to a window of at most
  * MAX_PAYLOAD_SEARCH_HOURS (see the schema).
@@ -24,8 +24,7 @@ export async function listMessages({
   const prisma = await readPrisma();
   const where: Prisma.MessageWhereInput = {
     appId,
-    id: filter.id,
-    idempotencyKey: filter.idempotencyKey,
+    id: filter.idempotencyKey === undefined ? filter.id : await messageIdForKey(appId, filter.idempotencyKey, filter.id),
     eventType: filter.eventType,
     createdAt: { gte: filter.from, lt: filter.to },
   };
@@ -47,6 +46,17 @@ export async function listMessages({
     data: page.data.map((row) => ({ ...messageView(row), outcome: outcomes.get(row.id)! })),
     nextCursor: page.nextCursor,
   };
+}
+
+/**
+ * The message an idempotency key names, as an id condition: the key lives in hookline.idempotency_keys
+ * (unique across time partitions), not in an index of messages. No message: an id nothing has.
+ */
+async function messageIdForKey(appId: string, idempotencyKey: string, id: string | undefined): Promise<string> {
+  const prisma = await readPrisma();
+  const key = await prisma.idempotencyKey.findUnique({ where: { appId_idempotencyKey: { appId, idempotencyKey } } });
+  if (!key || (id !== undefined && id !== key.messageId)) return '';
+  return key.messageId;
 }
 
 function payloadCondition(filter: Pick<ListMessagesQuery, 'payloadPath' | 'payloadValue' | 'from' | 'to'>) {

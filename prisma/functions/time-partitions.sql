@@ -1,0 +1,98 @@
+-- Time partitions of messages, deliveries and attempts (migration 20261126130000_time_partitions):
+-- the catalog read as periods, and the DDL that adds one. worker/time-partitions.ts decides when:
+-- periods ahead of now, the old ones dropped by retention.
+-- A partition's bounds are ids: the table's prefix and 12 hex digits of milliseconds. Every period
+-- has one partition in each of the three tables, named <table>_p<start, UTC, YYYYMMDDtHHMI>; the
+-- legacy partitions (<table>_before_<end>) start at MINVALUE, the overflow ones (<table>_overflow)
+-- end at MAXVALUE.
+
+-- The three tables and their id prefixes.
+CREATE OR REPLACE FUNCTION hookline.time_partitioned_tables() RETURNS TABLE (table_name text, prefix text)
+LANGUAGE sql IMMUTABLE AS $$
+  VALUES ('messages', 'msg'), ('deliveries', 'dlv'), ('attempts', 'atmpt')
+$$;
+
+-- The first id of `prefix` at time `at`: a partition bound.
+CREATE OR REPLACE FUNCTION hookline.id_at(prefix text, at timestamptz) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT prefix || '_' || lpad(to_hex(floor(extract(epoch FROM at) * 1000)::bigint), 12, '0')
+$$;
+
+-- The time an id (or a bound) stands for.
+CREATE OR REPLACE FUNCTION hookline.id_time(id text) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT to_timestamp(('x' || lpad(substr(id, strpos(id, '_') + 1, 12), 16, '0'))::bit(64)::bigint / 1000.0)
+$$;
+
+-- The partitions of one table in time order, with the times of their bounds: lower_at NULL for the
+-- legacy partition (MINVALUE), upper_at NULL for the overflow partition (MAXVALUE). A partition
+-- being detached (DETACH ... CONCURRENTLY, interrupted) is listed with detach_pending.
+CREATE OR REPLACE FUNCTION hookline.time_partitions(table_name text)
+RETURNS TABLE (partition_name text, lower_at timestamptz, upper_at timestamptz, detach_pending boolean)
+LANGUAGE sql STABLE AS $$
+  SELECT c.relname::text,
+         CASE WHEN b[1] IS NULL THEN NULL ELSE hookline.id_time(b[1]) END,
+         CASE WHEN b[2] IS NULL THEN NULL ELSE hookline.id_time(b[2]) END,
+         i.inhdetachpending
+    FROM pg_catalog.pg_inherits AS i
+    JOIN pg_catalog.pg_class AS c ON c.oid = i.inhrelid
+   CROSS JOIN LATERAL regexp_match(pg_catalog.pg_get_expr(c.relpartbound, c.oid),
+                                   $re$FROM \((?:'([^']*)'|MINVALUE)\) TO \((?:'([^']*)'|MAXVALUE)\)$re$) AS b
+   WHERE i.inhparent = format('hookline.%I', table_name)::regclass
+   ORDER BY 2 NULLS FIRST
+$$;
+
+-- Creates one empty partition of `table_name` for [lower_at, upper_at) (upper_at NULL: the overflow
+-- partition, to MAXVALUE) and attaches it. Created outside the parent, then attached: ATTACH takes a
+-- SHARE UPDATE EXCLUSIVE lock on the parent, which producers' inserts do not wait for, where CREATE
+-- TABLE ... PARTITION OF takes an ACCESS EXCLUSIVE one. Its CHECK constraints state its bounds (so a
+-- later ATTACH of the same table needs no scan) and, for deliveries and attempts, that an id carries
+-- its parent row's time (hookline.new_id(prefix, sibling)): what keeps a period self-contained.
+CREATE OR REPLACE FUNCTION hookline.add_time_partition(table_name text, lower_at timestamptz, upper_at timestamptz)
+RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_prefix text := (SELECT t.prefix FROM hookline.time_partitioned_tables() AS t WHERE t.table_name = add_time_partition.table_name);
+  v_name text := table_name || CASE WHEN upper_at IS NULL THEN '_overflow'
+                                    ELSE '_p' || to_char(lower_at AT TIME ZONE 'UTC', 'YYYYMMDD"t"HH24MI') END;
+  v_lower text := hookline.id_at(v_prefix, lower_at);
+  v_upper text := CASE WHEN upper_at IS NULL THEN NULL ELSE hookline.id_at(v_prefix, upper_at) END;
+BEGIN
+  IF v_prefix IS NULL THEN
+    RAISE EXCEPTION 'hookline.add_time_partition: % is not a time-partitioned table', quote_literal(table_name);
+  END IF;
+  -- Deliveries are updated in place (a result, a lease): half-full pages keep those updates HOT
+  -- (migration 20261124110000_hot_first_attempts). A partitioned parent has no storage to set it on.
+  EXECUTE format('CREATE TABLE hookline.%I (LIKE hookline.%I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)%s',
+                 v_name, table_name, CASE WHEN table_name = 'deliveries' THEN ' WITH (fillfactor = 50)' ELSE '' END);
+  EXECUTE format('ALTER TABLE hookline.%I ADD CONSTRAINT %I CHECK (id >= %L%s)',
+                 v_name, v_name || '_bounds', v_lower,
+                 CASE WHEN v_upper IS NULL THEN '' ELSE format(' AND id < %L', v_upper) END);
+  IF table_name = 'deliveries' THEN
+    EXECUTE format('ALTER TABLE hookline.%I ADD CONSTRAINT %I CHECK (substr(id, 5, 12) = substr(message_id, 5, 12))',
+                   v_name, v_name || '_same_time');
+  ELSIF table_name = 'attempts' THEN
+    EXECUTE format('ALTER TABLE hookline.%I ADD CONSTRAINT %I CHECK (substr(id, 7, 12) = substr(delivery_id, 5, 12))',
+                   v_name, v_name || '_same_time');
+  END IF;
+  EXECUTE format('ALTER TABLE hookline.%I ATTACH PARTITION hookline.%I FOR VALUES FROM (%L) TO (%s)',
+                 table_name, v_name, v_lower, coalesce(quote_literal(v_upper), 'MAXVALUE'));
+  RETURN v_name;
+END $$;
+
+-- Gives each table an overflow partition if it has none, from the end of its newest partition: run
+-- by the migration runner after every migration and by the worker's maintenance, so ids after the
+-- newest period always have a partition to go to. Returns the partitions it created.
+CREATE OR REPLACE FUNCTION hookline.ensure_overflow_partitions() RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_table text;
+  v_end timestamptz;
+BEGIN
+  FOR v_table IN SELECT t.table_name FROM hookline.time_partitioned_tables() AS t LOOP
+    IF NOT EXISTS (SELECT 1 FROM hookline.time_partitions(v_table) AS p WHERE p.upper_at IS NULL) THEN
+      SELECT max(p.upper_at) INTO v_end FROM hookline.time_partitions(v_table) AS p;
+      RETURN NEXT hookline.add_time_partition(v_table, coalesce(v_end, '1970-01-01'), NULL);
+    END IF;
+  END LOOP;
+END $$;

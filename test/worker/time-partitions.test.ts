@@ -1,0 +1,250 @@
+// Time partitions (worker/time-partitions.ts, migration 20261126130000_time_partitions), against a real
+// PostgreSQL: what the migration leaves, the overflow turned into a period, periods made ahead of a
+// moved clock, retention dropping whole periods and keeping one with a delivery still to send, and a
+// drop cut short between its steps finished the way retention would have.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { maintainTimePartitions, periodForRetention } from '../../worker/time-partitions';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+let db: TestDatabase;
+let appId: string;
+let endpointId: string;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  appId = await createApp(db.pool, 'Caladan');
+  await createEventType(db.pool, appId, 'spice.harvested');
+  endpointId = (await createEndpoint(db.pool, appId, 'https://example.com/partitions')).id;
+});
+
+interface Partition {
+  partition_name: string;
+  lower_at: Date | null;
+  upper_at: Date | null;
+}
+
+async function partitionsOf(table: string): Promise<Partition[]> {
+  const { rows } = await db.pool.query<Partition>(
+    'SELECT partition_name, lower_at, upper_at FROM hookline.time_partitions($1)',
+    [table],
+  );
+  return rows;
+}
+
+/** Where a row is: the partition PostgreSQL routed it to. */
+async function partitionOf(table: string, id: string): Promise<string> {
+  const { rows } = await db.pool.query<{ name: string }>(
+    `SELECT tableoid::regclass::text AS name FROM hookline.${table} WHERE id = $1`,
+    [id],
+  );
+  return rows[0]!.name.replace(/^hookline\./, '');
+}
+
+/**
+ * A message at `at` (its id says so, as hookline.new_id would at that moment), one delivery per state
+ * given, each with one failed attempt, and an idempotency key.
+ */
+async function eventAt(at: Date, states: ('succeeded' | 'dead' | 'pending')[], key: string) {
+  const { rows } = await db.pool.query<{ id: string }>(
+    `WITH message AS (
+       INSERT INTO hookline.messages (id, app_id, event_type, payload, idempotency_key)
+       VALUES (hookline.id_at('msg', $2) || substr(hookline.new_id(''), 14), $1, 'spice.harvested', '{}', $3)
+       RETURNING id
+     ), key AS (
+       INSERT INTO hookline.idempotency_keys (app_id, idempotency_key, message_id) SELECT $1, $3, id FROM message
+     )
+     SELECT id FROM message`,
+    [appId, at, key],
+  );
+  const messageId = rows[0]!.id;
+  const deliveryIds: string[] = [];
+  for (const state of states) {
+    const { rows: delivery } = await db.pool.query<{ id: string }>(
+      `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
+                                        claimable_at, last_error_class)
+       VALUES (hookline.new_id('dlv', $2), $1, $2, $3, 'spice.harvested', $4, 1,
+               CASE WHEN $4 = 'pending' THEN now() + interval '1 hour' END, CASE WHEN $4 = 'dead' THEN 'http_5xx' END)
+       RETURNING id`,
+      [appId, messageId, endpointId, state],
+    );
+    const deliveryId = delivery[0]!.id;
+    deliveryIds.push(deliveryId);
+    await db.pool.query(
+      `INSERT INTO hookline.attempts (id, app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id,
+                                      started_at, duration_ms, status_code, error_class)
+       VALUES (hookline.new_id('atmpt', $2), $1, $2, $3, $4, 1, 'w', now(), 3.5, 500, 'http_5xx')`,
+      [appId, deliveryId, messageId, endpointId],
+    );
+  }
+  return { messageId, deliveryIds };
+}
+
+/** Every table's partitions run without a gap from MINVALUE to MAXVALUE, and the three agree. */
+async function expectContiguous(): Promise<void> {
+  const shapes: string[][] = [];
+  for (const table of ['messages', 'deliveries', 'attempts']) {
+    const partitions = await partitionsOf(table);
+    expect(partitions[0]!.lower_at).toBeNull();
+    expect(partitions.at(-1)!.upper_at).toBeNull();
+    for (let i = 1; i < partitions.length; i++) {
+      expect(partitions[i]!.lower_at?.getTime()).toBe(partitions[i - 1]!.upper_at?.getTime());
+    }
+    shapes.push(partitions.map((p) => `${p.partition_name.slice(table.length)} ${p.lower_at?.toISOString()}`));
+  }
+  expect(shapes[1]).toEqual(shapes[0]);
+  expect(shapes[2]).toEqual(shapes[0]);
+}
+
+describe('time partitions', () => {
+  it('start as the legacy partition and an overflow to MAXVALUE, and take writes right away', async () => {
+    const names = (await partitionsOf('messages')).map((p) => p.partition_name);
+    expect(names).toEqual([expect.stringMatching(/^messages_before_\d{8}t\d{4}$/), 'messages_overflow']);
+    await expectContiguous();
+    const { rows } = await db.pool.query<{ id: string }>(
+      `SELECT hookline.send($1, 'spice.harvested', '{"n": 1}') AS id`,
+      [appId],
+    );
+    expect(await partitionOf('messages', rows[0]!.id)).toMatch(/^messages_(before_|overflow)/);
+  });
+
+  it('turn an overflow holding rows into a period, and keep every row', async () => {
+    const before = await countRows(db.pool, 'messages');
+    // A message a second into the overflow's range, as a producer writes when no maintenance ran.
+    const overflowStart = (await partitionsOf('messages')).at(-1)!.lower_at!;
+    const { rows } = await db.pool.query<{ id: string }>(
+      `INSERT INTO hookline.messages (id, app_id, event_type, payload)
+       VALUES (hookline.id_at('msg', $2::timestamptz + interval '1 second') || substr(hookline.new_id(''), 14),
+               $1, 'spice.harvested', '{"n": 2}')
+       RETURNING id`,
+      [appId, overflowStart],
+    );
+    const result = await maintainTimePartitions(db.pool, { retentionMs: null, periodMs: MINUTE });
+    expect(result?.overflowTaken).toBe(true);
+    expect(result?.created).toHaveLength(1);
+    expect(await countRows(db.pool, 'messages')).toBe(before + 1);
+    expect(await partitionOf('messages', rows[0]!.id)).toBe(`messages_${result!.created[0]}`);
+    // The new overflow starts at least 10 minutes ahead, and is empty.
+    const overflow = (await partitionsOf('messages')).at(-1)!;
+    expect(overflow.partition_name).toBe('messages_overflow');
+    expect(overflow.lower_at!.getTime()).toBeGreaterThanOrEqual(Date.now() + 10 * MINUTE - 5_000);
+    expect(await countRows(db.pool, 'messages_overflow')).toBe(0);
+    await expectContiguous();
+  });
+
+  it('make periods ahead of the clock without touching the overflow’s rows (it has none)', async () => {
+    // Five minutes on, the overflow (10 minutes ahead) is still in the future: it is empty, and
+    // detached without a lock that would hold producers back.
+    const later = Date.now() + 5 * MINUTE;
+    const result = await maintainTimePartitions(db.pool, { retentionMs: null, periodMs: MINUTE, now: () => later });
+    expect(result?.overflowTaken).toBe(false);
+    expect(result?.created.length).toBeGreaterThanOrEqual(3);
+    const overflow = (await partitionsOf('messages')).at(-1)!;
+    expect(overflow.lower_at!.getTime()).toBeGreaterThanOrEqual(later + 10 * MINUTE);
+    // One minute each, on the minute.
+    const periods = (await partitionsOf('messages')).filter((p) => p.partition_name.startsWith('messages_p'));
+    const last = periods.at(-1)!;
+    expect(last.upper_at!.getTime() - last.lower_at!.getTime()).toBe(MINUTE);
+    expect(last.lower_at!.getTime() % MINUTE).toBe(0);
+    await expectContiguous();
+  });
+
+  it('hold a delivery and its attempts to the time of its message', async () => {
+    const { messageId, deliveryIds } = await eventAt(new Date(Date.now() + 3 * MINUTE), ['succeeded'], 'k-same-time');
+    const period = (await partitionOf('messages', messageId)).replace('messages_', '');
+    expect(await partitionOf('deliveries', deliveryIds[0]!)).toBe(`deliveries_${period}`);
+    // A delivery with an id of another time is refused by its partition.
+    await expect(
+      db.pool.query(
+        `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state)
+         VALUES (hookline.id_at('dlv', now() + interval '8 minutes') || substr(hookline.new_id(''), 14),
+                 $1, $2, $3, 'spice.harvested', 'succeeded')`,
+        [appId, messageId, endpointId],
+      ),
+    ).rejects.toThrow(/_same_time/);
+  });
+
+  it('drop a finished period whole, with its idempotency keys, and keep one with a delivery still to send', async () => {
+    const finished = await eventAt(new Date(Date.now() + 6 * MINUTE), ['succeeded', 'dead'], 'k-finished');
+    const waiting = await eventAt(new Date(Date.now() + 12 * MINUTE), ['succeeded', 'pending'], 'k-waiting');
+    const finishedPeriod = (await partitionOf('messages', finished.messageId)).replace('messages_', '');
+    const waitingPeriod = (await partitionOf('messages', waiting.messageId)).replace('messages_', '');
+    const legacy = (await partitionsOf('messages'))[0]!.partition_name.replace('messages_', '');
+
+    // Two hours on, with a retention of one: both periods ended more than the retention ago.
+    const later = Date.now() + 2 * HOUR;
+    const result = await maintainTimePartitions(db.pool, { retentionMs: HOUR, periodMs: MINUTE, now: () => later });
+    expect(result?.dropped).toContain(finishedPeriod);
+    // The legacy partition holds the first test's message, still waiting for its fan-out.
+    expect(result?.held).toEqual([legacy, waitingPeriod]);
+    for (const table of ['messages', 'deliveries', 'attempts']) {
+      const { rows } = await db.pool.query(`SELECT to_regclass($1) AS gone`, [`hookline.${table}_${finishedPeriod}`]);
+      expect(rows[0]!.gone).toBeNull();
+    }
+    expect(await countRows(db.pool, 'messages', 'id = $1', [finished.messageId])).toBe(0);
+    expect(await countRows(db.pool, 'idempotency_keys', 'message_id = $1', [finished.messageId])).toBe(0);
+    // The held period is all there: the message, both deliveries, their attempts, the key.
+    expect(await countRows(db.pool, 'deliveries', 'message_id = $1', [waiting.messageId])).toBe(2);
+    expect(await countRows(db.pool, 'attempts', 'message_id = $1', [waiting.messageId])).toBe(2);
+    expect(await countRows(db.pool, 'idempotency_keys', 'message_id = $1', [waiting.messageId])).toBe(1);
+
+    // Once its last delivery finishes, and the legacy message is fanned out (to nobody), the next run
+    // lets both go.
+    await db.pool.query(
+      `UPDATE hookline.deliveries SET state = 'succeeded', claimable_at = NULL WHERE id = $1`,
+      [waiting.deliveryIds[1]],
+    );
+    await db.pool.query('DELETE FROM hookline.fanout_queue');
+    const next = await maintainTimePartitions(db.pool, { retentionMs: HOUR, periodMs: MINUTE, now: () => later });
+    expect(next?.dropped).toEqual([legacy, waitingPeriod]);
+    await expectOverflowLast();
+    expect(await countRows(db.pool, 'messages', 'id = $1', [waiting.messageId])).toBe(0);
+  });
+
+  it('finish a drop cut short between its steps: attached back while a delivery waits, dropped once none does', async () => {
+    const at = new Date(Date.now() + 3 * HOUR);
+    await maintainTimePartitions(db.pool, { retentionMs: null, periodMs: MINUTE, now: () => at.getTime() });
+    const event = await eventAt(at, ['pending'], 'k-cut-short');
+    const period = (await partitionOf('messages', event.messageId)).replace('messages_', '');
+    // The drop stopped after detaching the deliveries' partition (say the worker was killed).
+    await db.pool.query(`ALTER TABLE hookline.deliveries DETACH PARTITION hookline.deliveries_${period}`);
+
+    const result = await maintainTimePartitions(db.pool, { retentionMs: null, periodMs: MINUTE, now: () => at.getTime() });
+    expect(result?.held).toEqual([period]);
+    expect(await partitionOf('deliveries', event.deliveryIds[0]!)).toBe(`deliveries_${period}`);
+    expect(await countRows(db.pool, 'messages', 'id = $1', [event.messageId])).toBe(1);
+
+    await db.pool.query(`UPDATE hookline.deliveries SET state = 'dead', claimable_at = NULL, last_error_class = 'http_5xx' WHERE id = $1`, [
+      event.deliveryIds[0],
+    ]);
+    await db.pool.query(`ALTER TABLE hookline.deliveries DETACH PARTITION hookline.deliveries_${period}`);
+    const again = await maintainTimePartitions(db.pool, { retentionMs: null, periodMs: MINUTE, now: () => at.getTime() });
+    expect(again?.dropped).toEqual([period]);
+    expect(await countRows(db.pool, 'messages', 'id = $1', [event.messageId])).toBe(0);
+  });
+});
+
+/**
+ * After drops: no legacy partition left, the overflow still last. (Periods are no longer contiguous:
+ * a finished period after a held one goes, and nothing writes ids of a time that long gone.)
+ */
+async function expectOverflowLast(): Promise<void> {
+  for (const table of ['messages', 'deliveries', 'attempts']) {
+    const partitions = await partitionsOf(table);
+    expect(partitions.at(-1)!.partition_name).toBe(`${table}_overflow`);
+    expect(partitions.filter((p) => p.lower_at === null)).toEqual([]);
+  }
+}
+
+describe('the period for a retention', () => {
+  it('is the longest of the usual lengths that fits six times', () => {
+    expect(periodForRetention(10 * MINUTE)).toBe(MINUTE);
+    expect(periodForRetention(HOUR)).toBe(5 * MINUTE);
+    expect(periodForRetention(24 * HOUR)).toBe(HOUR);
+    expect(periodForRetention(7 * 24 * HOUR)).toBe(24 * HOUR);
+    expect(periodForRetention(null)).toBe(24 * HOUR);
+    expect(periodForRetention(1_000)).toBe(MINUTE);
+  });
+});

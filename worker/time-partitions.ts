@@ -1,0 +1,323 @@
+// Time partitions of messages, deliveries and attempts (migration 20261126130000_time_partitions):
+// the maintenance chore that adds periods ahead of now and drops the periods retention lets go.
+// One worker does it, under an advisory lock; the DDL is in prisma/functions/time-partitions.sql.
+//
+// Invariants:
+// - Every id has a partition: periods run contiguously from the legacy partition to an overflow
+//   partition that ends at MAXVALUE. The overflow is normally empty (periods exist ahead of now);
+//   ids land there only if no maintenance ran for the whole time ahead, and the next run turns it
+//   into a period.
+// - Nothing unfinished is dropped. A period goes only when it ended more than the retention ago and
+//   none of its deliveries is pending or being delivered and none of its messages waits for fan-out.
+//   A delivery still retrying keeps its whole period (messages, deliveries, attempts) until it
+//   finishes: kept, never moved. The check runs again on the detached tables, so a replay that reset
+//   one of its deliveries in the meantime puts the period back instead of losing the replay.
+// - No producer waits: a period is created beside the parent and attached (SHARE UPDATE EXCLUSIVE,
+//   which inserts do not conflict with), and dropped after DETACH ... CONCURRENTLY (PostgreSQL 14+),
+//   which waits for transactions instead of blocking them. The one exception is turning a non-empty
+//   overflow into a period, which must detach it under an ACCESS EXCLUSIVE lock (lock_timeout 5 s).
+import type { Logger } from '../lib/runtime/log';
+import type { Pool } from '../lib/database/pg';
+import { withTryLock } from './advisory-lock';
+
+const TIME_PARTITIONS_LOCK = 72_616_917_343;
+const TABLES = [
+  { name: 'messages', prefix: 'msg' },
+  { name: 'deliveries', prefix: 'dlv' },
+  { name: 'attempts', prefix: 'atmpt' },
+] as const;
+type TableName = (typeof TABLES)[number]['name'];
+
+const MINUTE = 60_000;
+const PERIOD_CHOICES = [MINUTE, 5 * MINUTE, 15 * MINUTE, 60 * MINUTE, 6 * 60 * MINUTE, 24 * 60 * MINUTE];
+
+/**
+ * A period's length for a retention: the longest of 1 min, 5 min, 15 min, 1 h, 6 h and 1 day that is at
+ * most a sixth of it, so about six periods are live and a dropped one is a sixth of the data (a day for
+ * the default 7 days; a minute for the soak's 10). No retention: a day.
+ */
+export function periodForRetention(retentionMs: number | null): number {
+  if (retentionMs === null) return PERIOD_CHOICES.at(-1)!;
+  return PERIOD_CHOICES.filter((period) => period <= retentionMs / 6).at(-1) ?? MINUTE;
+}
+
+/** How far ahead of now periods exist: three periods, and never less than 10 minutes. */
+export function aheadForPeriod(periodMs: number): number {
+  return Math.max(3 * periodMs, 10 * MINUTE);
+}
+
+export interface TimePartitionOptions {
+  /** Periods that ended more than this ago are dropped when nothing in them is unfinished; null: never. */
+  retentionMs: number | null;
+  /** Default: periodForRetention(retentionMs). */
+  periodMs?: number;
+  /** Default: aheadForPeriod(periodMs). */
+  aheadMs?: number;
+  /** The clock; tests move it. */
+  now?: () => number;
+}
+
+export interface TimePartitionResult {
+  /** Periods created (named by their start), and whether the overflow had to become one. */
+  created: string[];
+  overflowTaken: boolean;
+  /** Periods dropped by retention. */
+  dropped: string[];
+  /** Periods past retention kept because something in them is unfinished. */
+  held: string[];
+}
+
+interface Partition {
+  partition_name: string;
+  lower_at: Date | null;
+  upper_at: Date | null;
+  detach_pending: boolean;
+}
+
+type Query = Pool['query'];
+
+/** Adds periods ahead and drops expired ones; null when another worker holds the lock. */
+export async function maintainTimePartitions(
+  pool: Pool,
+  options: TimePartitionOptions,
+): Promise<TimePartitionResult | null> {
+  const periodMs = options.periodMs ?? periodForRetention(options.retentionMs);
+  const aheadMs = options.aheadMs ?? aheadForPeriod(periodMs);
+  const now = options.now ?? Date.now;
+  return withTryLock(pool, TIME_PARTITIONS_LOCK, 'session', async (query) => {
+    const result: TimePartitionResult = { created: [], overflowTaken: false, dropped: [], held: [] };
+    await finishInterruptedDetaches(query, result);
+    await query('SELECT hookline.ensure_overflow_partitions()');
+    await extendAhead(query, { periodMs, target: now() + aheadMs, now: now() }, result);
+    if (options.retentionMs !== null) await dropExpired(query, now() - options.retentionMs, result);
+    return result;
+  });
+}
+
+export function logTimePartitions(log: Logger, result: TimePartitionResult | null): void {
+  if (!result) return;
+  if (result.overflowTaken) {
+    log.warn('time partitions had run out: the overflow partition became a period (no maintenance ran for a while)', {
+      created: result.created,
+    });
+  } else if (result.created.length > 0) {
+    log.info('time partitions created ahead', { created: result.created });
+  }
+  if (result.dropped.length > 0) log.info('retention dropped time partitions', { dropped: result.dropped });
+  if (result.held.length > 0) {
+    log.info('retention kept time partitions that still hold unfinished deliveries', { held: result.held });
+  }
+}
+
+async function partitionsOf(query: Query, table: TableName): Promise<Partition[]> {
+  const { rows } = await query<Partition>('SELECT * FROM hookline.time_partitions($1)', [table]);
+  return rows;
+}
+
+const periodName = (table: TableName, partition: string) => partition.slice(table.length + 1);
+
+/** The next period boundary strictly after `at`, on the grid of `periodMs` from the epoch. */
+const boundaryAfter = (at: number, periodMs: number) => Math.floor(at / periodMs) * periodMs + periodMs;
+
+async function extendAhead(
+  query: Query,
+  { periodMs, target, now }: { periodMs: number; target: number; now: number },
+  result: TimePartitionResult,
+): Promise<void> {
+  const overflowStart = (await partitionsOf(query, 'messages')).find((p) => p.upper_at === null)?.lower_at;
+  if (!overflowStart || overflowStart.getTime() >= target) return;
+  const start = overflowStart.getTime();
+  const { rows } = await query<{ newest: Date | null }>(
+    `SELECT greatest(${TABLES.map((t) => `(SELECT hookline.id_time(max(id)) FROM hookline.${t.name}_overflow)`).join(', ')}) AS newest`,
+  );
+  const newest = rows[0]?.newest?.getTime() ?? null;
+  // Ids at or after the overflow's start may be written any moment once now is near it: then the
+  // overflow cannot be detached without a lock that holds producers back.
+  if (newest === null && start > now + MINUTE) {
+    for (const { name } of TABLES) {
+      await query(`ALTER TABLE hookline.${name} DETACH PARTITION hookline.${name}_overflow CONCURRENTLY`);
+      await query(`DROP TABLE hookline.${name}_overflow`);
+    }
+    await inTransaction(query, async () => {
+      for (let lower = start; lower < target; ) {
+        const upper = boundaryAfter(lower, periodMs);
+        for (const { name } of TABLES) {
+          const { rows: added } = await query<{ name: string }>(
+            'SELECT hookline.add_time_partition($1, $2, $3) AS name',
+            [name, new Date(lower), new Date(upper)],
+          );
+          if (name === 'messages') result.created.push(periodName(name, added[0]!.name));
+        }
+        lower = upper;
+      }
+      await query('SELECT hookline.ensure_overflow_partitions()');
+    });
+    return;
+  }
+  // The overflow holds rows (or is about to): it becomes the period [start, upper), with upper past
+  // both its newest row and the target, and a new overflow follows it.
+  const upper = boundaryAfter(Math.max(target, newest ?? 0), periodMs);
+  await inTransaction(query, async () => {
+    await query(`SET LOCAL lock_timeout = '5s'`);
+    for (const { name, prefix } of TABLES) {
+      const { rows: named } = await query<{ period: string; lower: string; upper: string }>(
+        `SELECT $1 || '_p' || to_char($2::timestamptz AT TIME ZONE 'UTC', 'YYYYMMDD"t"HH24MI') AS period,
+                hookline.id_at($3, $2) AS lower, hookline.id_at($3, $4) AS upper`,
+        [name, new Date(start), prefix, new Date(upper)],
+      );
+      const { period, lower, upper: upperId } = named[0]!;
+      await query(`ALTER TABLE hookline.${name} DETACH PARTITION hookline.${name}_overflow`);
+      await query(`ALTER TABLE hookline.${name}_overflow RENAME TO ${period}`);
+      await query(`ALTER TABLE hookline.${period} RENAME CONSTRAINT ${name}_overflow_bounds TO ${period}_bounds`);
+      await query(`ALTER TABLE hookline.${period} DROP CONSTRAINT ${period}_bounds`);
+      await query(`ALTER TABLE hookline.${period} ADD CONSTRAINT ${period}_bounds CHECK (id >= '${lower}' AND id < '${upperId}')`);
+      if (name !== 'messages') {
+        await query(`ALTER TABLE hookline.${period} RENAME CONSTRAINT ${name}_overflow_same_time TO ${period}_same_time`);
+      }
+      await query(`ALTER TABLE hookline.${name} ATTACH PARTITION hookline.${period} FOR VALUES FROM ('${lower}') TO ('${upperId}')`);
+      if (name === 'messages') result.created.push(periodName(name, period));
+    }
+    await query('SELECT hookline.ensure_overflow_partitions()');
+  });
+  result.overflowTaken = newest !== null;
+}
+
+/** Whether nothing in a period is unfinished: no delivery in the claim index, no message in the fan-out queue. */
+async function periodIsFinished(
+  query: Query,
+  deliveriesTable: string,
+  messageBounds: { lower: string | null; upper: string },
+): Promise<boolean> {
+  // A delivery waiting or leased by a claim has claimable_at; a first attempt under its message's
+  // fan-out lease has not, but its message is in the queue (worker/sql/fan-out-messages.sql).
+  const { rows } = await query<{ finished: boolean }>(
+    `SELECT NOT EXISTS (SELECT 1 FROM hookline.${deliveriesTable} WHERE claimable_at IS NOT NULL)
+        AND NOT EXISTS (SELECT 1 FROM hookline.fanout_queue
+                         WHERE ($1::text IS NULL OR message_id >= $1) AND message_id < $2) AS finished`,
+    [messageBounds.lower, messageBounds.upper],
+  );
+  return rows[0]!.finished;
+}
+
+interface Period {
+  /** The name after the table's: p20261125t1600, or before_20261125t1642 for the legacy partition. */
+  name: string;
+  lowerAt: Date | null;
+  upperAt: Date;
+}
+
+const boundsOf = async (query: Query, prefix: string, period: Period) => {
+  const { rows } = await query<{ lower: string | null; upper: string }>(
+    `SELECT CASE WHEN $2::timestamptz IS NULL THEN NULL ELSE hookline.id_at($1, $2) END AS lower,
+            hookline.id_at($1, $3) AS upper`,
+    [prefix, period.lowerAt, period.upperAt],
+  );
+  return rows[0]!;
+};
+
+async function dropExpired(query: Query, cutoff: number, result: TimePartitionResult): Promise<void> {
+  const expired: Period[] = (await partitionsOf(query, 'messages'))
+    .filter((p) => p.upper_at !== null && p.upper_at.getTime() <= cutoff)
+    .map((p) => ({ name: periodName('messages', p.partition_name), lowerAt: p.lower_at, upperAt: p.upper_at! }));
+  for (const period of expired) {
+    const messageBounds = await boundsOf(query, 'msg', period);
+    if (!(await periodIsFinished(query, `deliveries_${period.name}`, messageBounds))) {
+      result.held.push(period.name);
+      continue;
+    }
+    for (const { name } of TABLES) {
+      await query(`ALTER TABLE hookline.${name} DETACH PARTITION hookline.${name}_${period.name} CONCURRENTLY`);
+    }
+    await dropOrReattach(query, period, messageBounds, result);
+  }
+}
+
+/** After the detach: drops the period's tables if it is still finished, else attaches them back. */
+async function dropOrReattach(
+  query: Query,
+  period: Period,
+  messageBounds: { lower: string | null; upper: string },
+  result: TimePartitionResult,
+): Promise<void> {
+  if (await periodIsFinished(query, `deliveries_${period.name}`, messageBounds)) {
+    await inTransaction(query, async () => {
+      for (const { name } of TABLES) await query(`DROP TABLE hookline.${name}_${period.name}`);
+      await query(
+        `DELETE FROM hookline.idempotency_keys WHERE ($1::text IS NULL OR message_id >= $1) AND message_id < $2`,
+        [messageBounds.lower, messageBounds.upper],
+      );
+    });
+    result.dropped.push(period.name);
+    return;
+  }
+  await inTransaction(query, async () => {
+    for (const { name, prefix } of TABLES) {
+      const bounds = await boundsOf(query, prefix, period);
+      await query(
+        `ALTER TABLE hookline.${name} ATTACH PARTITION hookline.${name}_${period.name}
+           FOR VALUES FROM (${bounds.lower === null ? 'MINVALUE' : `'${bounds.lower}'`}) TO ('${bounds.upper}')`,
+      );
+    }
+  });
+  result.held.push(period.name);
+}
+
+/**
+ * A DETACH ... CONCURRENTLY cut short (its connection lost) leaves the partition half detached; it is
+ * finished here, and the period is dropped or attached back as retention would have decided. The
+ * period's bounds come from its name and its bounds constraint.
+ */
+async function finishInterruptedDetaches(query: Query, result: TimePartitionResult): Promise<void> {
+  for (const { name } of TABLES) {
+    for (const partition of await partitionsOf(query, name)) {
+      if (!partition.detach_pending) continue;
+      await query(`ALTER TABLE hookline.${name} DETACH PARTITION hookline.${partition.partition_name} FINALIZE`);
+    }
+  }
+  // An overflow detached to make room for new periods, and not dropped: it was empty, and no partition
+  // routes rows to a detached table, so it still is.
+  for (const { name } of TABLES) {
+    const { rows: loose } = await query<{ loose: boolean }>(
+      `SELECT NOT relispartition AS loose FROM pg_class WHERE oid = to_regclass($1)`,
+      [`hookline.${name}_overflow`],
+    );
+    if (!loose[0]?.loose) continue;
+    const { rows: rowsLeft } = await query(`SELECT 1 FROM hookline.${name}_overflow LIMIT 1`);
+    if (rowsLeft.length > 0) {
+      throw new Error(`hookline.${name}_overflow is detached but holds rows; attach it back by hand before maintenance can go on`);
+    }
+    await query(`DROP TABLE hookline.${name}_overflow`);
+  }
+  // Periods whose tables are not all attached: a drop that stopped between its steps.
+  const { rows } = await query<{ period: string; lower_at: Date | null; upper_at: Date }>(
+    `SELECT substr(c.relname, length('deliveries_') + 1) AS period,
+            hookline.id_time(substring(pg_get_constraintdef(k.oid) FROM $$id >= '([^']+)'$$)) AS lower_at,
+            coalesce(hookline.id_time(substring(pg_get_constraintdef(k.oid) FROM $$id < '([^']+)'$$)),
+                     to_timestamp(substring(c.relname FROM '_before_(.*)$'), 'YYYYMMDD"t"HH24MI') AT TIME ZONE 'UTC') AS upper_at
+       FROM pg_class AS c
+       JOIN pg_namespace AS n ON n.oid = c.relnamespace AND n.nspname = 'hookline'
+       LEFT JOIN pg_constraint AS k ON k.conrelid = c.oid AND k.conname = c.relname || '_bounds'
+      WHERE c.relkind = 'r' AND NOT c.relispartition
+        AND c.relname ~ '^deliveries_(p\\d{8}t\\d{4}|before_\\d{8}t\\d{4})$'`,
+  );
+  for (const row of rows) {
+    const period: Period = { name: row.period, lowerAt: row.lower_at, upperAt: row.upper_at };
+    // Detach whichever of the three are still attached, then decide as retention would.
+    for (const { name } of TABLES) {
+      const attached = (await partitionsOf(query, name)).some((p) => p.partition_name === `${name}_${period.name}`);
+      if (attached) await query(`ALTER TABLE hookline.${name} DETACH PARTITION hookline.${name}_${period.name} CONCURRENTLY`);
+    }
+    await dropOrReattach(query, period, await boundsOf(query, 'msg', period), result);
+  }
+}
+
+async function inTransaction(query: Query, work: () => Promise<void>): Promise<void> {
+  await query('BEGIN');
+  try {
+    await work();
+    await query('COMMIT');
+  } catch (error) {
+    await query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}
