@@ -153,8 +153,8 @@ describe('GET /apps/{appId}/messages', () => {
       })
     ).messageId;
     await ctx.db.pool.query(
-      `INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count, last_status_code)
-       VALUES ($1, $2, $3, 'invoice.paid', 'succeeded', 1, 200)`,
+      `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, last_status_code)
+       VALUES (hookline.new_id('dlv', $2), $1, $2, $3, 'invoice.paid', 'succeeded', 1, 200)`,
       [app, m1, two],
     );
     const m2 = (
@@ -169,9 +169,9 @@ describe('GET /apps/{appId}/messages', () => {
       })
     ).messageId;
     await ctx.db.pool.query(
-      `INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count, last_error_class,
+      `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, last_error_class,
                                         claimable_at)
-       VALUES ($1, $2, $3, 'invoice.paid', 'pending', 2, 'timeout', now())`,
+       VALUES (hookline.new_id('dlv', $2), $1, $2, $3, 'invoice.paid', 'pending', 2, 'timeout', now())`,
       [app, m2, two],
     );
     const m3 = (
@@ -179,8 +179,15 @@ describe('GET /apps/{appId}/messages', () => {
     ).messageId;
     const m4 = (
       await ctx.db.pool.query<{ id: string }>(
-        `INSERT INTO hookline.messages (app_id, event_type, payload, idempotency_key, created_at)
-         VALUES ($1, 'invoice.paid', '{"customer": {"id": "cus_42", "tier": 3}}', 'order-7', now() - interval '100 seconds') RETURNING id`,
+        `WITH m AS (
+           INSERT INTO hookline.messages (app_id, event_type, payload, idempotency_key, created_at)
+           VALUES ($1, 'invoice.paid', '{"customer": {"id": "cus_42", "tier": 3}}', 'order-7', now() - interval '100 seconds')
+           RETURNING id, app_id, idempotency_key
+         ), k AS (
+           INSERT INTO hookline.idempotency_keys (app_id, idempotency_key, message_id)
+           SELECT app_id, idempotency_key, id FROM m
+         )
+         SELECT id FROM m`,
         [app],
       )
     ).rows[0]!.id;

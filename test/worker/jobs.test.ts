@@ -86,9 +86,9 @@ async function insertDeliveries(
               now() - make_interval(secs => (CASE WHEN $6 THEN i ELSE $4 - i END) / 1000.0)
          FROM generate_series(1, $4) AS i
        RETURNING id, created_at)
-     INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count,
+     INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
             next_attempt_at, claimable_at, last_status_code, last_error_class, created_at)
-     SELECT $1, m.id, $2, $3, $5, CASE WHEN $5 = 'dead' THEN 1 ELSE 0 END, m.created_at,
+     SELECT hookline.new_id('dlv', m.id), $1, m.id, $2, $3, $5, CASE WHEN $5 = 'dead' THEN 1 ELSE 0 END, m.created_at,
             CASE WHEN $5 = 'pending' THEN m.created_at END,
             CASE WHEN $5 = 'dead' THEN 500 END, CASE WHEN $5 = 'dead' THEN 'http_5xx' END, m.created_at
        FROM m`,
@@ -110,10 +110,11 @@ describe('a replay job acts on the set its dry run counts', () => {
          SELECT $1, CASE WHEN i % 2 = 0 THEN 'a.b' ELSE 'c.d' END, '{}', 'key-' || i,
                 now() - make_interval(mins => i)
            FROM generate_series(1, 60) AS i
-         RETURNING id, event_type, created_at, (idempotency_key) AS k)
-       INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count, next_attempt_at,
+         RETURNING id, event_type, created_at, (idempotency_key) AS k),
+       keys AS (INSERT INTO hookline.idempotency_keys (app_id, idempotency_key, message_id) SELECT $1, k, id FROM m)
+       INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, next_attempt_at,
               claimable_at, lease_owner, lease_expires_at, last_status_code, last_error_class, created_at)
-       SELECT $1, m.id, CASE WHEN n % 3 = 0 THEN $2 ELSE $3 END, m.event_type, s.state,
+       SELECT hookline.new_id('dlv', m.id), $1, m.id, CASE WHEN n % 3 = 0 THEN $2 ELSE $3 END, m.event_type, s.state,
               CASE WHEN s.state = 'pending' AND n % 2 = 0 THEN 0 ELSE n % 4 END,
               m.created_at,
               CASE WHEN s.state IN ('pending', 'delivering') THEN m.created_at END,
@@ -157,7 +158,7 @@ describe('a replay job acts on the set its dry run counts', () => {
     let acted = 0;
     for (const filter of filters) {
       const request = { kind: 'replay' as const, filter };
-      const where = { AND: [deliveryWhere(appId, jobDeliveryFilter(request)), { state: { not: 'delivering' } }] };
+      const where = { AND: [await deliveryWhere(appId, jobDeliveryFilter(request)), { state: { not: 'delivering' } }] };
       const expected = (await prisma.delivery.findMany({ where, select: { id: true }, orderBy: { id: 'asc' } })).map(
         (row) => row.id,
       );
@@ -417,8 +418,8 @@ describe('backfilling a new endpoint', () => {
     ).id;
     // Three of them reached the new endpoint already (its first test, say): not sent again.
     const { rows: already } = await db.pool.query<{ id: string }>(
-      `INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count, created_at)
-       SELECT app_id, id, $2, event_type, 'succeeded', 1, created_at FROM hookline.messages
+      `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, created_at)
+       SELECT hookline.new_id('dlv', id), app_id, id, $2, event_type, 'succeeded', 1, created_at FROM hookline.messages
         WHERE app_id = $1 AND event_type = 'order.created' AND created_at >= $3 ORDER BY created_at LIMIT 3
        RETURNING message_id AS id`,
       [appId, endpoint, since],

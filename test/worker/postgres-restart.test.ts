@@ -87,8 +87,8 @@ describe('PostgreSQL restarts mid-run', () => {
          INSERT INTO hookline.messages (app_id, event_type, payload, created_at)
          VALUES ($1, 'tide.turned', '{}', now() - interval '2 days') RETURNING id
        )
-       INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count, created_at, updated_at)
-       SELECT $1, message.id, $2, 'tide.turned', 'succeeded', 1, now() - interval '2 days', now() - interval '2 days'
+       INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, created_at, updated_at)
+       SELECT hookline.new_id('dlv', message.id), $1, message.id, $2, 'tide.turned', 'succeeded', 1, now() - interval '2 days', now() - interval '2 days'
          FROM message, generate_series(1, 100000)`,
       [appId, archive.id],
     );

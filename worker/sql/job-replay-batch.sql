@@ -32,8 +32,8 @@ WITH batch AS (
      AND ($2::jsonb ->> 'from' IS NULL OR d.created_at >= ($2::jsonb ->> 'from')::timestamptz)
      AND ($2::jsonb ->> 'to' IS NULL OR d.created_at < ($2::jsonb ->> 'to')::timestamptz)
      AND ($2::jsonb ->> 'idempotencyKey' IS NULL OR d.message_id IN (
-           SELECT m.id FROM hookline.messages AS m
-            WHERE m.app_id = $1 AND m.idempotency_key = $2::jsonb ->> 'idempotencyKey'))
+           SELECT k.message_id FROM hookline.idempotency_keys AS k
+            WHERE k.app_id = $1 AND k.idempotency_key = $2::jsonb ->> 'idempotencyKey'))
      AND ($2::jsonb -> 'states' IS NULL OR
           CASE WHEN d.state <> 'pending' THEN d.state
                WHEN d.attempt_count > 0 THEN 'retrying'

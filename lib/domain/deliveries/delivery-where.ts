@@ -1,13 +1,14 @@
 import type { DeliveryFilter } from '../../contract/schemas/deliveries';
 import type { Prisma } from '../../generated/prisma/client';
+import { messageIdForKey } from '../messages/message-id-for-key';
 import { deliveryStatesWhere, expandStateFilter } from './delivery-states';
 
 /** The Prisma condition of a delivery filter (list query and replay-by-filter share it). Every key
  * narrows an existing index path or the rows one already selects; none needs an index of its own:
- * messageId uses deliveries_message_id_idx, idempotencyKey the messages' unique (app_id,
- * idempotency_key), and attempt counts, status codes and error classes are checked on the rows the
- * app/state/time indexes return. */
-export function deliveryWhere(appId: string, filter: DeliveryFilter): Prisma.DeliveryWhereInput {
+ * messageId uses deliveries_message_id_idx, idempotencyKey becomes the message id its row in
+ * hookline.idempotency_keys names, and attempt counts, status codes and error classes are checked on
+ * the rows the app/state/time indexes return. */
+export async function deliveryWhere(appId: string, filter: DeliveryFilter): Promise<Prisma.DeliveryWhereInput> {
   const and: Prisma.DeliveryWhereInput[] = [];
   if (filter.state) and.push(deliveryStatesWhere(expandStateFilter(filter.state)));
   if (filter.minAttempts !== undefined) and.push({ attemptCount: { gte: filter.minAttempts } });
@@ -16,8 +17,10 @@ export function deliveryWhere(appId: string, filter: DeliveryFilter): Prisma.Del
     id: filter.id,
     endpointId: filter.endpointId,
     eventType: filter.eventType,
-    messageId: filter.messageId,
-    message: filter.idempotencyKey ? { appId, idempotencyKey: filter.idempotencyKey } : undefined,
+    messageId:
+      filter.idempotencyKey === undefined
+        ? filter.messageId
+        : await messageIdForKey(appId, filter.idempotencyKey, filter.messageId),
     attemptCount: filter.attemptCount,
     lastErrorClass: filter.errorClass,
     lastStatusCode: filter.statusCode,

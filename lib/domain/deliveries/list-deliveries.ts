@@ -18,7 +18,8 @@ export async function listDeliveries({
 }) {
   await requireApp(appId);
   const prisma = await readPrisma();
-  const page = await findPage({ where: deliveryWhere(appId, filter), cursor, limit }, (query) =>
+  const where = await deliveryWhere(appId, filter);
+  const page = await findPage({ where, cursor, limit }, (query) =>
     prisma.delivery.findMany({ ...query, include: deliveryInclude }),
   );
   return { data: page.data.map(deliveryView), nextCursor: page.nextCursor };

@@ -15,7 +15,7 @@ export async function replayDeliverySelection({ appId, selection }: { appId: str
   if ('deliveryIds' in selection) {
     return { replayed: await replayDeliveries({ appId, where: { id: { in: selection.deliveryIds } } }) };
   }
-  const where = deliveryWhere(appId, { ...selection.filter, state: selection.filter.state ?? 'failed' });
+  const where = await deliveryWhere(appId, { ...selection.filter, state: selection.filter.state ?? 'failed' });
   if (selection.dryRun) {
     return { matched: await countReplayable({ appId, where }) };
   }

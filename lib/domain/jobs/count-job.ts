@@ -23,7 +23,7 @@ export function jobDeliveryFilter(request: Exclude<CreateJobRequest, { kind: 'ba
 export async function countJob({ appId, request, asOf }: { appId: string; request: CreateJobRequest; asOf: Date }) {
   if (request.kind !== 'backfill') {
     if (request.kind === 'recover') await findEndpoint(appId, request.endpointId);
-    const where = deliveryWhere(appId, jobDeliveryFilter(request));
+    const where = await deliveryWhere(appId, jobDeliveryFilter(request));
     return countReplayable({ appId, where: { AND: [where, { createdAt: { lte: asOf } }] } });
   }
   const endpoint = await findEndpoint(appId, request.endpointId);

@@ -5,6 +5,7 @@ import { invalidQuery } from '../errors';
 import type { Prisma } from '../../generated/prisma/client';
 import { MAX_PAYLOAD_SEARCH_HOURS, type ListMessagesQuery } from '../../contract/schemas/messages';
 import { countMessageOutcomes } from './count-message-outcomes';
+import { messageIdForKey } from './message-id-for-key';
 import { messageView } from './message-view';
 
 /**
@@ -46,17 +47,6 @@ export async function listMessages({
     data: page.data.map((row) => ({ ...messageView(row), outcome: outcomes.get(row.id)! })),
     nextCursor: page.nextCursor,
   };
-}
-
-/**
- * The message an idempotency key names, as an id condition: the key lives in hookline.idempotency_keys
- * (unique across time partitions), not in an index of messages. No message: an id nothing has.
- */
-async function messageIdForKey(appId: string, idempotencyKey: string, id: string | undefined): Promise<string> {
-  const prisma = await readPrisma();
-  const key = await prisma.idempotencyKey.findUnique({ where: { appId_idempotencyKey: { appId, idempotencyKey } } });
-  if (!key || (id !== undefined && id !== key.messageId)) return '';
-  return key.messageId;
 }
 
 function payloadCondition(filter: Pick<ListMessagesQuery, 'payloadPath' | 'payloadValue' | 'from' | 'to'>) {

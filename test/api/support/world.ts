@@ -57,9 +57,9 @@ export async function insertFailedAttempt(
   attemptNumber = 1,
 ): Promise<string> {
   const { rows } = await pool.query<{ id: string }>(
-    `INSERT INTO hookline.attempts (app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id, started_at,
+    `INSERT INTO hookline.attempts (id, app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id, started_at,
             duration_ms, status_code, error_class, error_message, request_headers, response_headers, response_body)
-     VALUES ($1, $2, $3, $4, $5, 'worker-test', now(), 12.5, 500, 'http_5xx', 'HTTP 500', '{"webhook-id": "x"}',
+     VALUES (hookline.new_id('atmpt', $2), $1, $2, $3, $4, $5, 'worker-test', now(), 12.5, 500, 'http_5xx', 'HTTP 500', '{"webhook-id": "x"}',
              '{"content-type": "text/plain"}', 'boom') RETURNING id`,
     [ids.appId, ids.deliveryId, ids.messageId, ids.endpointId, attemptNumber],
   );
@@ -112,10 +112,10 @@ export async function insertDelivery(
   const messageId = message.rows[0]!.id;
   const state = fixture.state ?? 'pending';
   const delivery = await pool.query<{ id: string }>(
-    `INSERT INTO hookline.deliveries (app_id, message_id, endpoint_id, event_type, state, attempt_count, next_attempt_at,
+    `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, next_attempt_at,
             claimable_at, lease_owner, lease_expires_at, last_attempt_at, last_status_code, last_error_class, created_at,
             updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7),
+     VALUES (hookline.new_id('dlv', $2), $1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7),
              CASE WHEN $5 IN ('pending', 'delivering') THEN now() + make_interval(secs => $7) END,
              CASE WHEN $5 = 'delivering' THEN 'worker-test' END,
              CASE WHEN $5 = 'delivering' THEN now() + interval '1 minute' END,
