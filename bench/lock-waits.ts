@@ -2,13 +2,13 @@
 // (pg_stat_activity.wait_event_type = 'Lock') and who blocks them (pg_blocking_pids), for the soak's
 // "no statement waits on retention". A blocker counts as retention when its statement is one of the
 // worker's retention statements (worker/sql/delete-*.sql start with "-- Retention", the operations
-// pass deletes old operational events and issue links) or drops or detaches a partition, as
-// partition-based retention would. A sampler sees waits that last longer than its interval; one
+// pass deletes old operational events and issue links) or is the time partitions' maintenance
+// (worker/time-partitions.ts: attaching, detaching or dropping a partition). A sampler sees waits that last longer than its interval; one
 // shorter than 100 ms can slip between two samples.
 import pg from 'pg';
 
 const RETENTION_STATEMENT =
-  /^\s*--\s*Retention|DELETE FROM hookline\.(operational_events|issue_deliveries)|DETACH PARTITION|DROP TABLE/i;
+  /^\s*--\s*Retention|DELETE FROM hookline\.(operational_events|issue_deliveries)|(ATTACH|DETACH) PARTITION|DROP TABLE|add_time_partition|ensure_overflow_partitions/i;
 
 export interface LockWait {
   /** When it was first seen (ms since the epoch). */

@@ -34,8 +34,11 @@ export async function measureRetention(client: pg.ClientBase, url: string): Prom
       now: () => Date.now() + 4 * DAY,
     });
     const ms = performance.now() - started;
-    const { rows: left } = await client.query<{ count: number }>('SELECT count(*)::int AS count FROM hookline.deliveries');
-    if (left[0]!.count > 0) throw new Error(`retention left ${left[0]!.count} deliveries (held: ${result?.held.join(', ')})`);
+    const { rows: left } = await client.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM hookline.deliveries',
+    );
+    if (left[0]!.count > 0)
+      throw new Error(`retention left ${left[0]!.count} deliveries (held: ${result?.held.join(', ')})`);
     return {
       deleted,
       deletedPerSecond: Math.round(deleted / (ms / 1000)),

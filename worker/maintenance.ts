@@ -90,10 +90,7 @@ export async function runMaintenance(options: {
     for (const state of ['closed', 'open', 'half_open']) {
       metrics.circuits.set({ state }, gauges.circuits.find((row) => row.state === state)?.count ?? 0);
     }
-    logTimePartitions(
-      log,
-      await maintainTimePartitions(pool, { retentionMs: options.retention?.retentionMs ?? null }),
-    );
+    logTimePartitions(log, await maintainTimePartitions(pool, { retentionMs: options.retention?.retentionMs ?? null }));
     if (options.retention) logRetention(log, await applyRetention(pool, options.retention));
     // Operational events (issue 14): newly dead deliveries, alert rules.
     await runOperationsPass(pool, { retentionMs: options.retention?.retentionMs });

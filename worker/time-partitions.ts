@@ -139,7 +139,7 @@ async function extendAhead(
       await query(`DROP TABLE hookline.${name}_overflow`);
     }
     await inTransaction(query, async () => {
-      for (let lower = start; lower < target; ) {
+      for (let lower = start; lower < target;) {
         const upper = boundaryAfter(lower, periodMs);
         for (const { name } of TABLES) {
           const { rows: added } = await query<{ name: string }>(
@@ -170,11 +170,17 @@ async function extendAhead(
       await query(`ALTER TABLE hookline.${name}_overflow RENAME TO ${period}`);
       await query(`ALTER TABLE hookline.${period} RENAME CONSTRAINT ${name}_overflow_bounds TO ${period}_bounds`);
       await query(`ALTER TABLE hookline.${period} DROP CONSTRAINT ${period}_bounds`);
-      await query(`ALTER TABLE hookline.${period} ADD CONSTRAINT ${period}_bounds CHECK (id >= '${lower}' AND id < '${upperId}')`);
+      await query(
+        `ALTER TABLE hookline.${period} ADD CONSTRAINT ${period}_bounds CHECK (id >= '${lower}' AND id < '${upperId}')`,
+      );
       if (name !== 'messages') {
-        await query(`ALTER TABLE hookline.${period} RENAME CONSTRAINT ${name}_overflow_same_time TO ${period}_same_time`);
+        await query(
+          `ALTER TABLE hookline.${period} RENAME CONSTRAINT ${name}_overflow_same_time TO ${period}_same_time`,
+        );
       }
-      await query(`ALTER TABLE hookline.${name} ATTACH PARTITION hookline.${period} FOR VALUES FROM ('${lower}') TO ('${upperId}')`);
+      await query(
+        `ALTER TABLE hookline.${name} ATTACH PARTITION hookline.${period} FOR VALUES FROM ('${lower}') TO ('${upperId}')`,
+      );
       if (name === 'messages') result.created.push(periodName(name, period));
     }
     await query('SELECT hookline.ensure_overflow_partitions()');
@@ -284,7 +290,9 @@ async function finishInterruptedDetaches(query: Query, result: TimePartitionResu
     if (!loose[0]?.loose) continue;
     const { rows: rowsLeft } = await query(`SELECT 1 FROM hookline.${name}_overflow LIMIT 1`);
     if (rowsLeft.length > 0) {
-      throw new Error(`hookline.${name}_overflow is detached but holds rows; attach it back by hand before maintenance can go on`);
+      throw new Error(
+        `hookline.${name}_overflow is detached but holds rows; attach it back by hand before maintenance can go on`,
+      );
     }
     await query(`DROP TABLE hookline.${name}_overflow`);
   }
@@ -305,7 +313,8 @@ async function finishInterruptedDetaches(query: Query, result: TimePartitionResu
     // Detach whichever of the three are still attached, then decide as retention would.
     for (const { name } of TABLES) {
       const attached = (await partitionsOf(query, name)).some((p) => p.partition_name === `${name}_${period.name}`);
-      if (attached) await query(`ALTER TABLE hookline.${name} DETACH PARTITION hookline.${name}_${period.name} CONCURRENTLY`);
+      if (attached)
+        await query(`ALTER TABLE hookline.${name} DETACH PARTITION hookline.${name}_${period.name} CONCURRENTLY`);
     }
     await dropOrReattach(query, period, await boundsOf(query, 'msg', period), result);
   }

@@ -75,10 +75,13 @@ async function createDeliveryWorld(name: string) {
     const { deliveryId, messageId } = await insertDelivery(ctx.db.pool, spec);
     fixtures.push({ ...spec, id: deliveryId, messageId });
   }
-  // The retrying one's message was sent with an idempotency key.
-  await ctx.db.pool.query(`UPDATE hookline.messages SET idempotency_key = 'order-42' WHERE id = $1`, [
-    fixtures[3]!.messageId,
-  ]);
+  // The retrying one's message was sent with an idempotency key (kept on the message and in
+  // hookline.idempotency_keys, as hookline.send writes it).
+  await ctx.db.pool.query(
+    `WITH m AS (UPDATE hookline.messages SET idempotency_key = 'order-42' WHERE id = $1 RETURNING id, app_id)
+     INSERT INTO hookline.idempotency_keys (app_id, idempotency_key, message_id) SELECT app_id, 'order-42', id FROM m`,
+    [fixtures[3]!.messageId],
+  );
   return { appId, first, second, fixtures };
 }
 

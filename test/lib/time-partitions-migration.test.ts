@@ -147,7 +147,8 @@ describe(`migration ${MIGRATION}`, () => {
       { n: 0 },
     ]);
     expect(
-      (await pool.query(`SELECT count(*)::int AS n FROM hookline.idempotency_keys WHERE message_id = $1`, [keyed])).rows,
+      (await pool.query(`SELECT count(*)::int AS n FROM hookline.idempotency_keys WHERE message_id = $1`, [keyed]))
+        .rows,
     ).toEqual([{ n: 0 }]);
   }, 90_000);
 });

@@ -34,10 +34,10 @@ beforeAll(async () => {
   await createEventType(db.pool, appId, 'harkonnen.raid');
   endpointId = (await createEndpoint(db.pool, appId, 'http://127.0.0.1:9/')).id;
   const messageId = 'msg_giediprime00';
-  await db.pool.query(`INSERT INTO hookline.messages (id, app_id, event_type, payload) VALUES ($1, $2, 'harkonnen.raid', '{}')`, [
-    messageId,
-    appId,
-  ]);
+  await db.pool.query(
+    `INSERT INTO hookline.messages (id, app_id, event_type, payload) VALUES ($1, $2, 'harkonnen.raid', '{}')`,
+    [messageId, appId],
+  );
   // History first, and statistics taken while nothing is in flight...
   await db.pool.query(
     `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count)
@@ -178,7 +178,10 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
   });
 
   it('gives deliveries back by primary key too', async () => {
-    const ids = Array.from({ length: 100 }, (_, index) => `dlv_giediprime00_flight_${String(index + 1001).padStart(5, '0')}`);
+    const ids = Array.from(
+      { length: 100 },
+      (_, index) => `dlv_giediprime00_flight_${String(index + 1001).padStart(5, '0')}`,
+    );
     const plan = await explain(sql.releaseDeliveries, [WORKER, ids, ids.map(() => new Date()), []], BY_KEY_SETTINGS);
     const reads = deliveriesReads(plan);
     expect(reads.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'pkey']]);
@@ -291,7 +294,10 @@ describe('taking work behind a backlog', () => {
   });
 
   it('renews 500 leases by primary key', async () => {
-    const ids = Array.from({ length: 500 }, (_, index) => `dlv_giediprime00_flight_${String(index + 1).padStart(5, '0')}`);
+    const ids = Array.from(
+      { length: 500 },
+      (_, index) => `dlv_giediprime00_flight_${String(index + 1).padStart(5, '0')}`,
+    );
     const plan = await explain(sql.renewLeases, [WORKER, ids, 10, []], BY_KEY_SETTINGS);
     const read = deliveriesReads(plan);
     expect(read.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'pkey']]);

@@ -25,7 +25,8 @@ export async function listMessages({
   const prisma = await readPrisma();
   const where: Prisma.MessageWhereInput = {
     appId,
-    id: filter.idempotencyKey === undefined ? filter.id : await messageIdForKey(appId, filter.idempotencyKey, filter.id),
+    id:
+      filter.idempotencyKey === undefined ? filter.id : await messageIdForKey(appId, filter.idempotencyKey, filter.id),
     eventType: filter.eventType,
     createdAt: { gte: filter.from, lt: filter.to },
   };
