@@ -121,3 +121,31 @@ export const stats = z.object({
 });
 export type Stats = ResponseBody<typeof stats>;
 export type StatsPoint = Stats['series'][number];
+
+export const endpointStatsQuery = statsQuery.pick({ from: true, to: true, bucketSeconds: true });
+
+export const endpointStats = z.object({
+  from: timestamp,
+  to: timestamp,
+  bucketSeconds: z.number().int(),
+  totals: z.object({
+    attempts: z.number().int().describe('Attempts in the range, retries included'),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+    successRate: z.number().nullable().describe('Succeeded share of attempts, 0..1; null without attempts'),
+    latencyMs: latency.describe("The receiver's response time over the range"),
+  }),
+  series: z.array(
+    z.object({
+      time: timestamp,
+      succeeded: z.number().int(),
+      failed: z.number().int(),
+      p50: z.number().nullable(),
+      p95: z.number().nullable(),
+      p99: z.number().nullable(),
+    }),
+  ),
+});
+export type EndpointStats = ResponseBody<typeof endpointStats>;
+/** What the throughput and latency charts draw: a point of either series. */
+export type ChartPoint = EndpointStats['series'][number];
