@@ -1696,6 +1696,45 @@ export interface components {
                 expiresAt: string | null;
             }[];
         };
+        EndpointStats: {
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            to: string;
+            bucketSeconds: number;
+            totals: {
+                /** @description Attempts in the range, retries included */
+                attempts: number;
+                succeeded: number;
+                failed: number;
+                /** @description Succeeded share of attempts, 0..1; null without attempts */
+                successRate: number | null;
+                /** @description The receiver's response time over the range */
+                latencyMs: {
+                    p50: number | null;
+                    p95: number | null;
+                    p99: number | null;
+                };
+            };
+            series: {
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                time: string;
+                succeeded: number;
+                failed: number;
+                p50: number | null;
+                p95: number | null;
+                p99: number | null;
+            }[];
+        };
         EndpointWithSecret: {
             id: string;
             appId: string;
@@ -4038,45 +4077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: date-time
-                         * @description ISO-8601 timestamp
-                         */
-                        from: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO-8601 timestamp
-                         */
-                        to: string;
-                        bucketSeconds: number;
-                        totals: {
-                            /** @description Attempts in the range, retries included */
-                            attempts: number;
-                            succeeded: number;
-                            failed: number;
-                            /** @description Succeeded share of attempts, 0..1; null without attempts */
-                            successRate: number | null;
-                            /** @description The receiver's response time over the range */
-                            latencyMs: {
-                                p50: number | null;
-                                p95: number | null;
-                                p99: number | null;
-                            };
-                        };
-                        series: {
-                            /**
-                             * Format: date-time
-                             * @description ISO-8601 timestamp
-                             */
-                            time: string;
-                            succeeded: number;
-                            failed: number;
-                            p50: number | null;
-                            p95: number | null;
-                            p99: number | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["EndpointStats"];
                 };
             };
             400: components["responses"]["Error400"];
