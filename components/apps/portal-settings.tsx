@@ -129,7 +129,7 @@ function PortalBranding({ app }: { app: App }) {
       <CardBody>
         <form onSubmit={submit} className="space-y-3">
           <Field label="Portal name" hint={`Empty: the app's name (${app.name}).`}>
-            <Input name="portalName" value={name} maxLength={100} onChange={(event) => setName(event.target.value)} />
+            <Input name="portalName" value={name} maxLength={200} onChange={(event) => setName(event.target.value)} />
           </Field>
           <Field label="Logo URL" hint="https only; shown about 32 px high. Empty: no logo.">
             <Input

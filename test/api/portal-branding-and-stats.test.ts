@@ -84,7 +84,7 @@ describe('portal branding', () => {
       ['portalAccentColor', '#12345g', /#rrggbb/],
       ['portalAccentColor', '#123456;background:url(https://x.example)', /#rrggbb/],
       ['portalName', '', /./],
-      ['portalName', 'n'.repeat(101), /./],
+      ['portalName', 'n'.repeat(201), /./],
     ];
     for (const [field, value, why] of refused) {
       const response = await call('PATCH', `/v1/apps/${a.appId}`, { key: keyOfA, body: { [field]: value } });

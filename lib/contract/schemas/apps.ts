@@ -101,7 +101,7 @@ export const frameAncestorOrigin = z
 // reach outside: React renders the name as text; the logo is an https URL (never javascript: or data:,
 // and the portal's CSP img-src allows its origin only) without characters that could end an attribute
 // or a CSP source; the colour is a 6-digit hex, the only thing that goes into a style attribute.
-export const portalName = z.string().trim().min(1).max(100);
+export const portalName = z.string().trim().min(1).max(200);
 
 /** Why `url` (trimmed) is not a logo URL the portal may show, or null when it is one. */
 export function portalLogoUrlProblem(url: string): string | null {

@@ -7,6 +7,6 @@
 -- Content-Security-Policy allows images from its origin only) and the colour is a 6-digit hex (it goes
 -- into a style attribute). Nullable columns without defaults: adding them rewrites no rows.
 ALTER TABLE hookline.apps
-  ADD COLUMN portal_name text CHECK (char_length(portal_name) BETWEEN 1 AND 100),
+  ADD COLUMN portal_name text CHECK (char_length(portal_name) BETWEEN 1 AND 200),
   ADD COLUMN portal_logo_url text CHECK (portal_logo_url ~ '^https://[^\s"''<>;,]+$' AND char_length(portal_logo_url) <= 2000),
   ADD COLUMN portal_accent_color text CHECK (portal_accent_color ~ '^#[0-9a-f]{6}$');
