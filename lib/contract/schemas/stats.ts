@@ -18,6 +18,11 @@ export const statsQuery = z.object({
 
 const latency = z.object({ p50: z.number().nullable(), p95: z.number().nullable(), p99: z.number().nullable() });
 
+/** One bucket of the throughput and latency charts: attempts by outcome and latency percentiles. */
+const chartPoint = z
+  .object({ time: timestamp, succeeded: z.number().int(), failed: z.number().int() })
+  .extend(latency.shape);
+
 export const stats = z.object({
   from: timestamp,
   to: timestamp,
@@ -65,13 +70,7 @@ export const stats = z.object({
     latencyMs: latency,
   }),
   series: z.array(
-    z.object({
-      time: timestamp,
-      succeeded: z.number().int(),
-      failed: z.number().int(),
-      p50: z.number().nullable(),
-      p95: z.number().nullable(),
-      p99: z.number().nullable(),
+    chartPoint.extend({
       waiting: z
         .number()
         .int()
@@ -135,17 +134,8 @@ export const endpointStats = z.object({
     successRate: z.number().nullable().describe('Succeeded share of attempts, 0..1; null without attempts'),
     latencyMs: latency.describe("The receiver's response time over the range"),
   }),
-  series: z.array(
-    z.object({
-      time: timestamp,
-      succeeded: z.number().int(),
-      failed: z.number().int(),
-      p50: z.number().nullable(),
-      p95: z.number().nullable(),
-      p99: z.number().nullable(),
-    }),
-  ),
+  series: z.array(chartPoint),
 });
 export type EndpointStats = ResponseBody<typeof endpointStats>;
 /** What the throughput and latency charts draw: a point of either series. */
-export type ChartPoint = EndpointStats['series'][number];
+export type ChartPoint = ResponseBody<typeof chartPoint>;
