@@ -5,7 +5,8 @@
 //
 // Customer portal pages (/portal) may be framed by the origins their app allows: the session cookie
 // names the app, so those pages cost one indexed lookup here. Without a live session, or with no
-// origin allowed, they are as unframeable as the dashboard.
+// origin allowed, they are as unframeable as the dashboard. The same lookup names the app's logo, whose
+// origin alone is added to img-src.
 import { NextResponse, type NextRequest } from 'next/server';
 import { findPortalSession } from './lib/domain/portal/find-portal-session';
 import { isPortalPath, PORTAL_COOKIE_NAME } from './lib/http/portal/portal-cookie';
@@ -15,10 +16,9 @@ import { REQUESTED_PATH_HEADER } from './lib/http/auth/requested-path';
 export async function proxy(request: NextRequest) {
   const nonce = createNonce();
   const portal = isPortalPath(request.nextUrl.pathname);
-  const frameAncestors = portal
-    ? ((await findPortalSession(request.cookies.get(PORTAL_COOKIE_NAME)?.value))?.frameAncestors ?? [])
-    : [];
-  const policy = contentSecurityPolicy(nonce, { frameAncestors });
+  const session = portal ? await findPortalSession(request.cookies.get(PORTAL_COOKIE_NAME)?.value) : null;
+  const frameAncestors = session?.frameAncestors ?? [];
+  const policy = contentSecurityPolicy(nonce, { frameAncestors, imageUrls: [session?.branding.logoUrl] });
   const headers = new Headers(request.headers);
   headers.set('content-security-policy', policy);
   headers.set('x-nonce', nonce);

@@ -73,9 +73,9 @@ test('two apps: each portal shows and changes only its own app', async ({ browse
 
   // Endpoints: Alpha's only, in the portal's own shell (no dashboard navigation).
   await expect(page.getByTestId('portal-app-name')).toHaveText('Portal Alpha');
-  await expect(page.getByTestId('portal-endpoint-row')).toHaveCount(1);
-  await expect(page.getByTestId('portal-endpoints-table')).toContainText(alpha.endpointUrl);
-  await expect(page.getByTestId('portal-endpoints-table')).not.toContainText(beta.endpointUrl);
+  await expect(page.getByTestId('endpoint-row')).toHaveCount(1);
+  await expect(page.getByTestId('endpoints-table')).toContainText(alpha.endpointUrl);
+  await expect(page.getByTestId('endpoints-table')).not.toContainText(beta.endpointUrl);
   await expect(page.getByRole('link', { name: 'API keys' })).toHaveCount(0);
   await pictures(page, 'portal-endpoints');
 
@@ -85,16 +85,16 @@ test('two apps: each portal shows and changes only its own app', async ({ browse
   await page.getByLabel('URL').fill(newUrl);
   await page.getByLabel('Description').fill('Added from the portal');
   await page.getByRole('dialog').getByRole('button', { name: 'Add endpoint' }).click();
-  await expect(page.getByTestId('portal-new-endpoint-secret')).toContainText('whsec_');
+  await expect(page.getByTestId('new-endpoint-secret')).toContainText('whsec_');
   await page.getByRole('link', { name: 'Open endpoint' }).click();
-  await expect(page.getByTestId('portal-endpoint-url')).toHaveText(newUrl);
+  await expect(page.getByTestId('endpoint-url')).toHaveText(newUrl);
 
   // Send a test event and watch it succeed.
   await page.getByRole('button', { name: 'Send test event' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
   await expect(page.getByRole('dialog')).toContainText('Sent message');
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
-  await expect(page.getByTestId('portal-delivery-row').first()).toContainText(/succeeded/i, { timeout: 20_000 });
+  await expect(page.getByTestId('delivery-row').first()).toContainText(/succeeded/i, { timeout: 20_000 });
 
   // See the secret, rotate it (two secrets during the grace period).
   await page.getByRole('button', { name: 'Show secret' }).click();
@@ -142,26 +142,26 @@ test('two apps: each portal shows and changes only its own app', async ({ browse
 
   // Event types: read-only, with schema and derived example.
   await page.getByRole('link', { name: 'Event types' }).click();
-  const invoice = page.getByTestId('portal-event-type').filter({ hasText: 'invoice.paid' });
+  const invoice = page.getByTestId('event-type-reference').filter({ hasText: 'invoice.paid' });
   await expect(invoice).toContainText('"invoiceId": "inv_1042"');
   await expect(invoice).toContainText('"amount": 1');
   await expect(invoice).toContainText('An invoice was paid in full.');
-  await expect(page.getByTestId('portal-event-type')).toHaveCount(2);
+  await expect(page.getByTestId('event-type-reference')).toHaveCount(2);
   await expect(page.getByRole('button', { name: /delete|edit|new/i })).toHaveCount(0);
   await pictures(page, 'portal-event-types');
 
   // Deliveries and attempts: the other endpoint's dead delivery, replayed from its page.
   await page.getByRole('link', { name: 'Deliveries' }).click();
-  await expect(page.getByTestId('portal-delivery-row').first()).toBeVisible();
-  await expect(page.getByTestId('portal-deliveries-table')).not.toContainText('shipment.sent');
+  await expect(page.getByTestId('delivery-row').first()).toBeVisible();
+  await expect(page.getByTestId('deliveries-table')).not.toContainText('shipment.sent');
   await page.getByLabel('State').selectOption('dead');
-  await expect(page.getByTestId('portal-delivery-row')).toHaveCount(1);
+  await expect(page.getByTestId('delivery-row')).toHaveCount(1);
   await pictures(page, 'portal-deliveries');
-  await page.getByTestId('portal-delivery-row').first().getByRole('link').click();
-  await expect(page.getByTestId('portal-delivery-state')).toContainText(/dead/i);
+  await page.getByTestId('delivery-row').first().getByRole('link').first().click();
+  await expect(page.getByTestId('delivery-state')).toContainText(/dead/i);
   await expect(page.getByText('Attempts, newest first')).toBeVisible();
   await page.getByRole('button', { name: 'Replay' }).click();
-  await expect(page.getByTestId('portal-delivery-state')).toContainText(/succeeded/i, { timeout: 20_000 });
+  await expect(page.getByTestId('delivery-state')).toContainText(/succeeded/i, { timeout: 20_000 });
   await pictures(page, 'portal-delivery');
 
   // Beta's portal, in another browser: Beta's endpoint only; Alpha's ids are not found.
@@ -169,8 +169,8 @@ test('two apps: each portal shows and changes only its own app', async ({ browse
   const betaPage = await betaContext.newPage();
   await openPortal(betaPage, await portalUrl(beta.appId, { readOnly: true }));
   await expect(betaPage.getByTestId('portal-app-name')).toHaveText('Portal Beta');
-  await expect(betaPage.getByTestId('portal-endpoint-row')).toHaveCount(1);
-  await expect(betaPage.getByTestId('portal-endpoints-table')).toContainText(beta.endpointUrl);
+  await expect(betaPage.getByTestId('endpoint-row')).toHaveCount(1);
+  await expect(betaPage.getByTestId('endpoints-table')).toContainText(beta.endpointUrl);
   await expect(betaPage.getByText('Read-only')).toBeVisible();
   await expect(betaPage.getByRole('button', { name: 'Add endpoint' })).toHaveCount(0);
   await pictures(betaPage, 'portal-beta-read-only');
@@ -179,7 +179,7 @@ test('two apps: each portal shows and changes only its own app', async ({ browse
   const direct = await betaPage.request.get(`${env.baseUrl}/portal/api/v1/apps/${alpha.appId}/endpoints`);
   expect(direct.status()).toBe(404);
   await betaPage.getByRole('link', { name: 'Endpoints', exact: true }).click();
-  await betaPage.getByTestId('portal-endpoint-row').getByRole('link').click();
+  await betaPage.getByTestId('endpoint-row').getByRole('link').first().click();
   await expect(betaPage.getByRole('button', { name: 'Show secret' })).toHaveCount(0);
 
   // Revoked by the operator while the page is open: its next live refresh gets a 401 and the page shows
@@ -243,7 +243,7 @@ test("a portal page for another app's id, or an id that names nothing, answers 4
   await expect(page.getByTestId('portal-app-name')).toHaveText('Portal Missing Beta');
   await screenshot(page, 'portal-not-found-1280');
   await page.getByRole('link', { name: 'Back to your endpoints' }).click();
-  await expect(page.getByTestId('portal-endpoint-row')).toHaveCount(1);
+  await expect(page.getByTestId('endpoint-row')).toHaveCount(1);
 
   // Without a session the page says the session ended, whatever the id.
   await context.clearCookies();
@@ -274,7 +274,7 @@ test('the portal embeds in an iframe on an allowed origin only; the dashboard ne
     await page.goto(allowed.origin);
     const frame = page.frameLocator('#portal');
     await expect(frame.getByTestId('portal-app-name')).toHaveText('Portal Embedded');
-    await expect(frame.getByTestId('portal-endpoint-row')).toHaveCount(1);
+    await expect(frame.getByTestId('endpoint-row')).toHaveCount(1);
     await screenshot(page, 'portal-embedded-1280');
 
     // The header the browser enforced, as served to that session.
@@ -330,4 +330,142 @@ test("the dashboard sets who may embed an app's portal, and opens the portal rea
   expect(headers['content-security-policy']).toContain(
     'frame-ancestors https://app.customer.example https://*.customer.example',
   );
+});
+
+test("the portal shows its operator's branding, and each endpoint's success rate and latency over a chosen range", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  await setReceiverMode('ok');
+  const app = await createApp({ name: 'Portal Branded internal name', eventTypes: ['order.created'] });
+  await api('PATCH', `/apps/${app.appId}`, {
+    portalName: 'Acme Webhooks',
+    // Nothing answers there: the test looks at the element and the policy, not the picture.
+    portalLogoUrl: 'https://127.0.0.1:9/acme-logo.svg',
+    portalAccentColor: '#4F46E5',
+  });
+  await sendMessages(3, { appId: app.appId });
+  await expect
+    .poll(async () => (await listDeliveries(app.appId, 'state=succeeded')).length, { timeout: 20_000 })
+    .toBe(3);
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const response = page.waitForResponse((r) => new URL(r.url()).pathname === '/portal');
+  await openPortal(page, await portalUrl(app.appId));
+  // The branding: the name the customer knows (not the app's internal one), the logo, the accent colour.
+  await expect(page.getByTestId('portal-app-name')).toHaveText('Acme Webhooks');
+  await expect(page.getByText('Portal Branded internal name')).toHaveCount(0);
+  await expect(page.getByTestId('portal-logo')).toHaveAttribute('src', 'https://127.0.0.1:9/acme-logo.svg');
+  expect((await (await response).allHeaders())['content-security-policy']).toContain(
+    "img-src 'self' data: blob: https://127.0.0.1:9;",
+  );
+  const current = page.getByRole('link', { name: 'Endpoints', exact: true });
+  await expect(current).toHaveAttribute('aria-current', 'page');
+  expect(await current.evaluate((element) => getComputedStyle(element).borderBottomColor)).toBe('rgb(79, 70, 229)');
+
+  // The endpoint's stats over the range the customer picks, from the rollups of its own app.
+  await page.getByTestId('endpoint-row').getByRole('link').first().click();
+  await expect(page.getByTestId('endpoint-stats-attempts')).toHaveText('3', { timeout: 20_000 });
+  await expect(page.getByTestId('endpoint-stats-success-rate')).toHaveText(/^100(\.0)? ?%$/);
+  await expect(page.getByTestId('endpoint-stats-p50')).toHaveText(/\d+(\.\d+)? ?(ms|s)$/);
+  await expect(page.getByTestId('endpoint-stats-p95')).toHaveText(/\d+(\.\d+)? ?(ms|s)$/);
+  await page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: '24 h' }).click();
+  await expect(page).toHaveURL(/range=24h/);
+  await expect(page.getByRole('button', { name: '24 h' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('endpoint-stats-attempts')).toHaveText('3');
+  // The operator's settings of the endpoint (concurrency, retry policy) are not the customer's business.
+  await expect(page.getByTestId('retry-policy')).toHaveCount(0);
+  await screenshot(page, 'portal-endpoint-stats-1280');
+
+  await context.close();
+});
+
+test('embedded by another site over plain http, the iframe says why the portal cannot show and opens it in a tab', async ({
+  page,
+  context,
+}) => {
+  const env = e2eEnv();
+  const app = await createApp({ name: 'Portal Cross Site', eventTypes: ['order.created'] });
+  // localhost is another site than 127.0.0.1 (the port does not count, the host does): the portal
+  // cookie, SameSite=Lax over http, is not sent to the framed portal.
+  const embedding = await embeddingSite(await portalUrl(app.appId));
+  const crossSiteOrigin = embedding.origin.replace('127.0.0.1', 'localhost');
+  try {
+    await api('PATCH', `/apps/${app.appId}`, { portalFrameAncestors: [crossSiteOrigin] });
+    await page.goto(crossSiteOrigin);
+    const frame = page.frameLocator('#portal');
+    await expect(frame.getByTestId('portal-insecure-embedding')).toHaveText(
+      'The webhooks portal cannot be shown inside this page',
+    );
+    await expect(frame.locator('body')).toContainText('SameSite');
+    await screenshot(page, 'portal-embedded-over-http-1280');
+    // Its link opens the portal in a tab of its own, where the cookie is first-party.
+    const popup = context.waitForEvent('page');
+    await frame.getByRole('link', { name: 'Open the webhooks portal in a new tab' }).click();
+    const portal = await popup;
+    await portal.waitForURL(`${env.baseUrl}/portal`);
+    await expect(portal.getByTestId('portal-app-name')).toHaveText('Portal Cross Site');
+  } finally {
+    embedding.server.close();
+  }
+});
+
+test("the dashboard sets the portal's branding, refuses a logo that is not https, and says embedding needs https", async ({
+  page,
+}) => {
+  const env = e2eEnv();
+  const app = await createApp({ name: 'Portal Branding Form', eventTypes: ['order.created'] });
+  await signIn(page);
+  await page.goto(`${env.baseUrl}/apps/${app.appId}/settings`);
+
+  await page.getByLabel('Portal name').fill('Branded Hooks');
+  await page.getByLabel('Logo URL').fill('http://cdn.example.com/logo.png');
+  await page.getByLabel('Accent colour').fill('#0EA5E9');
+  await page.getByRole('button', { name: 'Save branding' }).click();
+  await expect(
+    page.getByText('portalLogoUrl: "http://cdn.example.com/logo.png" is not a logo URL: must start with https://'),
+  ).toBeVisible();
+  expect((await api<{ portalName: string | null }>('GET', `/apps/${app.appId}`)).portalName).toBeNull();
+  await page.getByLabel('Logo URL').fill('https://cdn.example.com/logo.png');
+  await page.getByRole('button', { name: 'Save branding' }).click();
+  await expect(page.getByText('Branding updated.')).toBeVisible();
+  expect(await api('GET', `/apps/${app.appId}`)).toMatchObject({
+    portalName: 'Branded Hooks',
+    portalLogoUrl: 'https://cdn.example.com/logo.png',
+    portalAccentColor: '#0ea5e9',
+  });
+
+  // Where the embedding origins are set: why an http site (or Hookline over http) cannot embed it.
+  const note = page.getByTestId('portal-http-embedding-note');
+  await expect(note).toContainText('Embedding in another site needs https');
+  await expect(note).toContainText('SameSite=Lax');
+  await expect(note).not.toHaveClass(/amber/);
+  await page.getByLabel('Sites allowed to embed the portal').fill('http://shop.example:8080');
+  await expect(note).toHaveClass(/amber/);
+  await screenshot(page, 'portal-branding-settings-1280');
+});
+
+test("a success's attempt in the portal says in the customer's words that its response was not kept, and names no server setting or worker", async ({
+  browser,
+}) => {
+  await setReceiverMode('ok');
+  const app = await createApp({ name: 'Portal Internals', eventTypes: ['order.created'] });
+  await sendMessages(1, { appId: app.appId });
+  await expect
+    .poll(async () => (await listDeliveries(app.appId, 'state=succeeded')).length, { timeout: 20_000 })
+    .toBe(1);
+  const [delivery] = await listDeliveries(app.appId, 'state=succeeded');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await openPortal(page, await portalUrl(app.appId));
+  // A success's attempt: what the customer can understand, not how to configure the server or which
+  // worker sent it.
+  await page.goto(`${e2eEnv().baseUrl}/portal/deliveries/${delivery!.id}`);
+  const attempt = page.getByTestId('attempt').first();
+  await expect(attempt.getByLabel('Response body')).toContainText('not kept for successful attempts');
+  await expect(page.locator('body')).not.toContainText('HOOKLINE_');
+  await expect(page.locator('body')).not.toContainText('delivery-row');
+  await expect(page.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
+  await context.close();
 });

@@ -141,6 +141,21 @@ test('markup stored in every field renders as text on every dashboard and portal
   const env = e2eEnv();
   const app = await api<{ id: string }>('POST', '/apps', { name: markup('app name') });
   const base = `/apps/${app.id}`;
+  // The portal's branding: the name is free text, shown in every portal page's header; the logo URL and
+  // colour end up in attributes, so markup there is refused outright (by the API and a database CHECK).
+  await api('PATCH', base, {
+    portalName: markup('portal name'),
+    portalLogoUrl: 'https://127.0.0.1:9/logo.svg?x=1',
+    portalAccentColor: '#4f46e5',
+  });
+  for (const body of [
+    { portalLogoUrl: `https://127.0.0.1:9/${markup('logo url')}` },
+    { portalLogoUrl: 'javascript:window.__hlXss="logo url"' },
+    { portalLogoUrl: 'data:image/svg+xml,<svg onload=alert(1)>' },
+    { portalAccentColor: `#4f46e5;background:url(javascript:window.__hlXss='accent')` },
+  ]) {
+    await expect(api('PATCH', base, body), JSON.stringify(body)).rejects.toThrow(/answered 422/);
+  }
   await api('POST', `${base}/event-types`, {
     name: 'xss.probe',
     description: markup('event type description'),
@@ -241,8 +256,8 @@ test('markup stored in every field renders as text on every dashboard and portal
     await portal.goto(url);
     await portal.waitForURL(`${env.baseUrl}/portal`);
     await expectInertEverywhere(portal, [
-      { path: '/portal', shows: ['app name', 'disabled endpoint description', 'endpoint description'] },
-      { path: `/portal/endpoints/${endpoint.id}`, shows: ['app name', 'endpoint description'] },
+      { path: '/portal', shows: ['portal name', 'disabled endpoint description', 'endpoint description'] },
+      { path: `/portal/endpoints/${endpoint.id}`, shows: ['portal name', 'endpoint description'] },
       { path: `/portal/endpoints/${disabled.id}`, shows: ['disabled endpoint description', 'disabled reason'] },
       {
         path: '/portal/event-types',
@@ -254,7 +269,7 @@ test('markup stored in every field renders as text on every dashboard and portal
           'schema title',
         ],
       },
-      { path: `/portal/deliveries?endpointId=${endpoint.id}`, shows: ['app name'] },
+      { path: `/portal/deliveries?endpointId=${endpoint.id}`, shows: ['portal name'] },
       { path: `/portal/deliveries/${deliveryId}`, shows: ['header value', 'payload key', 'payload value'] },
     ]);
     await portalContext.close();

@@ -1,19 +1,18 @@
 import type { Metadata } from 'next';
-import { cookies } from 'next/headers';
 import type { ReactNode } from 'react';
-import { PortalSessionProvider } from '@/components/portal/portal-session';
-import { PortalShell } from '@/components/portal/portal-shell';
-import { findPortalSession } from '@/lib/domain/portal/find-portal-session';
-import { PORTAL_COOKIE_NAME } from '@/lib/http/portal/portal-cookie';
+import { ViewerProvider } from '@/components/shared/viewer';
+import { PortalShell } from '@/components/shell/portal-shell';
+import { portalSessionOfRequest } from './portal-session-of-request';
 
 // The customer's portal: its own shell, one app, authenticated by the portal cookie only (the admin's
-// sign-in means nothing here). Every page depends on that cookie, so none can be prerendered.
+// sign-in means nothing here). Every page depends on that cookie, so none can be prerendered. The pages
+// are the dashboard's own components, told by the viewer that a customer is looking.
 export const dynamic = 'force-dynamic';
 
 export const metadata: Metadata = { title: { default: 'Webhooks', template: '%s · Webhooks' } };
 
 export default async function PortalLayout({ children }: { children: ReactNode }) {
-  const session = await findPortalSession((await cookies()).get(PORTAL_COOKIE_NAME)?.value);
+  const session = await portalSessionOfRequest();
   if (!session) {
     return (
       <main className="mx-auto max-w-lg px-4 py-16" data-testid="portal-expired">
@@ -25,15 +24,17 @@ export default async function PortalLayout({ children }: { children: ReactNode }
     );
   }
   return (
-    <PortalSessionProvider
+    <ViewerProvider
       value={{
+        kind: 'customer',
         appId: session.appId,
         appName: session.appName,
         readOnly: session.readOnly,
         expiresAt: session.expiresAt.toISOString(),
+        branding: session.branding,
       }}
     >
       <PortalShell>{children}</PortalShell>
-    </PortalSessionProvider>
+    </ViewerProvider>
   );
 }

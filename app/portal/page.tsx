@@ -1,8 +1,10 @@
 import type { Metadata } from 'next';
-import { PortalEndpoints } from '@/components/portal/portal-endpoints';
+import { EndpointsList } from '@/components/endpoints/endpoints-list';
+import { portalSessionOfRequest } from './portal-session-of-request';
 
 export const metadata: Metadata = { title: 'Endpoints' };
 
-export default function PortalEndpointsPage() {
-  return <PortalEndpoints />;
+export default async function PortalEndpointsPage() {
+  const session = await portalSessionOfRequest();
+  return session ? <EndpointsList appId={session.appId} /> : null;
 }

@@ -1,6 +1,6 @@
 'use client';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { StatsPoint } from '@/lib/contract/schemas/stats';
+import type { ChartPoint } from '@/lib/contract/schemas/stats';
 import { formatDurationTick, formatMs } from '../format';
 import { ChartFrame } from './chart-frame';
 import { AXIS_STYLE, formatTick, formatTooltipTime } from './chart-time';
@@ -16,7 +16,7 @@ const DECADES = [1, 10, 100, 1_000, 10_000, 100_000];
 
 /** p50, p95 and p99 on a log scale: with timeouts a p99 of 13.8 s and a p50 of 128 ms differ 100-fold,
  * and on a linear axis the p50 and p95 lay flat on zero. Each decade gets a tick in ms or s. */
-export function LatencyChart({ series, bucketSeconds }: { series: StatsPoint[]; bucketSeconds: number }) {
+export function LatencyChart({ series, bucketSeconds }: { series: ChartPoint[]; bucketSeconds: number }) {
   // A line through one or two measured buckets is invisible; dots show them until there are more.
   const measured = series.filter((point) => point.p50 != null);
   const dot = measured.length < 3 ? { r: 3 } : false;

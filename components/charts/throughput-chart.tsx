@@ -1,13 +1,13 @@
 'use client';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { StatsPoint } from '@/lib/contract/schemas/stats';
+import type { ChartPoint } from '@/lib/contract/schemas/stats';
 import { ChartFrame } from './chart-frame';
 import { AXIS_STYLE, formatTick, formatTooltipTime } from './chart-time';
 
 /** Attempts per bucket, succeeded and failed stacked, so a bar's height is the bucket's attempts.
  * Bars, not areas: a stacked area draws the failed series' edge along the top of the successes even
  * when nothing failed, which reads as failures at a glance. A bucket without failures has no red. */
-export function ThroughputChart({ series, bucketSeconds }: { series: StatsPoint[]; bucketSeconds: number }) {
+export function ThroughputChart({ series, bucketSeconds }: { series: ChartPoint[]; bucketSeconds: number }) {
   const empty = series.every((point) => point.succeeded + point.failed === 0);
   return (
     <ChartFrame testId="throughput-chart" emptyText={empty ? 'No attempts in this range' : null}>

@@ -5,6 +5,7 @@ import type { Attempt } from '@/lib/contract/schemas/deliveries';
 import { formatMs, formatTime } from '../format';
 import { CopyButton } from '../shared/copy-button';
 import { ErrorClass, StatusCode } from '../shared/state-badge';
+import { useViewer, type Viewer } from '../shared/viewer';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
@@ -18,21 +19,27 @@ function headersText(headers: Record<string, unknown> | null): string {
     .join('\n');
 }
 
-function bodyText(attempt: Attempt): string {
-  if (attempt.keptOnDelivery) return SUCCESS_NOT_KEPT;
+function bodyText(attempt: Attempt, viewer: Viewer): string {
+  if (attempt.keptOnDelivery) return successNotKept(viewer);
   return attempt.responseBody == null ? '(no body)' : attempt.responseBody || '(empty)';
 }
 
-function responseHeadersText(attempt: Attempt): string {
-  return attempt.keptOnDelivery ? SUCCESS_NOT_KEPT : headersText(attempt.responseHeaders);
+function responseHeadersText(attempt: Attempt, viewer: Viewer): string {
+  return attempt.keptOnDelivery ? successNotKept(viewer) : headersText(attempt.responseHeaders);
 }
 
 // The worker keeps a success on its delivery row (status, time, duration) unless the deployment sets
-// HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS; its request headers are rebuilt, its response is gone.
-const SUCCESS_NOT_KEPT = '(not kept for successes: set HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS=true to keep them)';
+// HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS; its request headers are rebuilt, its response is gone. Only the
+// operator can set that variable: a customer is told what happened, not how to configure a server.
+function successNotKept(viewer: Viewer): string {
+  return viewer.kind === 'operator'
+    ? '(not kept for successes: set HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS=true to keep them)'
+    : '(not kept for successful attempts: the status and time above are what your endpoint answered)';
+}
 
 /** One attempt's outcome as a column of the side-by-side view. */
 function ResponseColumn({ attempt }: { attempt: Attempt }) {
+  const viewer = useViewer();
   return (
     <div className="min-w-0 space-y-2" data-testid={`compare-attempt-${attempt.attemptNumber}`}>
       <div className="text-xs font-medium text-zinc-700">
@@ -41,9 +48,9 @@ function ResponseColumn({ attempt }: { attempt: Attempt }) {
       </div>
       {attempt.errorMessage ? <TextBlock label="Error message" text={attempt.errorMessage} /> : null}
       <div className="text-xs text-zinc-500">Response headers</div>
-      <TextBlock label="Response headers" text={responseHeadersText(attempt)} />
+      <TextBlock label="Response headers" text={responseHeadersText(attempt, viewer)} />
       <div className="text-xs text-zinc-500">Response body</div>
-      <TextBlock label="Response body" text={bodyText(attempt)} />
+      <TextBlock label="Response body" text={bodyText(attempt, viewer)} />
     </div>
   );
 }
@@ -59,11 +66,17 @@ export function AttemptCard({
   /** What every attempt sends (method, URL and body); the headers are this attempt's own. */
   request?: { method?: string; url: string; body: string };
 }) {
+  const viewer = useViewer();
   const [comparing, setComparing] = useState(false);
   const [showCurl, setShowCurl] = useState(false);
   const ok = attempt.statusCode != null && attempt.statusCode >= 200 && attempt.statusCode < 300 && !attempt.errorClass;
   const curl = request
-    ? curlCommand({ method: request.method, url: request.url, headers: attempt.requestHeaders ?? {}, body: request.body })
+    ? curlCommand({
+        method: request.method,
+        url: request.url,
+        headers: attempt.requestHeaders ?? {},
+        body: request.body,
+      })
     : null;
   return (
     <Card data-testid="attempt" id={`attempt-${attempt.attemptNumber}`} className="overflow-hidden">
@@ -78,7 +91,10 @@ export function AttemptCard({
         <span className="text-xs text-zinc-500" title={attempt.startedAt}>
           {formatTime(attempt.startedAt)}
         </span>
-        {attempt.workerId ? <span className="truncate font-mono text-xs text-zinc-400">{attempt.workerId}</span> : null}
+        {/* Which worker sent it is the operator's business (host names, process ids). */}
+        {attempt.workerId && viewer.kind === 'operator' ? (
+          <span className="truncate font-mono text-xs text-zinc-400">{attempt.workerId}</span>
+        ) : null}
         <span className="ml-auto flex flex-wrap gap-1">
           {curl ? (
             <>
@@ -130,13 +146,13 @@ export function AttemptCard({
         </div>
         <div className="min-w-0">
           <div className="mb-1 text-xs font-medium text-zinc-500">Response headers</div>
-          <TextBlock label="Response headers" text={responseHeadersText(attempt)} />
+          <TextBlock label="Response headers" text={responseHeadersText(attempt, viewer)} />
         </div>
         <div className="min-w-0 lg:col-span-2">
           <div className="mb-1 text-xs font-medium text-zinc-500">
             Response body{attempt.responseTruncated ? ' (truncated: only the first bytes are kept)' : ''}
           </div>
-          <TextBlock label="Response body" text={bodyText(attempt)} />
+          <TextBlock label="Response body" text={bodyText(attempt, viewer)} />
         </div>
       </div>
     </Card>

@@ -21,6 +21,7 @@ import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
+import { useViewer } from '../shared/viewer';
 import { DeliveriesTable } from './deliveries-table';
 import {
   activeFilterNames,
@@ -34,12 +35,17 @@ function isStateFilter(value: string | undefined): value is DeliveryStateFilter 
   return value !== undefined && (DELIVERY_STATE_FILTERS as readonly string[]).includes(value);
 }
 
+/** Deliveries by filter: the operator's explorer over any app, with bulk replay; in the customer portal
+ * the session's app only, without bulk actions (the portal's API has none). */
 export function DeliveriesExplorer() {
+  const viewer = useViewer();
+  const operator = viewer.kind === 'operator';
   const [params, setParams] = useUrlFilters(DELIVERY_FILTER_NAMES);
-  const apps = useDefaultApp(params.appId, (appId) => setParams({ appId }));
+  const apps = useDefaultApp(params.appId, (appId) => setParams({ appId }), operator);
+  const appId = operator ? params.appId : viewer.appId;
   const filter: DeliveryFilter = useMemo(
     () => ({
-      appId: params.appId ?? '',
+      appId: appId ?? '',
       endpointId: params.endpointId,
       eventType: params.eventType,
       state: isStateFilter(params.state) ? params.state : undefined,
@@ -51,7 +57,7 @@ export function DeliveriesExplorer() {
       range: isTimeRange(params.range) ? params.range : undefined,
       id: params.id,
     }),
-    [params],
+    [params, appId],
   );
   const deliveries = useInfiniteQuery(deliveriesQuery(filter));
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -102,7 +108,9 @@ export function DeliveriesExplorer() {
       <PageHeader
         title="Deliveries"
         subtitle={
-          filter.appId ? (
+          !operator ? (
+            'Every webhook sent to your endpoints, newest first'
+          ) : filter.appId ? (
             <LiveStatus
               updatedAt={deliveries.dataUpdatedAt}
               fetching={deliveries.isFetching}
@@ -111,30 +119,32 @@ export function DeliveriesExplorer() {
           ) : null
         }
         actions={
-          <>
-            <Button
-              disabled={selectedIds.length === 0 || replaySelected.isPending}
-              onClick={() => replaySelected.mutate(selectedIds)}
-              data-testid="replay-selected"
-            >
-              Replay selected ({selectedIds.length})
-            </Button>
-            <Button
-              variant="danger"
-              disabled={!filter.appId}
-              onClick={() => {
-                replayMatching.reset();
-                setConfirmOpen(true);
-                countMatching.mutate();
-              }}
-              data-testid="replay-matching"
-            >
-              {filter.state ? 'Replay matching filter…' : 'Replay failed matching filter…'}
-            </Button>
-          </>
+          operator ? (
+            <>
+              <Button
+                disabled={selectedIds.length === 0 || replaySelected.isPending}
+                onClick={() => replaySelected.mutate(selectedIds)}
+                data-testid="replay-selected"
+              >
+                Replay selected ({selectedIds.length})
+              </Button>
+              <Button
+                variant="danger"
+                disabled={!filter.appId}
+                onClick={() => {
+                  replayMatching.reset();
+                  setConfirmOpen(true);
+                  countMatching.mutate();
+                }}
+                data-testid="replay-matching"
+              >
+                {filter.state ? 'Replay matching filter…' : 'Replay failed matching filter…'}
+              </Button>
+            </>
+          ) : null
         }
       />
-      <DeliveryFilters params={params} range={filter.range} setFilter={setFilter} />
+      <DeliveryFilters params={{ ...params, appId }} range={filter.range} setFilter={setFilter} />
       {notice ? (
         <p
           role="status"
@@ -145,7 +155,7 @@ export function DeliveriesExplorer() {
       ) : null}
       <InlineError error={replaySelected.error} />
       <Card>
-        {apps.isSuccess && apps.data.data.length === 0 ? (
+        {operator && apps.isSuccess && apps.data.data.length === 0 ? (
           <Empty title="No apps yet">Create an app and send a message to see deliveries here.</Empty>
         ) : !filter.appId || deliveries.isPending ? (
           <Loading label="Loading deliveries…" />
@@ -153,13 +163,17 @@ export function DeliveriesExplorer() {
           <ErrorState error={deliveries.error} retry={() => void deliveries.refetch()} />
         ) : rows.length === 0 ? (
           <Empty title="No deliveries match">
-            {anyFilter ? 'Try widening the filter.' : 'Send a message to this app.'}
+            {anyFilter
+              ? 'Try widening the filter.'
+              : operator
+                ? 'Send a message to this app.'
+                : 'Nothing was sent yet.'}
           </Empty>
         ) : (
           <>
             <DeliveriesTable
               deliveries={rows}
-              selected={selected}
+              selected={operator ? selected : undefined}
               onToggle={(id) =>
                 setSelected((current) => {
                   const next = new Set(current);

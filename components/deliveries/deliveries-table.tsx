@@ -3,11 +3,8 @@ import Link from 'next/link';
 import type { Delivery } from '@/lib/contract/schemas/deliveries';
 import { formatMs, formatRelative, formatTime } from '../format';
 import { DeliveryStateBadge, ErrorClass, StatusCode } from '../shared/state-badge';
+import { useViewer, viewerPaths } from '../shared/viewer';
 import { Table, Td, Th, Tr } from '../ui/table';
-
-export function deliveryHref(delivery: Pick<Delivery, 'appId' | 'id'>): string {
-  return `/apps/${encodeURIComponent(delivery.appId)}/deliveries/${encodeURIComponent(delivery.id)}`;
-}
 
 export function DeliveriesTable({
   deliveries,
@@ -22,6 +19,7 @@ export function DeliveriesTable({
   onToggleAll?: (ids: string[], select: boolean) => void;
   showEndpoint?: boolean;
 }) {
+  const viewer = useViewer();
   const selectable = Boolean(selected && onToggle);
   const allSelected = selectable && deliveries.length > 0 && deliveries.every((d) => selected!.has(d.id));
   return (
@@ -69,7 +67,10 @@ export function DeliveriesTable({
             ) : null}
             {/* On a phone this cell carries what the hidden columns would: time and endpoint. */}
             <Td className="sm:whitespace-nowrap">
-              <Link href={deliveryHref(delivery)} className="break-all font-mono text-xs text-zinc-900 hover:underline">
+              <Link
+                href={viewerPaths(viewer, delivery.appId).delivery(delivery.id)}
+                className="break-all font-mono text-xs text-zinc-900 hover:underline"
+              >
                 {delivery.id}
               </Link>
               <div className="text-xs text-zinc-500" title={delivery.createdAt} data-testid="delivery-created">
@@ -90,7 +91,7 @@ export function DeliveriesTable({
               // off "Next try"; the full URL is the link's title.
               <Td className="max-w-[13rem] max-sm:hidden">
                 <Link
-                  href={`/apps/${encodeURIComponent(delivery.appId)}/endpoints/${encodeURIComponent(delivery.endpointId)}`}
+                  href={viewerPaths(viewer, delivery.appId).endpoint(delivery.endpointId)}
                   className="block truncate font-mono text-xs text-zinc-700 hover:underline"
                   title={delivery.endpointUrl}
                 >

@@ -6,6 +6,7 @@ import { statsKeys } from '@/lib/client/queries/stats';
 import { LiveStatus } from '../filters/live-status';
 import { formatMs, formatRelative, formatTime } from '../format';
 import { DeliveryStateBadge, ErrorClass, StatusCode } from '../shared/state-badge';
+import { canChange, useViewer, viewerPaths } from '../shared/viewer';
 import { Button } from '../ui/button';
 import { Card, CardHeader } from '../ui/card';
 import { PageHeader } from '../ui/page-header';
@@ -24,7 +25,12 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
   );
 }
 
+/** A delivery's page, for the operator (every action) and in the customer portal (replay only, and none
+ * for a read-only session: the portal's API offers no cancel). */
 export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryId: string }) {
+  const viewer = useViewer();
+  const paths = viewerPaths(viewer, appId);
+  const operator = viewer.kind === 'operator';
   const delivery = useQuery(deliveryQuery(appId, deliveryId));
   const queryClient = useQueryClient();
   const invalidate = () =>
@@ -41,25 +47,36 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
   const attempts = [...d.attempts].sort((a, b) => b.attemptNumber - a.attemptNumber);
   return (
     <div className="space-y-4">
+      {operator ? null : (
+        <div className="text-sm">
+          <Link href={paths.deliveries()} className="text-zinc-500 hover:underline">
+            ← Deliveries
+          </Link>
+        </div>
+      )}
       <PageHeader
         title={<span className="whitespace-normal break-all font-mono">{d.id}</span>}
         subtitle={<LiveStatus updatedAt={delivery.dataUpdatedAt} fetching={delivery.isFetching} />}
         actions={
           <>
-            <ReplayButton state={d.state} pending={replay.isPending} onReplay={() => replay.mutate()} />
-            <Button
-              disabled={cancel.isPending || !(d.state === 'waiting' || d.state === 'retrying')}
-              onClick={() => cancel.mutate()}
-            >
-              Cancel
-            </Button>
+            {canChange(viewer) ? (
+              <ReplayButton state={d.state} pending={replay.isPending} onReplay={() => replay.mutate()} />
+            ) : null}
+            {operator ? (
+              <Button
+                disabled={cancel.isPending || !(d.state === 'waiting' || d.state === 'retrying')}
+                onClick={() => cancel.mutate()}
+              >
+                Cancel
+              </Button>
+            ) : null}
           </>
         }
       />
       <InlineError error={replay.error ?? cancel.error} />
       {replay.isSuccess ? (
         <p role="status" className="text-sm text-green-700">
-          Replayed: the delivery is due now and a worker sends it within a second.
+          Replayed: the delivery is due now and is sent again within seconds.
         </p>
       ) : null}
       {d.wait ? (
@@ -79,23 +96,21 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
               </span>
             </Row>
             <Row label="Endpoint">
-              <Link
-                className="font-mono text-xs hover:underline"
-                href={`/apps/${encodeURIComponent(appId)}/endpoints/${encodeURIComponent(d.endpointId)}`}
-              >
+              <Link className="font-mono text-xs hover:underline" href={paths.endpoint(d.endpointId)}>
                 {d.endpointUrl}
               </Link>
             </Row>
             <Row label="Event type">
               <span className="font-mono text-xs">{d.eventType}</span>
             </Row>
-            <Row label="Message">
-              <Link
-                className="font-mono text-xs hover:underline"
-                href={`/apps/${encodeURIComponent(appId)}/messages/${encodeURIComponent(d.messageId)}`}
-              >
-                {d.messageId}
-              </Link>
+            <Row label={paths.message ? 'Message' : 'Webhook id'}>
+              {paths.message ? (
+                <Link className="font-mono text-xs hover:underline" href={paths.message(d.messageId)}>
+                  {d.messageId}
+                </Link>
+              ) : (
+                <span className="font-mono text-xs">{d.messageId}</span>
+              )}
             </Row>
             <Row label="Attempts">{d.attemptCount}</Row>
             <Row label="Last status">
@@ -120,7 +135,7 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
         <AttemptsTimeline attempts={d.attempts} nextAttemptAt={d.wait?.until ?? null} />
         {attempts.length === 0 ? (
           <Card>
-            <Empty title="Not attempted yet">The worker picks up pending deliveries within a second.</Empty>
+            <Empty title="Not attempted yet">It is sent within a few seconds.</Empty>
           </Card>
         ) : (
           attempts.map((attempt, index) => (

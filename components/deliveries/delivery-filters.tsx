@@ -15,6 +15,7 @@ import { TimeRangePicker } from '../filters/time-range-picker';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Field, Select } from '../ui/field';
+import { useViewer } from '../shared/viewer';
 
 /** The explorer's filters, by their names in the URL. */
 export const DELIVERY_FILTER_NAMES = [
@@ -60,6 +61,8 @@ export function DeliveryFilters({
   range: TimeRange | undefined;
   setFilter: (changes: Partial<DeliveryFilterParams>) => void;
 }) {
+  // The customer portal has one app, its session's: no app to choose.
+  const operator = useViewer().kind === 'operator';
   const endpoints = useQuery(endpointsQuery(params.appId ?? ''));
   const eventTypes = useQuery(eventTypesQuery(params.appId ?? ''));
   const active = activeFilterNames(params);
@@ -68,13 +71,15 @@ export function DeliveryFilters({
       <Card className="mb-3 p-3">
         {/* Four columns at most: any more and the selects cut off the values they show. */}
         <div className="grid grid-cols-1 gap-x-3 gap-y-2 sm:grid-cols-2 lg:grid-cols-4">
-          <Field label="App">
-            <AppSelect
-              className="w-full"
-              value={params.appId}
-              onChange={(appId) => setFilter({ appId, endpointId: undefined, eventType: undefined })}
-            />
-          </Field>
+          {operator ? (
+            <Field label="App">
+              <AppSelect
+                className="w-full"
+                value={params.appId}
+                onChange={(appId) => setFilter({ appId, endpointId: undefined, eventType: undefined })}
+              />
+            </Field>
+          ) : null}
           <Field label="Endpoint">
             <EndpointSelect
               ariaLabel="Endpoint"
@@ -114,7 +119,11 @@ export function DeliveryFilters({
         </div>
         <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
           <TimeRangePicker allowAll value={range} onChange={(next) => setFilter({ range: next })} />
-          <SavedFilters page="deliveries" pathname="/deliveries" />
+          {operator ? (
+            <SavedFilters page="deliveries" pathname="/deliveries" />
+          ) : (
+            <SavedFilters page="portal-deliveries" pathname="/portal/deliveries" />
+          )}
           <Button
             variant="ghost"
             disabled={active.length === 0}

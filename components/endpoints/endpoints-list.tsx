@@ -7,6 +7,7 @@ import { GettingStarted } from '../apps/getting-started';
 import { LiveStatus } from '../filters/live-status';
 import { formatCount } from '../format';
 import { OneTimeSecret } from '../shared/one-time-secret';
+import { canChange, useViewer, viewerPaths } from '../shared/viewer';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Dialog } from '../ui/dialog';
@@ -16,7 +17,12 @@ import { Table, Td, Th, Tr } from '../ui/table';
 import { EndpointForm } from './endpoint-form';
 import { EndpointStatusBadges, LastError, SuccessRate } from './endpoint-health-cell';
 
+/** An app's endpoints: the operator's list, and the customer portal's home page (fewer columns, the
+ * customer's words, no way to add one in a read-only session). */
 export function EndpointsList({ appId }: { appId: string }) {
+  const viewer = useViewer();
+  const operator = viewer.kind === 'operator';
+  const paths = viewerPaths(viewer, appId);
   const endpoints = useQuery(endpointsQuery(appId));
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
@@ -33,12 +39,22 @@ export function EndpointsList({ appId }: { appId: string }) {
       <PageHeader
         title="Endpoints"
         subtitle={
-          <LiveStatus updatedAt={endpoints.dataUpdatedAt} fetching={endpoints.isFetching} failed={endpoints.isError} />
+          operator ? (
+            <LiveStatus
+              updatedAt={endpoints.dataUpdatedAt}
+              fetching={endpoints.isFetching}
+              failed={endpoints.isError}
+            />
+          ) : (
+            'The URLs that receive your webhooks'
+          )
         }
         actions={
-          <Button variant="primary" onClick={() => setCreating(true)}>
-            New endpoint
-          </Button>
+          canChange(viewer) ? (
+            <Button variant="primary" onClick={() => setCreating(true)}>
+              {operator ? 'New endpoint' : 'Add endpoint'}
+            </Button>
+          ) : null
         }
       />
       <Card>
@@ -47,21 +63,25 @@ export function EndpointsList({ appId }: { appId: string }) {
         ) : endpoints.isError ? (
           <ErrorState error={endpoints.error} retry={() => void endpoints.refetch()} />
         ) : endpoints.data.data.length === 0 ? (
-          <>
-            <Empty title="No endpoints yet">Add the URL that should receive this app&apos;s webhooks.</Empty>
-            <GettingStarted appId={appId} />
-          </>
+          operator ? (
+            <>
+              <Empty title="No endpoints yet">Add the URL that should receive this app&apos;s webhooks.</Empty>
+              <GettingStarted appId={appId} />
+            </>
+          ) : (
+            <Empty title="No endpoints yet">Add the URL of your server that should receive webhooks.</Empty>
+          )
         ) : (
           <Table data-testid="endpoints-table">
             <thead>
               <tr>
                 <Th>URL</Th>
                 <Th>Status</Th>
-                <Th className="text-right">Success 24 h</Th>
-                <Th className="text-right">Attempts 24 h</Th>
-                <Th className="text-right">Queued</Th>
-                <Th>Last error</Th>
-                <Th>Event types</Th>
+                <Th className="text-right max-sm:hidden">Success 24 h</Th>
+                {operator ? <Th className="text-right">Attempts 24 h</Th> : null}
+                {operator ? <Th className="text-right">Queued</Th> : null}
+                <Th className="max-sm:hidden">Last error</Th>
+                <Th className="max-sm:hidden">Event types</Th>
               </tr>
             </thead>
             <tbody>
@@ -69,7 +89,7 @@ export function EndpointsList({ appId }: { appId: string }) {
                 <Tr key={endpoint.id} data-testid="endpoint-row">
                   <Td className="max-w-sm">
                     <Link
-                      href={`/apps/${encodeURIComponent(appId)}/endpoints/${encodeURIComponent(endpoint.id)}`}
+                      href={paths.endpoint(endpoint.id)}
                       className="block break-all font-mono text-xs font-medium text-zinc-900 hover:underline"
                     >
                       {endpoint.url}
@@ -82,15 +102,19 @@ export function EndpointsList({ appId }: { appId: string }) {
                   <Td>
                     <EndpointStatusBadges endpoint={endpoint} />
                   </Td>
-                  <Td className="text-right">
+                  <Td className="text-right max-sm:hidden">
                     <SuccessRate endpoint={endpoint} />
                   </Td>
-                  <Td className="tabular text-right">{formatCount(endpoint.health?.attempts24h)}</Td>
-                  <Td className="tabular text-right">{formatCount(endpoint.health?.pending)}</Td>
-                  <Td>
+                  {operator ? (
+                    <>
+                      <Td className="tabular text-right">{formatCount(endpoint.health?.attempts24h)}</Td>
+                      <Td className="tabular text-right">{formatCount(endpoint.health?.pending)}</Td>
+                    </>
+                  ) : null}
+                  <Td className="max-sm:hidden">
                     <LastError endpoint={endpoint} />
                   </Td>
-                  <Td className="max-w-[12rem] font-mono text-xs text-zinc-600">
+                  <Td className="max-w-[12rem] font-mono text-xs text-zinc-600 max-sm:hidden">
                     {endpoint.eventTypes.length ? (
                       endpoint.eventTypes.join(', ')
                     ) : (
@@ -103,19 +127,29 @@ export function EndpointsList({ appId }: { appId: string }) {
           </Table>
         )}
       </Card>
-      <Dialog open={creating} onClose={close} title={create.data ? 'Endpoint created' : 'New endpoint'}>
+      <Dialog
+        open={creating}
+        onClose={close}
+        title={
+          create.data ? (operator ? 'Endpoint created' : 'Endpoint added') : operator ? 'New endpoint' : 'Add endpoint'
+        }
+      >
         {create.data ? (
           <div className="space-y-3">
             <OneTimeSecret
               testId="new-endpoint-secret"
               value={create.data.secret}
-              note="The signing secret. Give it to the receiver so it can verify webhook-signature. You can reveal it again on the endpoint page."
+              note={
+                operator
+                  ? 'The signing secret. Give it to the receiver so it can verify webhook-signature. You can reveal it again on the endpoint page.'
+                  : "The signing secret: your server uses it to verify the webhook-signature header. You can show it again on the endpoint's page."
+              }
             />
             <div className="flex justify-end gap-2">
               <Button onClick={close}>Close</Button>
               <Link
                 className="inline-flex h-9 items-center rounded-md bg-zinc-900 px-3 text-sm font-medium text-white"
-                href={`/apps/${encodeURIComponent(appId)}/endpoints/${encodeURIComponent(create.data.id)}`}
+                href={paths.endpoint(create.data.id)}
               >
                 Open endpoint
               </Link>
@@ -124,7 +158,7 @@ export function EndpointsList({ appId }: { appId: string }) {
         ) : (
           <EndpointForm
             appId={appId}
-            submitLabel="Create endpoint"
+            submitLabel={operator ? 'Create endpoint' : 'Add endpoint'}
             pending={create.isPending}
             error={create.error}
             onSubmit={(input) => create.mutate(input)}

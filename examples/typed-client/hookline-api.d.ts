@@ -489,6 +489,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apps/{appId}/endpoints/{endpointId}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One endpoint's attempts, success rate and latency percentiles over a range (the last hour by default) */
+        get: operations["getEndpointStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-keys": {
         parameters: {
             query?: never;
@@ -1177,6 +1194,12 @@ export interface components {
             updatedAt: string;
             /** @description Origins allowed to embed the app's customer portal in an iframe; empty: none */
             portalFrameAncestors: string[];
+            /** @description The name the customer portal shows; null: the app's name */
+            portalName: string | null;
+            /** @description An https URL of the logo the customer portal shows; null: none */
+            portalLogoUrl: string | null;
+            /** @description The customer portal's accent colour, #rrggbb; null: the default */
+            portalAccentColor: string | null;
             /** @description Only when listed with summary=true */
             summary?: components["schemas"]["AppSummary"];
         };
@@ -1671,6 +1694,45 @@ export interface components {
                  */
                 createdAt: string;
                 expiresAt: string | null;
+            }[];
+        };
+        EndpointStats: {
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            to: string;
+            bucketSeconds: number;
+            totals: {
+                /** @description Attempts in the range, retries included */
+                attempts: number;
+                succeeded: number;
+                failed: number;
+                /** @description Succeeded share of attempts, 0..1; null without attempts */
+                successRate: number | null;
+                /** @description The receiver's response time over the range */
+                latencyMs: {
+                    p50: number | null;
+                    p95: number | null;
+                    p99: number | null;
+                };
+            };
+            series: {
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                time: string;
+                succeeded: number;
+                failed: number;
+                p50: number | null;
+                p95: number | null;
+                p99: number | null;
             }[];
         };
         EndpointWithSecret: {
@@ -2642,6 +2704,12 @@ export interface operations {
                     timeoutMs?: number | null;
                     /** @description Origins allowed to embed the app's customer portal in an iframe (at most 20); [] allows none */
                     portalFrameAncestors?: string[];
+                    /** @description null: show the app's name */
+                    portalName?: string | null;
+                    /** @description null: no logo */
+                    portalLogoUrl?: string | null;
+                    /** @description null: the default colour */
+                    portalAccentColor?: string | null;
                 };
             };
         };
@@ -3974,6 +4042,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Stats"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getEndpointStats: {
+        parameters: {
+            query?: {
+                /** @description Default: one hour before `to` */
+                from?: string;
+                /** @description Default: now */
+                to?: string;
+                /** @description Width of one series point; a multiple of 60 (default chosen from the range) */
+                bucketSeconds?: number;
+            };
+            header?: never;
+            path: {
+                appId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointStats"];
                 };
             };
             400: components["responses"]["Error400"];

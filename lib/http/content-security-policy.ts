@@ -10,13 +10,18 @@
 
 export function contentSecurityPolicy(
   nonce: string,
-  { frameAncestors = [] }: { frameAncestors?: string[] } = {},
+  {
+    frameAncestors = [],
+    imageUrls = [],
+  }: { frameAncestors?: string[]; imageUrls?: (string | null | undefined)[] } = {},
 ): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    // A portal's logo (an https URL its operator set) is the only image from elsewhere: its origin, not
+    // https: at large, so an injected <img> cannot beacon data to any other host.
+    ["img-src 'self' data: blob:", ...imageOrigins(imageUrls)].join(' '),
     "font-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",
@@ -27,6 +32,22 @@ export function contentSecurityPolicy(
     // lib/contract/schemas/apps.ts, so an entry cannot add a directive); none listed, none allowed.
     `frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'"}`,
   ].join('; ');
+}
+
+/** The https origins of these URLs; anything else (null, not a URL, not https) adds nothing. */
+function imageOrigins(urls: (string | null | undefined)[]): string[] {
+  const origins = new Set<string>();
+  for (const url of urls) {
+    if (!url) continue;
+    try {
+      const parsed = new URL(url);
+      // URL.origin is scheme://host[:port], punycoded: nothing in it can end the directive.
+      if (parsed.protocol === 'https:') origins.add(parsed.origin);
+    } catch {
+      // Not a URL: the API refuses one, so only a hand-edited row gets here; it shows no logo.
+    }
+  }
+  return [...origins];
 }
 
 /** 128 random bits, base64: unguessable, and fresh for every page. */

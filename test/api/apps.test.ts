@@ -24,6 +24,9 @@ describe('POST /apps', () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       portalFrameAncestors: [],
+      portalName: null,
+      portalLogoUrl: null,
+      portalAccentColor: null,
     });
     const { rows } = await ctx.db.pool.query('SELECT name FROM hookline.apps WHERE id = $1', [response.body.id]);
     expect(rows).toEqual([{ name: 'Acme' }]);

@@ -1,15 +1,15 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { PortalDeliveries } from '@/components/portal/portal-deliveries';
+import { DeliveriesExplorer } from '@/components/deliveries/deliveries-explorer';
 import { Loading } from '@/components/ui/states';
 
 export const metadata: Metadata = { title: 'Deliveries' };
 
 export default function PortalDeliveriesPage() {
-  // useSearchParams needs a Suspense boundary.
+  // useSearchParams needs a Suspense boundary. The explorer takes the app from the portal's session.
   return (
     <Suspense fallback={<Loading />}>
-      <PortalDeliveries />
+      <DeliveriesExplorer />
     </Suspense>
   );
 }

@@ -1,8 +1,10 @@
 import type { Metadata } from 'next';
-import { PortalEventTypes } from '@/components/portal/portal-event-types';
+import { EventTypesReference } from '@/components/event-types/event-types-reference';
+import { portalSessionOfRequest } from '../portal-session-of-request';
 
 export const metadata: Metadata = { title: 'Event types' };
 
-export default function PortalEventTypesPage() {
-  return <PortalEventTypes />;
+export default async function PortalEventTypesPage() {
+  const session = await portalSessionOfRequest();
+  return session ? <EventTypesReference appId={session.appId} /> : null;
 }

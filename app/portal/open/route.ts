@@ -5,6 +5,7 @@
 import { isSecureRequest } from '@/lib/http/auth/authenticate-request';
 import { findPortalSession } from '@/lib/domain/portal/find-portal-session';
 import { clearedPortalCookie, PORTAL_PATH, portalCookie } from '@/lib/http/portal/portal-cookie';
+import { insecureEmbeddingPage, isInsecureCrossSiteFrame } from '@/lib/http/portal/insecure-embedding-page';
 
 export const runtime = 'nodejs';
 
@@ -24,6 +25,19 @@ export async function GET(request: Request): Promise<Response> {
         'Set-Cookie': clearedPortalCookie(secure),
         // A static page without scripts; framing it is harmless, but nothing needs to.
         'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      },
+    });
+  }
+  if (isInsecureCrossSiteFrame(request, secure)) {
+    // The redirect would end in a frame refused without a word (lib/http/portal/insecure-embedding-page.ts).
+    const frameAncestors = session.frameAncestors.length > 0 ? session.frameAncestors.join(' ') : "'none'";
+    const openUrl = `${PORTAL_PATH}/open?token=${encodeURIComponent(token!)}`;
+    return new Response(insecureEmbeddingPage(openUrl), {
+      status: 200,
+      headers: {
+        ...PRIVATE_HEADERS,
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors ${frameAncestors}`,
       },
     });
   }

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
 import { rangeToWindow, type TimeRange } from './time-range';
-import type { Stats } from '../../contract/schemas/stats';
+import type { EndpointStats, Stats } from '../../contract/schemas/stats';
 
 export interface StatsFilter {
   range: TimeRange;
@@ -24,6 +24,27 @@ export function statsQuery(filter: StatsFilter, options: { live?: boolean } = {}
         query: { appId: filter.appId, endpointId: filter.endpointId, ...rangeToWindow(filter.range) },
       }),
     refetchInterval: options.live === false ? false : LIVE_REFRESH_MS,
+    placeholderData: (previous) => previous,
+  });
+}
+
+export const endpointStatsKeys = {
+  all: [...statsKeys.all, 'endpoint'] as const,
+  filtered: (appId: string, endpointId: string, range: TimeRange) =>
+    [...endpointStatsKeys.all, appId, endpointId, range] as const,
+};
+
+/** One endpoint's success rate and latency over `range` (GET …/endpoints/{endpointId}/stats): what the
+ * endpoint's page shows to the operator and, through the portal's API, to the customer. */
+export function endpointStatsQuery(appId: string, endpointId: string, range: TimeRange) {
+  return queryOptions({
+    queryKey: endpointStatsKeys.filtered(appId, endpointId, range),
+    queryFn: ({ signal }) =>
+      apiFetch<EndpointStats>(
+        `/api/v1/apps/${encodeURIComponent(appId)}/endpoints/${encodeURIComponent(endpointId)}/stats`,
+        { signal, query: rangeToWindow(range) },
+      ),
+    refetchInterval: LIVE_REFRESH_MS,
     placeholderData: (previous) => previous,
   });
 }

@@ -38,7 +38,7 @@ import {
   operationalEventSchemaName,
 } from '../schemas/operations';
 import { createdPortalSession, portalSession } from '../schemas/portal-sessions';
-import { stats } from '../schemas/stats';
+import { endpointStats, stats } from '../schemas/stats';
 
 export const namedSchemas = z.registry<{ id: string }>();
 
@@ -66,6 +66,7 @@ const NAMES: [z.ZodType, string][] = [
   [job, 'Job'],
   [backfillEndpointResult, 'BackfillResult'],
   [stats, 'Stats'],
+  [endpointStats, 'EndpointStats'],
   [apiKey, 'ApiKey'],
   [createdApiKey, 'CreatedApiKey'],
   [operationalEndpoint, 'OperationalEndpoint'],

@@ -1,6 +1,6 @@
 import { defineOperation } from '../operation';
-import { stats, statsQuery } from '../schemas/stats';
-import { readErrors } from './common';
+import { endpointStats, endpointStatsQuery, stats, statsQuery } from '../schemas/stats';
+import { endpointParams, readErrors } from './common';
 
 export const statsOperations = {
   getStats: defineOperation({
@@ -13,6 +13,19 @@ export const statsOperations = {
     query: statsQuery,
     status: 200,
     response: stats,
+    errors: [...readErrors, 404],
+  }),
+  getEndpointStats: defineOperation({
+    operationId: 'getEndpointStats',
+    method: 'GET',
+    path: '/apps/{appId}/endpoints/{endpointId}/stats',
+    tag: 'Stats',
+    summary: "One endpoint's attempts, success rate and latency percentiles over a range (the last hour by default)",
+    access: 'principal',
+    params: endpointParams,
+    query: endpointStatsQuery,
+    status: 200,
+    response: endpointStats,
     errors: [...readErrors, 404],
   }),
 };

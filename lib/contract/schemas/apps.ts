@@ -37,6 +37,9 @@ export const app = z.object({
   portalFrameAncestors: z
     .array(z.string())
     .describe("Origins allowed to embed the app's customer portal in an iframe; empty: none"),
+  portalName: z.string().nullable().describe("The name the customer portal shows; null: the app's name"),
+  portalLogoUrl: z.string().nullable().describe('An https URL of the logo the customer portal shows; null: none'),
+  portalAccentColor: z.string().nullable().describe("The customer portal's accent colour, #rrggbb; null: the default"),
   summary: appSummary.optional().describe('Only when listed with summary=true'),
 });
 export type App = ResponseBody<typeof app>;
@@ -94,6 +97,44 @@ export const frameAncestorOrigin = z
   })
   .describe('http(s)://host[:port]: no path; the host may start with "*."; a port is 1 to 65535');
 
+// Branding is rendered into every customer's portal page, so it is held to what cannot carry markup or
+// reach outside: React renders the name as text; the logo is an https URL (never javascript: or data:,
+// and the portal's CSP img-src allows its origin only) without characters that could end an attribute
+// or a CSP source; the colour is a 6-digit hex, the only thing that goes into a style attribute.
+export const portalName = z.string().trim().min(1).max(200);
+
+/** Why `url` (trimmed) is not a logo URL the portal may show, or null when it is one. */
+export function portalLogoUrlProblem(url: string): string | null {
+  if (url.length > 2000) return 'must be at most 2000 characters';
+  if (/[\s"'<>;,\\]/.test(url))
+    return 'must contain no spaces, quotes, angle brackets, commas, semicolons or backslashes';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (parsed.protocol !== 'https:' || !url.toLowerCase().startsWith('https://')) return 'must start with https://';
+  if (parsed.username || parsed.password) return 'must have no user name or password';
+  return null;
+}
+
+export const portalLogoUrl = z
+  .string()
+  .trim()
+  .superRefine((url, context) => {
+    const problem = portalLogoUrlProblem(url);
+    if (problem) context.addIssue({ code: 'custom', message: `${JSON.stringify(url)} is not a logo URL: ${problem}` });
+  })
+  .describe('https://… only; served from its own origin, which the portal allows images from');
+
+export const portalAccentColor = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^#[0-9a-f]{6}$/, 'must be a colour as #rrggbb (6 hex digits), such as #4f46e5')
+  .describe('#rrggbb');
+
 export const updateAppBody = z
   .strictObject({
     name: appName.optional(),
@@ -104,7 +145,11 @@ export const updateAppBody = z
       .max(20)
       .describe("Origins allowed to embed the app's customer portal in an iframe (at most 20); [] allows none")
       .optional(),
+    portalName: portalName.nullable().optional().describe("null: show the app's name"),
+    portalLogoUrl: portalLogoUrl.nullable().optional().describe('null: no logo'),
+    portalAccentColor: portalAccentColor.nullable().optional().describe('null: the default colour'),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: 'send at least one of name, retrySchedule, timeoutMs and portalFrameAncestors',
+    message:
+      'send at least one of name, retrySchedule, timeoutMs, portalFrameAncestors, portalName, portalLogoUrl and portalAccentColor',
   });

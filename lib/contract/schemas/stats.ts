@@ -18,6 +18,11 @@ export const statsQuery = z.object({
 
 const latency = z.object({ p50: z.number().nullable(), p95: z.number().nullable(), p99: z.number().nullable() });
 
+/** One bucket of the throughput and latency charts: attempts by outcome and latency percentiles. */
+const chartPoint = z
+  .object({ time: timestamp, succeeded: z.number().int(), failed: z.number().int() })
+  .extend(latency.shape);
+
 export const stats = z.object({
   from: timestamp,
   to: timestamp,
@@ -65,13 +70,7 @@ export const stats = z.object({
     latencyMs: latency,
   }),
   series: z.array(
-    z.object({
-      time: timestamp,
-      succeeded: z.number().int(),
-      failed: z.number().int(),
-      p50: z.number().nullable(),
-      p95: z.number().nullable(),
-      p99: z.number().nullable(),
+    chartPoint.extend({
       waiting: z
         .number()
         .int()
@@ -121,3 +120,22 @@ export const stats = z.object({
 });
 export type Stats = ResponseBody<typeof stats>;
 export type StatsPoint = Stats['series'][number];
+
+export const endpointStatsQuery = statsQuery.pick({ from: true, to: true, bucketSeconds: true });
+
+export const endpointStats = z.object({
+  from: timestamp,
+  to: timestamp,
+  bucketSeconds: z.number().int(),
+  totals: z.object({
+    attempts: z.number().int().describe('Attempts in the range, retries included'),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+    successRate: z.number().nullable().describe('Succeeded share of attempts, 0..1; null without attempts'),
+    latencyMs: latency.describe("The receiver's response time over the range"),
+  }),
+  series: z.array(chartPoint),
+});
+export type EndpointStats = ResponseBody<typeof endpointStats>;
+/** What the throughput and latency charts draw: a point of either series. */
+export type ChartPoint = ResponseBody<typeof chartPoint>;

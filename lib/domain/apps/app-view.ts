@@ -8,6 +8,9 @@ export function appView(app: App) {
     retrySchedule: app.retryScheduleMs.length > 0 ? formatRetrySchedule(app.retryScheduleMs) : null,
     timeoutMs: app.timeoutMs,
     portalFrameAncestors: app.portalFrameAncestors,
+    portalName: app.portalName,
+    portalLogoUrl: app.portalLogoUrl,
+    portalAccentColor: app.portalAccentColor,
     createdAt: app.createdAt,
     updatedAt: app.updatedAt,
   };

@@ -4,19 +4,26 @@ import { appView } from './app-view';
 
 /** Renames an app, changes its endpoints' default retry policy (null clears a default; the worker
  * picks a new policy up within its endpoint cache's 2 s, worker/endpoint-cache.ts) or the origins
- * allowed to embed its customer portal. */
+ * allowed to embed its customer portal, or the portal's branding. */
 export async function updateApp({
   appId,
   name,
   retrySchedule,
   timeoutMs,
   portalFrameAncestors,
+  portalName,
+  portalLogoUrl,
+  portalAccentColor,
 }: {
   appId: string;
   name?: string;
   retrySchedule?: number[] | null;
   timeoutMs?: number | null;
   portalFrameAncestors?: string[];
+  /** The portal's branding; null clears one, undefined leaves it. */
+  portalName?: string | null;
+  portalLogoUrl?: string | null;
+  portalAccentColor?: string | null;
 }) {
   const prisma = getPrisma();
   const { count } = await prisma.app.updateMany({
@@ -27,6 +34,9 @@ export async function updateApp({
       timeoutMs,
       // Duplicates would only lengthen the CSP header.
       portalFrameAncestors: portalFrameAncestors === undefined ? undefined : [...new Set(portalFrameAncestors)],
+      portalName,
+      portalLogoUrl,
+      portalAccentColor,
       updatedAt: new Date(),
     },
   });

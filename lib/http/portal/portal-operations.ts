@@ -10,6 +10,7 @@ export const PORTAL_OPERATIONS = new Set([
   'listEndpoints',
   'createEndpoint',
   'getEndpoint',
+  'getEndpointStats',
   'updateEndpoint',
   'enableEndpoint',
   'disableEndpoint',

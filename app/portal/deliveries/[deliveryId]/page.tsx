@@ -1,12 +1,14 @@
 import type { Metadata } from 'next';
-import { PortalDeliveryDetail } from '@/components/portal/portal-delivery-detail';
+import { DeliveryDetail } from '@/components/deliveries/delivery-detail';
 import { findDelivery } from '@/lib/domain/deliveries/find-delivery';
 import { requirePortalResource } from '@/lib/http/portal/require-portal-resource';
+import { portalSessionOfRequest } from '../../portal-session-of-request';
 
 export const metadata: Metadata = { title: 'Delivery' };
 
 export default async function PortalDeliveryPage({ params }: { params: Promise<{ deliveryId: string }> }) {
   const { deliveryId } = await params;
   await requirePortalResource(deliveryId, findDelivery);
-  return <PortalDeliveryDetail deliveryId={deliveryId} />;
+  const session = await portalSessionOfRequest();
+  return session ? <DeliveryDetail appId={session.appId} deliveryId={deliveryId} /> : null;
 }

@@ -5,10 +5,11 @@ import { Card, CardHeader } from '../ui/card';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { TextBlock } from '../ui/text-block';
-import { usePortalSession } from './portal-session';
 
-export function PortalEventTypes() {
-  const { appId } = usePortalSession();
+/** The app's live event types as a reference for whoever receives them (the customer portal's page):
+ * each one's description, example payload and JSON Schema; nothing to change. The operator's list,
+ * which edits them, is event-types-list.tsx. */
+export function EventTypesReference({ appId }: { appId: string }) {
   const eventTypes = useQuery(eventTypesQuery(appId));
   if (eventTypes.isPending) return <Loading label="Loading event types…" />;
   if (eventTypes.isError) return <ErrorState error={eventTypes.error} retry={() => void eventTypes.refetch()} />;
@@ -26,7 +27,7 @@ export function PortalEventTypes() {
       ) : (
         <div className="space-y-4">
           {live.map((eventType) => (
-            <Card key={eventType.id} data-testid="portal-event-type">
+            <Card key={eventType.id} data-testid="event-type-reference">
               <CardHeader
                 title={<span className="font-mono">{eventType.name}</span>}
                 subtitle={eventType.description || undefined}
