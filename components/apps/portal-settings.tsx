@@ -7,6 +7,7 @@ import { Button } from '../ui/button';
 import { Card, CardBody, CardHeader } from '../ui/card';
 import { Field, Textarea } from '../ui/field';
 import { InlineError } from '../ui/states';
+import { useCan } from '../auth/member-context';
 
 const toLines = (origins: string[] | undefined) => (origins ?? []).join('\n');
 const fromLines = (text: string) =>
@@ -20,6 +21,7 @@ export function PortalSettings({ appId }: { appId: string }) {
   const app = useQuery(appQuery(appId));
   const queryClient = useQueryClient();
   const [origins, setOrigins] = useState('');
+  const canWrite = useCan('integrations.write');
   useEffect(() => {
     if (app.data) setOrigins(toLines(app.data.portalFrameAncestors));
   }, [app.data]);
@@ -59,7 +61,7 @@ export function PortalSettings({ appId }: { appId: string }) {
           </Field>
           <InlineError error={save.error} />
           {save.isSuccess ? <p className="text-sm text-green-700">Embedding sites updated.</p> : null}
-          <div className="flex flex-wrap gap-2">
+          <div className="flex flex-wrap gap-2" hidden={!canWrite}>
             <Button
               type="submit"
               variant="primary"

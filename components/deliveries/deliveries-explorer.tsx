@@ -29,6 +29,7 @@ import {
   type DeliveryFilterParams,
 } from './delivery-filters';
 import { ReplayMatchingDialog } from './replay-matching-dialog';
+import { useCan } from '../auth/member-context';
 
 function isStateFilter(value: string | undefined): value is DeliveryStateFilter {
   return value !== undefined && (DELIVERY_STATE_FILTERS as readonly string[]).includes(value);
@@ -36,6 +37,7 @@ function isStateFilter(value: string | undefined): value is DeliveryStateFilter 
 
 export function DeliveriesExplorer() {
   const [params, setParams] = useUrlFilters(DELIVERY_FILTER_NAMES);
+  const canReplay = useCan('deliveries.replay');
   const apps = useDefaultApp(params.appId, (appId) => setParams({ appId }));
   const filter: DeliveryFilter = useMemo(
     () => ({
@@ -111,27 +113,29 @@ export function DeliveriesExplorer() {
           ) : null
         }
         actions={
-          <>
-            <Button
-              disabled={selectedIds.length === 0 || replaySelected.isPending}
-              onClick={() => replaySelected.mutate(selectedIds)}
-              data-testid="replay-selected"
-            >
-              Replay selected ({selectedIds.length})
-            </Button>
-            <Button
-              variant="danger"
-              disabled={!filter.appId}
-              onClick={() => {
-                replayMatching.reset();
-                setConfirmOpen(true);
-                countMatching.mutate();
-              }}
-              data-testid="replay-matching"
-            >
-              {filter.state ? 'Replay matching filter…' : 'Replay failed matching filter…'}
-            </Button>
-          </>
+          !canReplay ? null : (
+            <>
+              <Button
+                disabled={selectedIds.length === 0 || replaySelected.isPending}
+                onClick={() => replaySelected.mutate(selectedIds)}
+                data-testid="replay-selected"
+              >
+                Replay selected ({selectedIds.length})
+              </Button>
+              <Button
+                variant="danger"
+                disabled={!filter.appId}
+                onClick={() => {
+                  replayMatching.reset();
+                  setConfirmOpen(true);
+                  countMatching.mutate();
+                }}
+                data-testid="replay-matching"
+              >
+                {filter.state ? 'Replay matching filter…' : 'Replay failed matching filter…'}
+              </Button>
+            </>
+          )
         }
       />
       <DeliveryFilters params={params} range={filter.range} setFilter={setFilter} />

@@ -14,6 +14,7 @@ import { TextBlock } from '../ui/text-block';
 import { AttemptCard } from './attempt-card';
 import { AttemptsTimeline } from './attempts-timeline';
 import { ReplayButton } from './replay-button';
+import { useCan } from '../auth/member-context';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -33,6 +34,7 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
       queryClient.invalidateQueries({ queryKey: statsKeys.all }),
     ]);
   const replay = useMutation({ mutationFn: () => replayDelivery(appId, deliveryId), onSuccess: invalidate });
+  const canReplay = useCan('deliveries.replay');
   const cancel = useMutation({ mutationFn: () => cancelDelivery(appId, deliveryId), onSuccess: invalidate });
 
   if (delivery.isPending) return <Loading label="Loading delivery…" />;
@@ -45,15 +47,17 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
         title={<span className="whitespace-normal break-all font-mono">{d.id}</span>}
         subtitle={<LiveStatus updatedAt={delivery.dataUpdatedAt} fetching={delivery.isFetching} />}
         actions={
-          <>
-            <ReplayButton state={d.state} pending={replay.isPending} onReplay={() => replay.mutate()} />
-            <Button
-              disabled={cancel.isPending || !(d.state === 'waiting' || d.state === 'retrying')}
-              onClick={() => cancel.mutate()}
-            >
-              Cancel
-            </Button>
-          </>
+          !canReplay ? null : (
+            <>
+              <ReplayButton state={d.state} pending={replay.isPending} onReplay={() => replay.mutate()} />
+              <Button
+                disabled={cancel.isPending || !(d.state === 'waiting' || d.state === 'retrying')}
+                onClick={() => cancel.mutate()}
+              >
+                Cancel
+              </Button>
+            </>
+          )
         }
       />
       <InlineError error={replay.error ?? cancel.error} />

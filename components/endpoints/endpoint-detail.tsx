@@ -19,11 +19,13 @@ import { Stat } from '../ui/stat';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { EndpointActions } from './endpoint-actions';
 import { EndpointStatusBadges } from './endpoint-health-cell';
+import { useCan } from '../auth/member-context';
 
 const FILTER_NAMES = ['range'] as const;
 
 export function EndpointDetail({ appId, endpointId }: { appId: string; endpointId: string }) {
   const [params, setParams] = useUrlFilters(FILTER_NAMES);
+  const canWrite = useCan('integrations.write');
   const range: TimeRange = isTimeRange(params.range) ? params.range : '1h';
   const endpoint = useQuery(endpointQuery(appId, endpointId));
   const stats = useQuery(statsQuery({ range, appId, endpointId }));
@@ -55,7 +57,7 @@ export function EndpointDetail({ appId, endpointId }: { appId: string; endpointI
           {e.disabledReason ? `: ${e.disabledReason}` : ''}. Deliveries wait until it is enabled.
         </div>
       ) : null}
-      <EndpointActions endpoint={e} />
+      {canWrite ? <EndpointActions endpoint={e} /> : null}
       <section aria-label="Health" className="grid grid-cols-2 gap-2 md:grid-cols-3 xl:grid-cols-6">
         <Stat label="Success 24 h" value={formatPercent(health?.successRate24h)} />
         <Stat label="Attempts 24 h" value={formatCount(health?.attempts24h)} />

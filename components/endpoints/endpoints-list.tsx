@@ -15,11 +15,13 @@ import { Empty, ErrorState, Loading } from '../ui/states';
 import { Table, Td, Th, Tr } from '../ui/table';
 import { EndpointForm } from './endpoint-form';
 import { EndpointStatusBadges, LastError, SuccessRate } from './endpoint-health-cell';
+import { useCan } from '../auth/member-context';
 
 export function EndpointsList({ appId }: { appId: string }) {
   const endpoints = useQuery(endpointsQuery(appId));
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
+  const canWrite = useCan('integrations.write');
   const create = useMutation({
     mutationFn: (input: Parameters<typeof createEndpoint>[1]) => createEndpoint(appId, input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: endpointKeys.forApp(appId) }),
@@ -36,9 +38,11 @@ export function EndpointsList({ appId }: { appId: string }) {
           <LiveStatus updatedAt={endpoints.dataUpdatedAt} fetching={endpoints.isFetching} failed={endpoints.isError} />
         }
         actions={
-          <Button variant="primary" onClick={() => setCreating(true)}>
-            New endpoint
-          </Button>
+          canWrite ? (
+            <Button variant="primary" onClick={() => setCreating(true)}>
+              New endpoint
+            </Button>
+          ) : null
         }
       />
       <Card>
