@@ -228,7 +228,7 @@ function InviteDialog({ apps, onClose }: { apps: { id: string; name: string }[];
               ))}
             </Select>
           </Field>
-          <Field label="Apps" hint="Hold the role to one app, or leave it on every app">
+          <Field label="Apps" hint="Limit to one app, or leave it on every app">
             <Select value={appId} onChange={(event) => setAppId(event.target.value)}>
               <option value="">All apps</option>
               {apps.map((app) => (
