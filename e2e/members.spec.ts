@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { base32Decode, hotp, totpStep } from '../lib/domain/auth/totp';
 import { e2eEnv } from './support/env';
 import { screenshot, signIn } from './support/helpers';
 
@@ -154,4 +155,53 @@ test('my sessions: another browser is listed and revoked; sign out everywhere en
   await first.waitForURL(/\/sign-in/);
   await first.goto(`${env.baseUrl}/overview`);
   await expect(first).toHaveURL(/\/sign-in/);
+});
+
+test('a second factor: enrolled on the Account page, then asked for at sign-in', async ({ browser, page }) => {
+  const env = e2eEnv();
+  const email = `totp-${Date.now()}@hookline.test`;
+  const password = 'totp member password';
+  // A member of its own (the owner's sign-in is shared by every spec), invited through the API as the owner.
+  await signIn(page);
+  const { url } = await page.evaluate(async (address) => {
+    const response = await fetch('/api/v1/invitations', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: address, role: 'developer' }),
+    });
+    return (await response.json()) as { url: string };
+  }, email);
+  const member = await (await browser.newContext()).newPage();
+  await member.goto(url);
+  await member.getByLabel('New password').fill(password);
+  await member.getByLabel('Repeat password').fill(password);
+  await member.getByRole('button', { name: 'Join' }).click();
+  await member.waitForURL(/\/overview/);
+
+  await member.goto(`${env.baseUrl}/account`);
+  await member.getByRole('button', { name: 'Set up a second factor' }).click();
+  const secret = (await member.getByTestId('totp-secret').textContent())!;
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await screenshot(member, 'account-totp');
+  const key = base32Decode(secret);
+  const step = totpStep(Date.now());
+  await member.getByLabel('Code').fill(hotp(key, step));
+  await member.getByRole('button', { name: 'Turn on' }).click();
+  await expect(member.getByTestId('totp-state')).toContainText('on');
+
+  await member.getByRole('button', { name: 'Sign out', exact: true }).first().click();
+  await member.waitForURL(/\/sign-in/);
+  await member.getByLabel('Email').fill(email);
+  await member.getByLabel('Password').fill(password);
+  await member.getByRole('button', { name: 'Sign in' }).click();
+  const code = member.getByLabel('Authenticator code');
+  await expect(code).toBeVisible();
+  // The code just used is refused; the next step's (one step of skew is allowed) is not.
+  await code.fill(hotp(key, step));
+  await member.getByRole('button', { name: 'Sign in' }).click();
+  await expect(member.getByRole('alert').filter({ hasText: 'used already' })).toBeVisible();
+  await code.fill(hotp(key, step + 1));
+  await member.getByRole('button', { name: 'Sign in' }).click();
+  await member.waitForURL(/\/overview/);
+  await expect(member.getByTestId('member-role')).toHaveText('developer');
 });
