@@ -76,6 +76,8 @@ test('invite, accept, sign in as a viewer: no write actions, and the server refu
   await viewer.goto(`${env.baseUrl}/members`);
   await expect(viewer.getByTestId('forbidden')).toContainText('The viewer role may not open this page');
   await expect(viewer.getByTestId('members-table')).toHaveCount(0);
+  await viewer.goto(`${env.baseUrl}/operations`);
+  await expect(viewer.getByTestId('forbidden')).toContainText('operations.manage');
 
   // Sent by hand from the viewer's own signed-in page, the writes are refused with 403 naming the role.
   const refused = await viewer.evaluate(

@@ -4,7 +4,7 @@ import { DomainError } from '../errors';
 import { hashToken, randomToken } from '../auth/hash-token';
 import type { Role } from '../auth/roles';
 import { checkAppIds } from './check-app-ids';
-import { invitationView } from './member-view';
+import { invitationView } from './invitation-view';
 
 /**
  * An invitation by link. The token is returned only here (the database keeps its sha256, as for API

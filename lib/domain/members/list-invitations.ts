@@ -1,5 +1,5 @@
 import { getPrisma, type PrismaClient } from '../../database/db';
-import { invitationView } from './member-view';
+import { invitationView } from './invitation-view';
 
 /** Invitations still open, newest first (accepted ones are members now; revoked and expired drop off). */
 export async function listInvitations({ prisma = getPrisma() }: { prisma?: PrismaClient } = {}) {

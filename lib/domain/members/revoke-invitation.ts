@@ -1,6 +1,6 @@
 import { getPrisma, type PrismaClient } from '../../database/db';
 import { notFound } from '../errors';
-import { invitationView } from './member-view';
+import { invitationView } from './invitation-view';
 
 /** The link stops working at once. Revoking twice, or after acceptance, changes nothing. */
 export async function revokeInvitation(

@@ -5,8 +5,6 @@ import { assertSameOrigin, isSecureRequest } from './authenticate-request';
 import { clientInfo } from './client-info';
 import { sessionCookie } from './session-cookie';
 import { signIn } from '../../domain/auth/sign-in';
-import { openSession } from '../../domain/auth/open-session';
-import { acceptInvitation } from '../../domain/members/accept-invitation';
 
 // Guesses per second per email. scrypt already costs ~60 ms per try; this caps a guesser at a few
 // tries a second without making a mistyped password wait. The same bucket covers the TOTP code, so
@@ -28,18 +26,7 @@ export async function signInResponse(
   return withSessionCookie(request, token, ttlHours);
 }
 
-/** Accepts an invitation (a new member with the password chosen now) and signs it in. */
-export async function acceptInvitationResponse(request: Request, body: { token: string; password: string }) {
-  if (request.headers.get('origin') !== null) assertSameOrigin(request);
-  const wait = await takeToken('accept-invitation', 10);
-  if (wait > 0) throw rateLimited('Too many attempts; wait a moment', wait);
-  const { userId } = await acceptInvitation(body);
-  const ttlHours = getApiSettings().sessionTtlHours;
-  const { token } = await openSession({ userId, ttlHours, ...clientInfo(request) });
-  return withSessionCookie(request, token, ttlHours);
-}
-
-function withSessionCookie(request: Request, token: string, ttlHours: number): Response {
+export function withSessionCookie(request: Request, token: string, ttlHours: number): Response {
   return new Response(null, {
     status: 204,
     headers: {

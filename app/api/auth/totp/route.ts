@@ -1,6 +1,6 @@
 import { route } from '@/lib/http/route';
 import { authOperations } from '@/lib/contract/auth-operations';
-import { startTotpEnrolment } from '@/lib/domain/auth/enrol-totp';
+import { startTotpEnrolment } from '@/lib/domain/auth/start-totp-enrolment';
 import { signedInMember } from '@/lib/http/auth/signed-in-member';
 
 export const runtime = 'nodejs';

@@ -1,6 +1,6 @@
 import { route } from '@/lib/http/route';
 import { authOperations } from '@/lib/contract/auth-operations';
-import { acceptInvitationResponse } from '@/lib/http/auth/sign-in-response';
+import { acceptInvitationResponse } from '@/lib/http/auth/accept-invitation-response';
 
 export const runtime = 'nodejs';
 

@@ -1,6 +1,6 @@
 import { route } from '@/lib/http/route';
 import { authOperations } from '@/lib/contract/auth-operations';
-import { confirmTotp } from '@/lib/domain/auth/enrol-totp';
+import { confirmTotp } from '@/lib/domain/auth/confirm-totp';
 import { signedInMember } from '@/lib/http/auth/signed-in-member';
 
 export const runtime = 'nodejs';

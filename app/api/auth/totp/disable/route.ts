@@ -1,6 +1,6 @@
 import { route } from '@/lib/http/route';
 import { authOperations } from '@/lib/contract/auth-operations';
-import { disableTotp } from '@/lib/domain/auth/enrol-totp';
+import { disableTotp } from '@/lib/domain/auth/disable-totp';
 import { signedInMember } from '@/lib/http/auth/signed-in-member';
 
 export const runtime = 'nodejs';
