@@ -40,7 +40,7 @@ export function MembersList({ currentUserId }: { currentUserId: string }) {
   const [inviting, setInviting] = useState(false);
   const [removing, setRemoving] = useState<Member | null>(null);
   const changeRole = useMutation({
-    mutationFn: ({ id, role }: { id: string; role: Role }) => updateMember(id, { role }),
+    mutationFn: ({ id, ...change }: { id: string; role?: Role; appIds?: string[] }) => updateMember(id, change),
     onSettled: refresh,
   });
   const remove = useMutation({
@@ -101,10 +101,25 @@ export function MembersList({ currentUserId }: { currentUserId: string }) {
                     </Select>
                   </Td>
                   <Td className="text-xs">
-                    {member.appIds.length === 0 ? (
-                      <Badge tone="flight">all apps</Badge>
-                    ) : (
+                    {member.appIds.length > 1 ? (
+                      // Several apps are set through the API (PATCH /members/{id} {appIds}); shown here.
                       member.appIds.map((id) => <Badge key={id}>{appName(id)}</Badge>)
+                    ) : (
+                      <Select
+                        aria-label={`Apps of ${member.email}`}
+                        value={member.appIds[0] ?? ''}
+                        disabled={changeRole.isPending}
+                        onChange={(event) =>
+                          changeRole.mutate({ id: member.id, appIds: event.target.value ? [event.target.value] : [] })
+                        }
+                      >
+                        <option value="">All apps</option>
+                        {(apps.data?.data ?? []).map((app) => (
+                          <option key={app.id} value={app.id}>
+                            {app.name}
+                          </option>
+                        ))}
+                      </Select>
                     )}
                   </Td>
                   <Td className="text-xs text-zinc-500">{member.totpEnabled ? 'on' : 'off'}</Td>

@@ -151,6 +151,42 @@ describe('members', () => {
     expect((await call('POST', '/v1/apps', { cookie, headers: same, body: { name: 'by admin' } })).status).toBe(201);
   });
 
+  it('never holds an owner to some apps', async () => {
+    const appId = (await call('POST', '/v1/apps', { cookie: owner, headers: same, body: { name: 'scoped' } })).body.id;
+    expectError(
+      await call('POST', '/v1/invitations', {
+        cookie: owner,
+        headers: same,
+        body: { email: 'scoped-owner@hookline.test', role: 'owner', appIds: [appId] },
+      }),
+      422,
+      'validation_failed',
+      'appIds',
+    );
+    const { token } = await invite('scoped-dev@hookline.test', 'developer', [appId]);
+    const cookie = (await accept(token)).headers.get('set-cookie')!.split(';')[0]!;
+    const id = (await call('GET', '/auth/session', { cookie })).body.user.id;
+    expectError(
+      await call('PATCH', `/v1/members/${id}`, { cookie: owner, headers: same, body: { role: 'owner' } }),
+      422,
+      'validation_failed',
+      'appIds',
+    );
+    const promoted = await call('PATCH', `/v1/members/${id}`, {
+      cookie: owner,
+      headers: same,
+      body: { role: 'owner', appIds: [] },
+    });
+    expect(promoted.body).toMatchObject({ role: 'owner', appIds: [] });
+    // Back to one owner, which the next test relies on.
+    const demoted = await call('PATCH', `/v1/members/${id}`, {
+      cookie: owner,
+      headers: same,
+      body: { role: 'viewer' },
+    });
+    expect(demoted.body).toMatchObject({ role: 'viewer' });
+  });
+
   it('never leaves no owner', async () => {
     const members = await call('GET', '/v1/members', { cookie: owner });
     const me = members.body.data.find((row: { email: string }) => row.email === ownerEmail);

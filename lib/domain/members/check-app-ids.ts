@@ -12,3 +12,7 @@ export async function checkAppIds(prisma: Pick<PrismaClient, 'app'>, appIds: str
     throw invalid(`appIds.${appIds.indexOf(unique[index]!)}`, `app ${JSON.stringify(unique[index])} does not exist`);
   return unique;
 }
+
+/** An owner manages members, which concern every app: it cannot be held to some. */
+export const ownerEverywhere = () =>
+  invalid('appIds', 'an owner is never held to apps; choose another role or every app');

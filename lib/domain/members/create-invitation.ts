@@ -3,7 +3,7 @@ import { getApiSettings } from '../../runtime/api-settings';
 import { DomainError } from '../errors';
 import { hashToken, randomToken } from '../auth/hash-token';
 import type { Role } from '../auth/roles';
-import { checkAppIds } from './check-app-ids';
+import { checkAppIds, ownerEverywhere } from './check-app-ids';
 import { invitationView } from './invitation-view';
 
 /**
@@ -18,6 +18,7 @@ export async function createInvitation(
   const existing = await prisma.adminUser.findUnique({ where: { email: normalised }, select: { id: true } });
   if (existing) throw new DomainError('conflict', `${normalised} is a member already`);
   const checked = await checkAppIds(prisma, appIds);
+  if (role === 'owner' && checked.length > 0) throw ownerEverywhere();
   const token = randomToken();
   const row = await prisma.invitation.create({
     data: {

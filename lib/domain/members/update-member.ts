@@ -1,7 +1,7 @@
 import { getPrisma, type PrismaClient } from '../../database/db';
 import { notFound } from '../errors';
 import type { Role } from '../auth/roles';
-import { checkAppIds } from './check-app-ids';
+import { checkAppIds, ownerEverywhere } from './check-app-ids';
 import { keepAnOwner } from './keep-an-owner';
 import { memberView } from './member-view';
 
@@ -15,6 +15,7 @@ export async function updateMember(
     if (!current) throw notFound('Member', memberId);
     if (current.role === 'owner' && role !== undefined && role !== 'owner') await keepAnOwner(tx, memberId);
     const checked = appIds === undefined ? undefined : await checkAppIds(tx, appIds);
+    if ((role ?? current.role) === 'owner' && (checked ?? current.appIds).length > 0) throw ownerEverywhere();
     const row = await tx.adminUser.update({
       where: { id: memberId },
       data: { ...(role === undefined ? {} : { role }), ...(checked === undefined ? {} : { appIds: checked }) },
