@@ -34,7 +34,14 @@ describe('POST /api/auth/sign-in', () => {
     expect(session.status).toBe(200);
     expect(session.body).toEqual({
       user: { id: expect.stringMatching(/^usr_/), email, role: 'owner', appIds: [], totpEnabled: false },
-      permissions: ['read', 'apps.manage', 'integrations.write', 'deliveries.replay', 'operations.manage', 'members.manage'],
+      permissions: [
+        'read',
+        'apps.manage',
+        'integrations.write',
+        'deliveries.replay',
+        'operations.manage',
+        'members.manage',
+      ],
     });
     expect((await call('GET', '/v1/apps', { cookie })).status).toBe(200);
     // An admin is deployment-wide: API keys can be managed.
