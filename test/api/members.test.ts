@@ -1,7 +1,7 @@
 // Members, invitations and sessions through the real routes on a real database: an invitation link is
 // shown once, kept hashed, expires and works once; roles change (never leaving no owner); removing a
 // member or signing out everywhere ends sessions at once; sessions end when idle or too old; TOTP.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureAdminUser } from '../../lib/domain/auth/ensure-admin-user';
 import { base32Decode, hotp, totpStep } from '../../lib/domain/auth/totp';
@@ -132,6 +132,32 @@ describe('invitations', () => {
       'validation_failed',
       'appIds.0',
     );
+  });
+});
+
+describe('passwords', () => {
+  it('a hash from before argon2id signs in, and is replaced with argon2id then', async () => {
+    const salt = randomBytes(16);
+    const key = scryptSync('legacy password', salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const legacy = ['scrypt', 2 ** 15, 8, 1, salt.toString('base64'), key.toString('base64')].join('$');
+    await ctx.db.pool.query(
+      `INSERT INTO hookline.admin_users (email, password_hash, role) VALUES ('legacy@hookline.test', $1, 'viewer')`,
+      [legacy],
+    );
+    expect((await signIn('legacy@hookline.test', 'legacy password')).response.status).toBe(204);
+    const { rows } = await ctx.db.pool.query(
+      `SELECT password_hash FROM hookline.admin_users WHERE email = 'legacy@hookline.test'`,
+    );
+    expect(rows[0].password_hash).toMatch(/^\$argon2id\$v=19\$m=65536,t=3,p=1\$/);
+    expect((await signIn('legacy@hookline.test', 'legacy password')).response.status).toBe(204);
+    expectError((await signIn('legacy@hookline.test', 'wrong')).response, 401, 'invalid_credentials');
+  });
+
+  it('new members get argon2id', async () => {
+    const { rows } = await ctx.db.pool.query(`SELECT password_hash FROM hookline.admin_users WHERE email = $1`, [
+      ownerEmail,
+    ]);
+    expect(rows[0].password_hash).toMatch(/^\$argon2id\$/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { getPrisma, type PrismaClient } from '../../database/db';
 import { DomainError } from '../errors';
-import { hashPassword, verifyPassword } from './password-hash';
+import { hashPassword, needsRehash, verifyPassword } from './password-hash';
 import { openSession } from './open-session';
 import { matchTotp } from './totp';
 
@@ -31,6 +31,14 @@ export async function signIn(
   decoyHash ??= hashPassword('decoy password');
   const valid = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
   if (!user || !valid) throw new DomainError('invalid_credentials', 'The email or the password is wrong');
+  // A hash from before argon2id (or with weaker parameters) is replaced now that the password is known;
+  // the WHERE keeps a password changed meanwhile from being overwritten.
+  if (needsRehash(user.passwordHash)) {
+    await prisma.adminUser.updateMany({
+      where: { id: user.id, passwordHash: user.passwordHash },
+      data: { passwordHash: await hashPassword(password) },
+    });
+  }
   if (user.totpEnabledAt && user.totpSecret) {
     if (!code) {
       throw new DomainError('second_factor_required', 'Enter the 6-digit code from your authenticator app');
