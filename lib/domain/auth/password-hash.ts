@@ -1,6 +1,6 @@
 // Member passwords: argon2id (RFC 9106) from @node-rs/argon2, whose prebuilt binaries come as npm
 // packages per platform (no download from GitHub, no compiler at install). m=64 MiB, t=3, p=1, RFC 9106's
-// second recommended setting with one lane: ~55 ms and 64 MB per hash on the 2-core dev machine, slow
+// second recommended setting with one lane: ~60 ms and 64 MB per hash on the 2-core dev machine, slow
 // for a guesser and fine for a sign-in. The PHC string keeps the parameters, so they can be raised
 // later without invalidating existing hashes.
 //

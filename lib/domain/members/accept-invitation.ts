@@ -14,7 +14,7 @@ export async function acceptInvitation(
   { prisma = getPrisma() }: { prisma?: PrismaClient } = {},
 ): Promise<{ userId: string; email: string }> {
   if (!token || token.length > 200) throw new DomainError('invitation_invalid', INVALID);
-  // Hashed before the transaction: argon2id takes ~55 ms, no reason to hold row locks through it.
+  // Hashed before the transaction: argon2id takes ~60 ms, no reason to hold row locks through it.
   const passwordHash = await hashPassword(password);
   return prisma.$transaction(async (tx) => {
     const claimed = await tx.invitation.updateManyAndReturn({

@@ -8,7 +8,7 @@ import { openSession } from '../../domain/auth/open-session';
 import { acceptInvitation } from '../../domain/members/accept-invitation';
 
 // Tokens are 32 random bytes, so guessing is hopeless; the limit (for every caller together) only keeps
-// a flood of accepts, each paying ~55 ms and 64 MB of argon2id, from taking the machine.
+// a flood of accepts, each paying ~60 ms and 64 MB of argon2id, from taking the machine.
 const ACCEPTS_PER_SECOND = 10;
 
 /** Accepts an invitation (a new member with the password chosen now) and signs it in. */

@@ -6,7 +6,7 @@ import { clientInfo } from './client-info';
 import { sessionCookie } from './session-cookie';
 import { signIn } from '../../domain/auth/sign-in';
 
-// Guesses per second per email. argon2id already costs ~55 ms per try; this caps a guesser at a few
+// Guesses per second per email. argon2id already costs ~60 ms per try; this caps a guesser at a few
 // tries a second without making a mistyped password wait. The same bucket covers the TOTP code, so
 // its 10^6 values cannot be walked faster than passwords.
 const SIGN_IN_ATTEMPTS_PER_SECOND = 3;
