@@ -13,5 +13,5 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const token = (await cookies()).get(SESSION_COOKIE_NAME)?.value;
   const session = await getAdminSession(token);
   if (!session) redirect(signInPathFor((await headers()).get(REQUESTED_PATH_HEADER)));
-  return <AppShell email={session.email}>{children}</AppShell>;
+  return <AppShell member={{ email: session.email, role: session.role, appIds: session.appIds }}>{children}</AppShell>;
 }

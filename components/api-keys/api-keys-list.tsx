@@ -14,9 +14,11 @@ import { Field, Input, Select } from '../ui/field';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { Table, Td, Th, Tr } from '../ui/table';
+import { useCan } from '../auth/member-context';
 
 export function ApiKeysList() {
   const keys = useQuery(apiKeysQuery());
+  const canManage = useCan('operations.manage');
   const apps = useQuery(appsQuery());
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
@@ -37,9 +39,11 @@ export function ApiKeysList() {
         title="API keys"
         subtitle="Bearer keys for the REST API; stored hashed, shown once"
         actions={
-          <Button variant="primary" onClick={() => setCreating(true)}>
-            New API key
-          </Button>
+          canManage ? (
+            <Button variant="primary" onClick={() => setCreating(true)}>
+              New API key
+            </Button>
+          ) : null
         }
       />
       <Card>
@@ -72,7 +76,7 @@ export function ApiKeysList() {
                   <Td className="text-right">
                     {key.revokedAt ? (
                       <Badge tone="fail">revoked {formatRelative(key.revokedAt)}</Badge>
-                    ) : (
+                    ) : !canManage ? null : (
                       <Button size="sm" variant="ghost" className="text-red-700" onClick={() => setRevoking(key)}>
                         Revoke
                       </Button>

@@ -8,6 +8,7 @@ import { Card, CardBody, CardHeader } from '../ui/card';
 import { Dialog } from '../ui/dialog';
 import { Field, Input } from '../ui/field';
 import { ErrorState, InlineError, Loading } from '../ui/states';
+import { useCan } from '../auth/member-context';
 
 export function AppSettings({ appId }: { appId: string }) {
   const app = useQuery(appQuery(appId));
@@ -17,6 +18,8 @@ export function AppSettings({ appId }: { appId: string }) {
   const [retrySchedule, setRetrySchedule] = useState('');
   const [timeoutMs, setTimeoutMs] = useState('');
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const canWrite = useCan('integrations.write');
+  const canDelete = useCan('apps.manage');
   useEffect(() => {
     if (!app.data) return;
     setName(app.data.name);
@@ -60,7 +63,12 @@ export function AppSettings({ appId }: { appId: string }) {
             </Field>
             <InlineError error={rename.error} />
             {rename.isSuccess ? <p className="text-sm text-green-700">Saved.</p> : null}
-            <Button type="submit" variant="primary" disabled={rename.isPending || name.trim() === app.data.name}>
+            <Button
+              type="submit"
+              variant="primary"
+              hidden={!canWrite}
+              disabled={rename.isPending || name.trim() === app.data.name}
+            >
               Save
             </Button>
           </form>
@@ -102,13 +110,13 @@ export function AppSettings({ appId }: { appId: string }) {
             </Field>
             <InlineError error={savePolicy.error} />
             {savePolicy.isSuccess ? <p className="text-sm text-green-700">Saved.</p> : null}
-            <Button type="submit" variant="primary" disabled={savePolicy.isPending}>
+            <Button type="submit" variant="primary" hidden={!canWrite} disabled={savePolicy.isPending}>
               Update retry policy
             </Button>
           </form>
         </CardBody>
       </Card>
-      <Card className="border-red-200">
+      <Card className="border-red-200" hidden={!canDelete}>
         <CardHeader title="Delete app" subtitle="Removes its endpoints, event types, messages and delivery history." />
         <CardBody>
           <Button variant="danger" onClick={() => setConfirmDelete(true)}>

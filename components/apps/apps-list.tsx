@@ -12,9 +12,11 @@ import { Field, Input } from '../ui/field';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { Table, Td, Th, Tr } from '../ui/table';
+import { useCan } from '../auth/member-context';
 
 export function AppsList() {
   const apps = useQuery(appsWithSummaryQuery());
+  const canCreate = useCan('apps.manage');
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
@@ -36,9 +38,11 @@ export function AppsList() {
         title="Apps"
         subtitle="One app per customer that receives webhooks"
         actions={
-          <Button variant="primary" onClick={() => setOpen(true)}>
-            New app
-          </Button>
+          canCreate ? (
+            <Button variant="primary" onClick={() => setOpen(true)}>
+              New app
+            </Button>
+          ) : null
         }
       />
       <Card>
@@ -57,7 +61,10 @@ export function AppsList() {
                 <Th className="text-right" title="Succeeded share of the attempts in the last 24 hours">
                   Success 24 h
                 </Th>
-                <Th className="text-right" title="Waiting or retrying and due now, plus those being sent: the queue workers act on">
+                <Th
+                  className="text-right"
+                  title="Waiting or retrying and due now, plus those being sent: the queue workers act on"
+                >
                   For workers
                 </Th>
                 <Th

@@ -9,6 +9,7 @@ import { Card, CardBody, CardHeader } from '../ui/card';
 import { Field, Input, Textarea } from '../ui/field';
 import { InlineError } from '../ui/states';
 import { cn } from '../ui/cn';
+import { useCan } from '../auth/member-context';
 
 const toLines = (origins: string[] | undefined) => (origins ?? []).join('\n');
 const fromLines = (text: string) =>
@@ -22,6 +23,7 @@ export function PortalSettings({ appId }: { appId: string }) {
   const app = useQuery(appQuery(appId));
   const queryClient = useQueryClient();
   const [origins, setOrigins] = useState('');
+  const canWrite = useCan('integrations.write');
   useEffect(() => {
     if (app.data) setOrigins(toLines(app.data.portalFrameAncestors));
   }, [app.data]);
@@ -78,7 +80,7 @@ export function PortalSettings({ appId }: { appId: string }) {
             </p>
             <InlineError error={save.error} />
             {save.isSuccess ? <p className="text-sm text-green-700">Embedding sites updated.</p> : null}
-            <div className="flex flex-wrap gap-2">
+            <div className="flex flex-wrap gap-2" hidden={!canWrite}>
               <Button
                 type="submit"
                 variant="primary"
@@ -102,6 +104,7 @@ export function PortalSettings({ appId }: { appId: string }) {
  * app's name, no logo and the default colour. The API validates each (https logo, #rrggbb colour). */
 function PortalBranding({ app }: { app: App }) {
   const queryClient = useQueryClient();
+  const canWrite = useCan('integrations.write');
   const [name, setName] = useState(app.portalName ?? '');
   const [logoUrl, setLogoUrl] = useState(app.portalLogoUrl ?? '');
   const [accentColor, setAccentColor] = useState(app.portalAccentColor ?? '');
@@ -150,7 +153,7 @@ function PortalBranding({ app }: { app: App }) {
           </Field>
           <InlineError error={save.error} />
           {save.isSuccess ? <p className="text-sm text-green-700">Branding updated.</p> : null}
-          <Button type="submit" variant="primary" disabled={save.isPending}>
+          <Button type="submit" variant="primary" disabled={save.isPending} hidden={!canWrite}>
             Save branding
           </Button>
         </form>

@@ -30,6 +30,7 @@ import {
   type DeliveryFilterParams,
 } from './delivery-filters';
 import { ReplayMatchingDialog } from './replay-matching-dialog';
+import { useCan } from '../auth/member-context';
 
 function isStateFilter(value: string | undefined): value is DeliveryStateFilter {
   return value !== undefined && (DELIVERY_STATE_FILTERS as readonly string[]).includes(value);
@@ -41,6 +42,7 @@ export function DeliveriesExplorer() {
   const viewer = useViewer();
   const operator = viewer.kind === 'operator';
   const [params, setParams] = useUrlFilters(DELIVERY_FILTER_NAMES);
+  const canReplay = useCan('deliveries.replay');
   const apps = useDefaultApp(params.appId, (appId) => setParams({ appId }), operator);
   const appId = operator ? params.appId : viewer.appId;
   const filter: DeliveryFilter = useMemo(
@@ -119,7 +121,7 @@ export function DeliveriesExplorer() {
           ) : null
         }
         actions={
-          operator ? (
+          operator && canReplay ? (
             <>
               <Button
                 disabled={selectedIds.length === 0 || replaySelected.isPending}

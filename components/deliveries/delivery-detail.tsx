@@ -15,6 +15,7 @@ import { TextBlock } from '../ui/text-block';
 import { AttemptCard } from './attempt-card';
 import { AttemptsTimeline } from './attempts-timeline';
 import { ReplayButton } from './replay-button';
+import { useCan } from '../auth/member-context';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -39,6 +40,7 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
       queryClient.invalidateQueries({ queryKey: statsKeys.all }),
     ]);
   const replay = useMutation({ mutationFn: () => replayDelivery(appId, deliveryId), onSuccess: invalidate });
+  const canReplay = useCan('deliveries.replay');
   const cancel = useMutation({ mutationFn: () => cancelDelivery(appId, deliveryId), onSuccess: invalidate });
 
   if (delivery.isPending) return <Loading label="Loading delivery…" />;
@@ -59,10 +61,10 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
         subtitle={<LiveStatus updatedAt={delivery.dataUpdatedAt} fetching={delivery.isFetching} />}
         actions={
           <>
-            {canChange(viewer) ? (
+            {canChange(viewer) && canReplay ? (
               <ReplayButton state={d.state} pending={replay.isPending} onReplay={() => replay.mutate()} />
             ) : null}
-            {operator ? (
+            {operator && canReplay ? (
               <Button
                 disabled={cancel.isPending || !(d.state === 'waiting' || d.state === 'retrying')}
                 onClick={() => cancel.mutate()}

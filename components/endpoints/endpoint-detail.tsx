@@ -20,6 +20,7 @@ import { Stat } from '../ui/stat';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { EndpointActions } from './endpoint-actions';
 import { EndpointStatusBadges } from './endpoint-health-cell';
+import { useCan } from '../auth/member-context';
 
 const FILTER_NAMES = ['range'] as const;
 
@@ -31,6 +32,7 @@ export function EndpointDetail({ appId, endpointId }: { appId: string; endpointI
   const operator = viewer.kind === 'operator';
   const paths = viewerPaths(viewer, appId);
   const [params, setParams] = useUrlFilters(FILTER_NAMES);
+  const canWrite = useCan('integrations.write');
   const range: TimeRange = isTimeRange(params.range) ? params.range : '1h';
   const endpoint = useQuery(endpointQuery(appId, endpointId));
   const stats = useQuery(endpointStatsQuery(appId, endpointId, range));
@@ -70,7 +72,7 @@ export function EndpointDetail({ appId, endpointId }: { appId: string; endpointI
           {e.disabledReason ? `: ${e.disabledReason}` : ''}. Webhooks wait until it is enabled again.
         </div>
       ) : null}
-      {canChange(viewer) ? <EndpointActions endpoint={e} /> : null}
+      {canChange(viewer) && canWrite ? <EndpointActions endpoint={e} /> : null}
       <section aria-label="Health" className="grid grid-cols-2 gap-2 md:grid-cols-3 xl:grid-cols-6">
         <Stat label="Success 24 h" value={formatPercent(health?.successRate24h)} />
         <Stat label="Attempts 24 h" value={formatCount(health?.attempts24h)} />

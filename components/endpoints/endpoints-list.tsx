@@ -16,6 +16,7 @@ import { Empty, ErrorState, Loading } from '../ui/states';
 import { Table, Td, Th, Tr } from '../ui/table';
 import { EndpointForm } from './endpoint-form';
 import { EndpointStatusBadges, LastError, SuccessRate } from './endpoint-health-cell';
+import { useCan } from '../auth/member-context';
 
 /** An app's endpoints: the operator's list, and the customer portal's home page (fewer columns, the
  * customer's words, no way to add one in a read-only session). */
@@ -26,6 +27,7 @@ export function EndpointsList({ appId }: { appId: string }) {
   const endpoints = useQuery(endpointsQuery(appId));
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
+  const canWrite = useCan('integrations.write');
   const create = useMutation({
     mutationFn: (input: Parameters<typeof createEndpoint>[1]) => createEndpoint(appId, input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: endpointKeys.forApp(appId) }),
@@ -50,7 +52,7 @@ export function EndpointsList({ appId }: { appId: string }) {
           )
         }
         actions={
-          canChange(viewer) ? (
+          canChange(viewer) && canWrite ? (
             <Button variant="primary" onClick={() => setCreating(true)}>
               {operator ? 'New endpoint' : 'Add endpoint'}
             </Button>

@@ -12,12 +12,14 @@ import { Field, Input, Textarea } from '../ui/field';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { Table, Td, Th, Tr } from '../ui/table';
+import { useCan } from '../auth/member-context';
 
 export function EventTypesList({ appId }: { appId: string }) {
   const eventTypes = useQuery(eventTypesQuery(appId));
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<EventType | 'new' | null>(null);
   const [showArchived, setShowArchived] = useState(false);
+  const canWrite = useCan('integrations.write');
   const refresh = () => queryClient.invalidateQueries({ queryKey: eventTypeKeys.forApp(appId) });
   const toggleArchived = useMutation({
     mutationFn: (type: EventType) => updateEventType(appId, type.name, { archived: !type.archived }),
@@ -34,9 +36,11 @@ export function EventTypesList({ appId }: { appId: string }) {
               <input type="checkbox" checked={showArchived} onChange={(e) => setShowArchived(e.target.checked)} />
               Show archived
             </label>
-            <Button variant="primary" onClick={() => setEditing('new')}>
-              New event type
-            </Button>
+            {canWrite ? (
+              <Button variant="primary" onClick={() => setEditing('new')}>
+                New event type
+              </Button>
+            ) : null}
           </>
         }
       />
@@ -70,17 +74,21 @@ export function EventTypesList({ appId }: { appId: string }) {
                   <Td className="text-zinc-600">{type.description ?? ''}</Td>
                   <Td className="text-xs text-zinc-500">{type.schema ? 'JSON Schema' : 'none'}</Td>
                   <Td className="whitespace-nowrap text-right">
-                    <Button size="sm" variant="ghost" onClick={() => setEditing(type)}>
-                      Edit
-                    </Button>
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      disabled={toggleArchived.isPending}
-                      onClick={() => toggleArchived.mutate(type)}
-                    >
-                      {type.archived ? 'Unarchive' : 'Archive'}
-                    </Button>
+                    {!canWrite ? null : (
+                      <>
+                        <Button size="sm" variant="ghost" onClick={() => setEditing(type)}>
+                          Edit
+                        </Button>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          disabled={toggleArchived.isPending}
+                          onClick={() => toggleArchived.mutate(type)}
+                        >
+                          {type.archived ? 'Unarchive' : 'Archive'}
+                        </Button>
+                      </>
+                    )}
                   </Td>
                 </Tr>
               ))}

@@ -4,6 +4,7 @@ import { issueKeys, muteIssue, setIssueStatus } from '@/lib/client/queries/opera
 import type { Issue } from '@/lib/contract/schemas/operations';
 import { Button } from '../ui/button';
 import { InlineError } from '../ui/states';
+import { useCan } from '../auth/member-context';
 
 type Action = 'acknowledge' | 'resolve' | 'reopen' | { mute: number | null };
 
@@ -26,6 +27,7 @@ export function IssueActions({
   size?: 'sm' | 'md';
 }) {
   const queryClient = useQueryClient();
+  const canManage = useCan('operations.manage');
   const change = useMutation({
     mutationFn: (action: Action) =>
       typeof action === 'string' ? setIssueStatus(issue.id, action) : muteIssue(issue.id, action.mute),
@@ -34,6 +36,7 @@ export function IssueActions({
   // mutedUntil is compared with the clock only after a click or a refetch, never while rendering on
   // the server: an issue whose mute ended still shows "Unmute", which does no harm.
   const muted = issue.mutedUntil !== null;
+  if (!canManage) return null;
   return (
     <div className="flex flex-wrap items-center justify-end gap-1">
       {issue.status === 'open' ? (

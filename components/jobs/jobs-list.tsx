@@ -12,6 +12,7 @@ import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { Table, Td, Th, Tr } from '../ui/table';
 import { ProgressBar } from './job-progress';
 import { JOB_KIND_INFO, JobStateBadge } from './job-state';
+import { useCan } from '../auth/member-context';
 
 /** What a job acts on, in words: the replay's filter, or the endpoint and time of a recover or backfill.
  * Endpoints are named by their URL (an id says nothing to a reader), linked to their page. */
@@ -35,11 +36,7 @@ function JobTarget({ job, endpointUrls }: { job: Job; endpointUrls: Map<string, 
         {entries.map(([key, value], index) => (
           <span key={key}>
             {index > 0 ? ', ' : null}
-            {key === 'endpointId' ? (
-              <>endpoint = {endpointLink(String(value))}</>
-            ) : (
-              `${key} = ${String(value)}`
-            )}
+            {key === 'endpointId' ? <>endpoint = {endpointLink(String(value))}</> : `${key} = ${String(value)}`}
           </span>
         ))}
       </span>
@@ -57,6 +54,7 @@ export function JobsList({ appId }: { appId: string }) {
   const endpoints = useQuery(endpointsQuery(appId));
   const endpointUrls = new Map((endpoints.data?.data ?? []).map((endpoint) => [endpoint.id, endpoint.url]));
   const queryClient = useQueryClient();
+  const canReplay = useCan('deliveries.replay');
   const cancel = useMutation({
     mutationFn: (job: Job) => cancelJob(appId, job.id),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: jobKeys.forApp(appId) }),
@@ -118,7 +116,7 @@ export function JobsList({ appId }: { appId: string }) {
                     {job.finishedAt ? formatTime(job.finishedAt) : '—'}
                   </Td>
                   <Td className="text-right">
-                    {!isFinished(job) ? (
+                    {!isFinished(job) && canReplay ? (
                       <Button size="sm" variant="ghost" className="text-red-700" onClick={() => cancel.mutate(job)}>
                         Cancel
                       </Button>

@@ -9,8 +9,10 @@ import { Card, CardHeader } from '../ui/card';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { TextBlock } from '../ui/text-block';
+import { useCan } from '../auth/member-context';
 
 export function MessageDetail({ appId, messageId }: { appId: string; messageId: string }) {
+  const canReplay = useCan('deliveries.replay');
   const message = useQuery(messageQuery(appId, messageId));
   const queryClient = useQueryClient();
   const replay = useMutation({
@@ -30,9 +32,11 @@ export function MessageDetail({ appId, messageId }: { appId: string; messageId: 
         title={<span className="whitespace-normal break-all font-mono">{m.id}</span>}
         subtitle={`${m.eventType} · ${formatTime(m.createdAt)}${m.idempotencyKey ? ` · idempotency key ${m.idempotencyKey}` : ''}`}
         actions={
-          <Button variant="primary" disabled={replay.isPending} onClick={() => replay.mutate()}>
-            Replay to every endpoint
-          </Button>
+          canReplay ? (
+            <Button variant="primary" disabled={replay.isPending} onClick={() => replay.mutate()}>
+              Replay to every endpoint
+            </Button>
+          ) : null
         }
       />
       <InlineError error={replay.error} />

@@ -3,6 +3,8 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
 import { apiFetch } from '@/lib/client/api-client';
+import { roleHas } from '@/lib/domain/auth/roles';
+import { MemberProvider, type SignedInMember } from '../auth/member-context';
 import { OpenIssuesCount } from '../issues/open-issues-count';
 import { Button } from '../ui/button';
 import { cn } from '../ui/cn';
@@ -16,8 +18,10 @@ const NAV = [
   { href: '/endpoints', label: 'Endpoints' },
   { href: '/apps', label: 'Apps' },
   { href: '/api-keys', label: 'API keys' },
-  { href: '/operations', label: 'Operations' },
-];
+  { href: '/operations', label: 'Operations', permission: 'operations.manage' },
+  { href: '/members', label: 'Members', permission: 'members.manage' },
+  { href: '/account', label: 'Account' },
+] as const;
 
 // The mark from public/logo.svg; the name beside it is the link's text, so the image is decorative.
 function Logo() {
@@ -32,7 +36,9 @@ function isActive(pathname: string, href: string): boolean {
   return pathname === href || pathname.startsWith(`${href}/`);
 }
 
-export function AppShell({ email, children }: { email: string; children: ReactNode }) {
+export function AppShell({ member, children }: { member: SignedInMember; children: ReactNode }) {
+  const email = member.email;
+  const nav = NAV.filter((item) => !('permission' in item) || roleHas(member.role, item.permission));
   const pathname = usePathname();
   const [menuOpen, setMenuOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
@@ -71,7 +77,7 @@ export function AppShell({ email, children }: { email: string; children: ReactNo
             </Link>
           </div>
           <nav aria-label="Main" className="flex flex-col gap-0.5 px-2 py-2 md:flex-1">
-            {NAV.map((item) => (
+            {nav.map((item) => (
               <Link
                 key={item.href}
                 href={item.href}
@@ -91,6 +97,7 @@ export function AppShell({ email, children }: { email: string; children: ReactNo
             <div className="truncate" title={email}>
               {email}
             </div>
+            <div data-testid="member-role">{member.role}</div>
             <Button
               size="sm"
               variant="ghost"
@@ -104,7 +111,9 @@ export function AppShell({ email, children }: { email: string; children: ReactNo
           </div>
         </div>
       </aside>
-      <main className="min-w-0 flex-1 px-4 py-5 md:px-6">{children}</main>
+      <main className="min-w-0 flex-1 px-4 py-5 md:px-6">
+        <MemberProvider member={member}>{children}</MemberProvider>
+      </main>
     </div>
   );
 }

@@ -787,6 +787,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the members and their roles */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/members/{memberId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member; its sessions end at once, the API keys it created stay */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role or the apps it is held to
+         * @description The last owner cannot stop being one (409 last_owner).
+         */
+        patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/members/{memberId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A member's live sessions */
+        get: operations["listMemberSessions"];
+        put?: never;
+        post?: never;
+        /** End every session of a member (it must sign in again) */
+        delete: operations["revokeMemberSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Invitations not yet accepted, revoked or expired (never their links) */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite someone by link; the link is in this response only
+         * @description The link works once, until HOOKLINE_INVITATION_TTL (default 72 h) has passed.
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an invitation; its link stops working at once */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "endpoint.disabled": {
@@ -1170,6 +1264,8 @@ export interface components {
             createdAt: string;
             lastUsedAt: string | null;
             revokedAt: string | null;
+            /** @description The member who created the key; null when a key or npm start did */
+            createdBy: string | null;
         };
         ApiKeyPage: {
             data: components["schemas"]["ApiKey"][];
@@ -1264,6 +1360,11 @@ export interface components {
             apiKey: components["schemas"]["ApiKey"];
             /** @description The key; shown only in this response */
             key: string;
+        };
+        CreatedInvitation: {
+            invitation: components["schemas"]["Invitation"];
+            /** @description The link to send the new member; shown only in this response */
+            url: string;
         };
         CreatedPortalSession: {
             id: string;
@@ -1818,6 +1919,33 @@ export interface components {
             data: components["schemas"]["EventType"][];
             nextCursor: string | null;
         };
+        Invitation: {
+            id: string;
+            email: string;
+            /**
+             * @description owner: members and settings, and everything an admin does; admin: everything operational; developer: apps, endpoints, event types, messages and replays within its apps; viewer: read only
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "viewer";
+            appIds: string[];
+            /** @description The member who invited */
+            invitedBy: string | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            expiresAt: string;
+            /** @enum {string} */
+            state: "pending" | "accepted" | "revoked" | "expired";
+        };
+        InvitationList: {
+            data: components["schemas"]["Invitation"][];
+        };
         Issue: {
             id: string;
             appId: string;
@@ -2116,6 +2244,51 @@ export interface components {
             data: components["schemas"]["Job"][];
             nextCursor: string | null;
         };
+        Member: {
+            id: string;
+            email: string;
+            /**
+             * @description owner: members and settings, and everything an admin does; admin: everything operational; developer: apps, endpoints, event types, messages and replays within its apps; viewer: read only
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "viewer";
+            appIds: string[];
+            /** @description Whether password sign-in also asks for an authenticator code */
+            totpEnabled: boolean;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+        };
+        MemberList: {
+            data: components["schemas"]["Member"][];
+        };
+        MemberSession: {
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Updated at most once a minute
+             */
+            lastSeenAt: string;
+            /**
+             * Format: date-time
+             * @description The absolute end (HOOKLINE_SESSION_TTL_HOURS after sign-in)
+             */
+            expiresAt: string;
+            userAgent: string | null;
+            ip: string | null;
+            /** @description The session making this request */
+            current: boolean;
+        };
+        MemberSessionList: {
+            data: components["schemas"]["MemberSession"][];
+        };
         Message: {
             id: string;
             appId: string;
@@ -2325,6 +2498,9 @@ export interface components {
             matched: number;
         } | {
             job: components["schemas"]["Job"];
+        };
+        RevokedSessions: {
+            revoked: number;
         };
         RotatedSecret: {
             secret: string;
@@ -4777,6 +4953,253 @@ export interface operations {
                     };
                 };
             };
+            500: components["responses"]["Error500"];
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                memberId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    updateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                memberId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description owner: members and settings, and everything an admin does; admin: everything operational; developer: apps, endpoints, event types, messages and replays within its apps; viewer: read only
+                     * @enum {string}
+                     */
+                    role?: "owner" | "admin" | "developer" | "viewer";
+                    /** @description The apps the role is held to; empty: every app */
+                    appIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listMemberSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                memberId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberSessionList"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    revokeMemberSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                memberId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedSessions"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /**
+                     * @description owner: members and settings, and everything an admin does; admin: everything operational; developer: apps, endpoints, event types, messages and replays within its apps; viewer: read only
+                     * @enum {string}
+                     */
+                    role: "owner" | "admin" | "developer" | "viewer";
+                    /** @description The apps the role is held to; empty: every app */
+                    appIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedInvitation"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };
     };

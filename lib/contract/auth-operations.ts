@@ -1,7 +1,12 @@
-// The dashboard's sign-in routes (/api/auth/*). Not part of /api/v1 or its OpenAPI document: they
-// exist for the browser, which then calls /api/v1 with the session cookie.
+// The dashboard's sign-in and account routes (/api/auth/*). Not part of /api/v1 or its OpenAPI
+// document: they exist for the browser, which then calls /api/v1 with the session cookie. Those that
+// act on "my" account need a member's session (lib/http/permissions.ts: 'self').
 import { z } from 'zod';
 import { defineOperation } from './operation';
+import { pathId } from './schemas/common';
+import { memberSessionList, revokedSessions, role } from './schemas/members';
+
+const totpCode = z.string().regex(/^\d{6}$/, 'must be the 6 digits the authenticator shows');
 
 export const authOperations = {
   signIn: defineOperation({
@@ -9,9 +14,14 @@ export const authOperations = {
     method: 'POST',
     path: '/api/auth/sign-in',
     tag: 'Auth',
-    summary: 'Sign in as the admin; sets the session cookie',
+    summary: 'Sign in as a member; sets the session cookie',
+    description: 'A member with a second factor gets 401 second_factor_required until `code` is sent too.',
     access: 'public',
-    body: z.strictObject({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) }),
+    body: z.strictObject({
+      email: z.string().min(1).max(320),
+      password: z.string().min(1).max(1024),
+      code: totpCode.optional(),
+    }),
     status: 204,
     errors: [400, 401, 403, 413, 415, 422, 429],
   }),
@@ -30,10 +40,101 @@ export const authOperations = {
     method: 'GET',
     path: '/api/auth/session',
     tag: 'Auth',
-    summary: 'The signed-in admin',
+    summary: 'The signed-in member, its role and what the role may do',
     access: 'public',
     status: 200,
-    response: z.object({ user: z.object({ id: z.string(), email: z.string() }) }),
+    response: z.object({
+      user: z.object({
+        id: z.string(),
+        email: z.string(),
+        role,
+        appIds: z.array(z.string()),
+        totpEnabled: z.boolean(),
+      }),
+      permissions: z.array(z.string()),
+    }),
     errors: [401],
+  }),
+  acceptInvitation: defineOperation({
+    operationId: 'acceptInvitation',
+    method: 'POST',
+    path: '/api/auth/invitations/accept',
+    tag: 'Auth',
+    summary: "Accept an invitation with the link's token and a new password; signs in",
+    access: 'public',
+    body: z.strictObject({
+      token: z.string().min(1).max(200),
+      password: z.string().min(12, 'must be at least 12 characters').max(1024),
+    }),
+    status: 204,
+    errors: [400, 403, 404, 409, 413, 415, 422, 429],
+  }),
+  listMySessions: defineOperation({
+    operationId: 'listMySessions',
+    method: 'GET',
+    path: '/api/auth/sessions',
+    tag: 'Auth',
+    summary: "The signed-in member's live sessions",
+    access: 'principal',
+    status: 200,
+    response: memberSessionList,
+    errors: [401, 403],
+  }),
+  revokeMySession: defineOperation({
+    operationId: 'revokeMySession',
+    method: 'DELETE',
+    path: '/api/auth/sessions/{sessionId}',
+    tag: 'Auth',
+    summary: 'End one of my sessions (another browser, or this one)',
+    access: 'principal',
+    params: z.object({ sessionId: pathId }),
+    status: 200,
+    response: revokedSessions,
+    errors: [401, 403, 404],
+  }),
+  signOutEverywhere: defineOperation({
+    operationId: 'signOutEverywhere',
+    method: 'POST',
+    path: '/api/auth/sign-out-everywhere',
+    tag: 'Auth',
+    summary: 'End every session of the signed-in member, this one included',
+    access: 'principal',
+    status: 204,
+    errors: [401, 403],
+  }),
+  startTotpEnrolment: defineOperation({
+    operationId: 'startTotpEnrolment',
+    method: 'POST',
+    path: '/api/auth/totp',
+    tag: 'Auth',
+    summary: 'Start setting up a second factor: a new secret for an authenticator app',
+    access: 'principal',
+    status: 200,
+    response: z.object({ secret: z.string(), uri: z.string() }),
+    errors: [401, 403, 409],
+  }),
+  confirmTotp: defineOperation({
+    operationId: 'confirmTotp',
+    method: 'POST',
+    path: '/api/auth/totp/confirm',
+    tag: 'Auth',
+    summary: 'Turn the second factor on with a code from the authenticator',
+    access: 'principal',
+    body: z.strictObject({ code: totpCode }),
+    status: 200,
+    response: z.object({ totpEnabled: z.literal(true) }),
+    errors: [401, 403, 409, 422],
+  }),
+  disableTotp: defineOperation({
+    operationId: 'disableTotp',
+    method: 'POST',
+    path: '/api/auth/totp/disable',
+    tag: 'Auth',
+    summary: 'Turn the second factor off with a current code',
+    access: 'principal',
+    body: z.strictObject({ code: totpCode }),
+    status: 200,
+    response: z.object({ totpEnabled: z.literal(false) }),
+    errors: [401, 403, 409, 422],
   }),
 };

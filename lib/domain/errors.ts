@@ -15,6 +15,12 @@ export const DOMAIN_ERROR_CODES = [
   'invalid_cursor',
   // Sign-in with an unknown email or a wrong password (one code for both: it reveals no email).
   'invalid_credentials',
+  // The password was right, and the member has a second factor: send the authenticator's code too.
+  'second_factor_required',
+  // An invitation link that is unknown, expired, revoked or used already (one code for all four).
+  'invitation_invalid',
+  // A change that would leave no owner (demoting or removing the last one).
+  'last_owner',
   // The request is well-formed, but the resource's state refuses it now. `conflict` is a unique
   // violation nothing more specific caught.
   'conflict',

@@ -13,6 +13,9 @@ export const ERROR_STATUS = {
   invalid_query: 400,
   invalid_cursor: 400,
   invalid_credentials: 401,
+  second_factor_required: 401,
+  invitation_invalid: 404,
+  last_owner: 409,
   // Also what an app-limited key gets for another app's resources: it must not learn they exist.
   not_found: 404,
   conflict: 409,
@@ -29,6 +32,8 @@ export const ERROR_STATUS = {
   invalid_json: 400,
   unauthorized: 401,
   key_not_allowed: 403,
+  // The caller's role lacks the permission the operation needs (lib/http/permissions.ts).
+  forbidden: 403,
   csrf_rejected: 403,
   portal_read_only: 403,
   payload_too_large: 413,

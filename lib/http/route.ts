@@ -4,7 +4,8 @@
 // against the operation's response schema); every failure goes through errorResponse.
 import { z } from 'zod';
 import { authenticateRequest } from './auth/authenticate-request';
-import type { Principal } from '../domain/auth/principal';
+import { visibleAppIds, type Principal } from '../domain/auth/principal';
+import { assertMayCall } from './permissions';
 import { DomainError, invalidFields, invalidQueryFields, notFound } from '../domain/errors';
 import { HttpError, rateLimited } from './http-error';
 import { assertPortalMayCall } from './portal/portal-operations';
@@ -81,18 +82,25 @@ async function authorize(operation: AnyOperation, request: Request, params: unkn
       waitSeconds,
     );
   }
-  // An app-limited key must not learn that another app's resources exist: 404, like an unknown id.
+  // An app-limited key, or a member held to some apps, must not learn that another app's resources
+  // exist: 404, like an unknown id.
   const appId = (params as { appId?: string } | undefined)?.appId;
-  if (appId !== undefined && principal.appId !== null && principal.appId !== appId) {
+  const visible = visibleAppIds(principal);
+  if (appId !== undefined && visible !== null && !visible.includes(appId)) {
     throw notFound('App', appId);
   }
   if (principal.kind === 'portal') assertPortalMayCall(operation, principal.readOnly);
-  if (operation.access === 'deployment' && principal.appId !== null) {
+  if (operation.access === 'deployment' && visible !== null) {
     throw new HttpError(
       'key_not_allowed',
-      'This API key is limited to one app; use a deployment-wide key or the dashboard',
+      principal.kind === 'admin'
+        ? 'Your role is held to some apps; this operation concerns the whole deployment'
+        : 'This API key is limited to one app; use a deployment-wide key or the dashboard',
     );
   }
+  // What the role may do (lib/http/permissions.ts): after the app checks, so another app's resources
+  // stay a 404 rather than a 403 that would confirm they exist.
+  assertMayCall(operation, principal);
   return principal;
 }
 

@@ -4,6 +4,8 @@ export interface ApiSettings {
   maxPayloadBytes: number;
   rateLimitPerSecond: number;
   sessionTtlHours: number;
+  sessionIdleTimeoutMs: number;
+  invitationTtlMs: number;
   allowLoopback: boolean;
   allowPrivate: boolean;
   /** Delay before each attempt; its length is the most attempts a delivery gets. */
@@ -23,6 +25,8 @@ export function getApiSettings(): ApiSettings {
     maxPayloadBytes: config.HOOKLINE_MAX_PAYLOAD_BYTES,
     rateLimitPerSecond: config.HOOKLINE_API_RATE_LIMIT,
     sessionTtlHours: config.HOOKLINE_SESSION_TTL_HOURS,
+    sessionIdleTimeoutMs: config.HOOKLINE_SESSION_IDLE_TIMEOUT,
+    invitationTtlMs: config.HOOKLINE_INVITATION_TTL,
     allowLoopback: config.HOOKLINE_ALLOW_LOOPBACK,
     allowPrivate: config.HOOKLINE_ALLOW_PRIVATE_NETWORKS,
     retryScheduleMs: config.HOOKLINE_RETRY_SCHEDULE,

@@ -155,7 +155,13 @@ const configSchema = z.object({
   HOOKLINE_MAX_PAYLOAD_BYTES: integer('HOOKLINE_MAX_PAYLOAD_BYTES', 1_048_576, 1024, 67_108_864),
   // Requests per second per API key or admin session (token bucket, burst = one second's worth); 0 = off.
   HOOKLINE_API_RATE_LIMIT: integer('HOOKLINE_API_RATE_LIMIT', 100, 0, 1_000_000),
+  // A dashboard session's absolute lifetime: it ends this long after sign-in, however busy.
   HOOKLINE_SESSION_TTL_HOURS: integer('HOOKLINE_SESSION_TTL_HOURS', 168, 1, 8760),
+  // ... and its idle lifetime: it ends when no request used it for this long. An open dashboard page
+  // refreshes live, so it keeps its session; a laptop closed overnight does not.
+  HOOKLINE_SESSION_IDLE_TIMEOUT: duration('HOOKLINE_SESSION_IDLE_TIMEOUT', '12h'),
+  // How long an invitation link can be accepted.
+  HOOKLINE_INVITATION_TTL: duration('HOOKLINE_INVITATION_TTL', '72h'),
   // Behind a reverse proxy that terminates TLS: believe its X-Forwarded-Proto and X-Forwarded-Host.
   // Off, those headers are dropped on arrival, since any client could send them.
   HOOKLINE_TRUST_PROXY: boolean('HOOKLINE_TRUST_PROXY', false),

@@ -77,6 +77,8 @@ describe('POST /api-keys', () => {
       createdAt: expect.any(String),
       lastUsedAt: null,
       revokedAt: null,
+      // Made with a key: no member created it (test/api/members.test.ts covers a member's).
+      createdBy: null,
     });
     const { rows } = await ctx.db.pool.query(
       'SELECT key_hash, prefix, t::text AS row FROM hookline.api_keys t WHERE id = $1',
@@ -106,6 +108,7 @@ describe('POST /api-keys', () => {
     expect(Object.keys(listed).sort()).toEqual([
       'appId',
       'createdAt',
+      'createdBy',
       'id',
       'lastUsedAt',
       'name',

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetApiSettings } from '../../lib/runtime/api-settings';
 import { resetRateLimits } from '../../lib/http/rate-limit';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
-import { appLimitedKey, call, setUpApiTest, type ApiTestContext, type CallOptions } from './support/api';
+import { appLimitedKey, call, ORIGIN, setUpApiTest, type ApiTestContext, type CallOptions } from './support/api';
+import { createMember } from './support/members';
 import { operations } from '../../lib/contract/operations';
 import { createApiKey } from '../../lib/domain/api-keys/create-api-key';
 import { getPrisma } from '../../lib/database/db';
@@ -469,6 +470,7 @@ describe('inputs Postgres cannot take are the client’s mistake, never a 500', 
 // Operations that take no body used to skip reading it: a 2 MB or malformed body got a 200 (and did
 // whatever the operation does). They apply the rules of every other route; an empty body stays fine.
 describe('operations that take no body', () => {
+  let ownerCookie: string | undefined;
   const bodiless = Object.values(operations).filter((operation) => operation.method !== 'GET' && !operation.body);
 
   it('are the ones this test expects', () => {
@@ -482,11 +484,14 @@ describe('operations that take no body', () => {
       'deleteEventType',
       'deleteOperationalEndpoint',
       'enableEndpoint',
+      'removeMember',
       'reopenIssue',
       'replayDelivery',
       'replayMessage',
       'resolveIssue',
       'revokeApiKey',
+      'revokeInvitation',
+      'revokeMemberSessions',
       'revokePortalSession',
       'unmuteIssue',
     ]);
@@ -511,6 +516,9 @@ describe('operations that take no body', () => {
       issueId: 'iss_bodiless',
       ruleId: 'alrt_bodiless',
       sessionId: session.rows[0]!.id,
+      // Members: ids that need not exist either.
+      memberId: 'usr_bodiless',
+      invitationId: 'inv_bodiless',
     };
     return `/v1${template.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!)}`;
   };
@@ -520,6 +528,14 @@ describe('operations that take no body', () => {
     '%s: malformed JSON is 400, a 2 MB body 413, unknown fields 422, and nothing changes',
     async (_id, operation) => {
       const path = await pathOf(operation.path);
+      // Members are an owner's business, not a key's (a key would get 403 before its body is read).
+      const credentials: CallOptions =
+        operation.path.startsWith('/members') || operation.path.startsWith('/invitations')
+          ? {
+              cookie: (ownerCookie ??= (await createMember(ctx.db.pool, { email: 'owner@errors.test', role: 'owner' }))
+                .cookie),
+            }
+          : { key: ctx.adminKey };
       const before = await snapshotRows(ctx.db.pool);
       const cases: [CallOptions, number, string][] = [
         [{ rawBody: '{"reason":', headers: json }, 400, 'invalid_json'],
@@ -532,7 +548,8 @@ describe('operations that take no body', () => {
         ],
       ];
       for (const [options, status, code] of cases) {
-        expectError(await call(operation.method, path, { key: ctx.adminKey, ...options }), status, code);
+        const headers = { origin: ORIGIN, ...options.headers };
+        expectError(await call(operation.method, path, { ...credentials, ...options, headers }), status, code);
       }
       expect(await snapshotRows(ctx.db.pool)).toEqual(before);
     },

@@ -32,7 +32,17 @@ describe('POST /api/auth/sign-in', () => {
     const cookie = await signIn();
     const session = await call('GET', '/auth/session', { cookie });
     expect(session.status).toBe(200);
-    expect(session.body).toEqual({ user: { id: expect.stringMatching(/^usr_/), email } });
+    expect(session.body).toEqual({
+      user: { id: expect.stringMatching(/^usr_/), email, role: 'owner', appIds: [], totpEnabled: false },
+      permissions: [
+        'read',
+        'apps.manage',
+        'integrations.write',
+        'deliveries.replay',
+        'operations.manage',
+        'members.manage',
+      ],
+    });
     expect((await call('GET', '/v1/apps', { cookie })).status).toBe(200);
     // An admin is deployment-wide: API keys can be managed.
     expect((await call('GET', '/v1/api-keys', { cookie })).status).toBe(200);

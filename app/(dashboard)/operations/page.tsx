@@ -2,10 +2,15 @@ import type { Metadata } from 'next';
 import { AlertRulesCard } from '@/components/operations/alert-rules-card';
 import { OperationalEndpointsCard } from '@/components/operations/operational-endpoints-card';
 import { PageHeader } from '@/components/ui/page-header';
+import { Forbidden } from '@/components/auth/forbidden';
+import { pageAccess } from '@/lib/http/auth/page-permission';
 
 export const metadata: Metadata = { title: 'Operations' };
 
-export default function OperationsPage() {
+export default async function OperationsPage() {
+  const access = await pageAccess('/operations');
+  if (!access.allowed)
+    return <Forbidden title="Operations" role={access.session.role} permission={access.permission} />;
   return (
     <div className="space-y-4">
       <PageHeader

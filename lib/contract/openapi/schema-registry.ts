@@ -37,6 +37,16 @@ import {
   operationalEventEnvelopes,
   operationalEventSchemaName,
 } from '../schemas/operations';
+import {
+  createdInvitation,
+  invitation,
+  invitationList,
+  member,
+  memberList,
+  memberSession,
+  memberSessionList,
+  revokedSessions,
+} from '../schemas/members';
 import { createdPortalSession, portalSession } from '../schemas/portal-sessions';
 import { endpointStats, stats } from '../schemas/stats';
 
@@ -69,6 +79,14 @@ const NAMES: [z.ZodType, string][] = [
   [endpointStats, 'EndpointStats'],
   [apiKey, 'ApiKey'],
   [createdApiKey, 'CreatedApiKey'],
+  [member, 'Member'],
+  [invitation, 'Invitation'],
+  [createdInvitation, 'CreatedInvitation'],
+  [memberSession, 'MemberSession'],
+  [memberList, 'MemberList'],
+  [invitationList, 'InvitationList'],
+  [memberSessionList, 'MemberSessionList'],
+  [revokedSessions, 'RevokedSessions'],
   [operationalEndpoint, 'OperationalEndpoint'],
   [operationalEndpointWithSecret, 'OperationalEndpointWithSecret'],
   [operationalEvent, 'OperationalEventRecord'],

@@ -11,6 +11,7 @@ import { endpointOperations } from './endpoints';
 import { eventTypeOperations } from './event-types';
 import { issueOperations } from './issues';
 import { jobOperations } from './jobs';
+import { memberOperations } from './members';
 import { messageOperations } from './messages';
 import { openApiDocumentOperations } from './openapi-document';
 import { operationalEventOperations } from './operational-events';
@@ -31,4 +32,5 @@ export const operations = {
   ...issueOperations,
   ...alertRuleOperations,
   ...openApiDocumentOperations,
+  ...memberOperations,
 };

@@ -9,6 +9,7 @@ export const apiKey = z.object({
   createdAt: timestamp,
   lastUsedAt: timestamp.nullable(),
   revokedAt: timestamp.nullable(),
+  createdBy: z.string().nullable().describe('The member who created the key; null when a key or npm start did'),
 });
 export type ApiKey = ResponseBody<typeof apiKey>;
 

@@ -9,6 +9,7 @@ export function apiKeyView(row: ApiKeyRow) {
     createdAt: row.createdAt,
     lastUsedAt: row.lastUsedAt,
     revokedAt: row.revokedAt,
+    createdBy: row.createdBy,
   };
 }
 

@@ -7,9 +7,9 @@ const KEY_PREFIX = 'hl_';
 // "hl_" plus 8 characters: enough to tell keys apart in a list, far too few to guess the rest (43).
 export const SHOWN_PREFIX_LENGTH = KEY_PREFIX.length + 8;
 
-/** Creates a key; the key itself is returned only here, the database keeps its sha256. */
+/** Creates a key (createdBy: the member who did, null for npm start's starter key or a key made by a key); the key itself is returned only here, the database keeps its sha256. */
 export async function createApiKey(
-  { name, appId = null }: { name: string; appId?: string | null },
+  { name, appId = null, createdBy = null }: { name: string; appId?: string | null; createdBy?: string | null },
   { prisma = getPrisma() }: { prisma?: PrismaClient } = {},
 ): Promise<{ apiKey: ApiKey; key: string }> {
   if (appId !== null) {
@@ -18,7 +18,7 @@ export async function createApiKey(
   }
   const key = KEY_PREFIX + randomToken(32);
   const row = await prisma.apiKey.create({
-    data: { name, appId, prefix: key.slice(0, SHOWN_PREFIX_LENGTH), keyHash: hashToken(key) },
+    data: { name, appId, createdBy, prefix: key.slice(0, SHOWN_PREFIX_LENGTH), keyHash: hashToken(key) },
   });
   return { apiKey: apiKeyView(row), key };
 }

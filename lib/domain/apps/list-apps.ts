@@ -4,21 +4,21 @@ import type { Prisma } from '../../generated/prisma/client';
 import { appView } from './app-view';
 import { summarizeApps } from './summarize-apps';
 
-/** Newest first; an app-limited key sees only its own app. With `summary`, each app carries its
+/** Newest first; an app-limited key sees only its own app, a member held to some apps only those. With `summary`, each app carries its
  * endpoint count, 24 h success rate and queued deliveries (see summarizeApps). */
 export async function listApps({
-  onlyAppId,
+  onlyAppIds,
   limit,
   cursor,
   summary,
 }: {
-  onlyAppId: string | null;
+  onlyAppIds: string[] | null;
   limit: number;
   cursor?: string;
   summary?: boolean;
 }) {
   const prisma = await readPrisma();
-  const where: Prisma.AppWhereInput = onlyAppId ? { id: onlyAppId } : {};
+  const where: Prisma.AppWhereInput = onlyAppIds ? { id: { in: onlyAppIds } } : {};
   const page = await findPage({ where, cursor, limit }, (query) => prisma.app.findMany(query));
   if (!summary) return { data: page.data.map(appView), nextCursor: page.nextCursor };
   const summaries = await summarizeApps(page.data.map((row) => row.id));

@@ -2,7 +2,7 @@ import { getPrisma, type PrismaClient } from '../../database/db';
 import { hashPassword } from './password-hash';
 
 /**
- * Creates the admin user, or sets its password when one is given (npm start passes
+ * Creates the first owner, or sets its password when one is given (npm start passes
  * HOOKLINE_ADMIN_PASSWORD, so changing the variable and restarting resets the password).
  */
 export async function ensureAdminUser(
@@ -18,7 +18,8 @@ export async function ensureAdminUser(
   }
   const user = await prisma.adminUser.upsert({
     where: { email: normalisedEmail },
-    create: { email: normalisedEmail, passwordHash },
+    // The member npm start creates is an owner: someone must be able to invite the others.
+    create: { email: normalisedEmail, passwordHash, role: 'owner' },
     update: { passwordHash },
   });
   return { id: user.id, created: true };

@@ -3,7 +3,7 @@ import { HttpError, unauthorized } from '../http-error';
 import { authenticatePortalRequest } from '../portal/authenticate-portal-request';
 import { isPortalPath } from '../portal/portal-cookie';
 import { authenticateApiKey } from '../../domain/auth/authenticate-api-key';
-import { getAdminSession } from '../../domain/auth/get-admin-session';
+import { getAdminSession, type AdminSessionInfo } from '../../domain/auth/get-admin-session';
 import type { Principal } from '../../domain/auth/principal';
 import { readSessionCookie } from './session-cookie';
 
@@ -28,7 +28,21 @@ export async function authenticateRequest(request: Request): Promise<Principal> 
   const session = await getAdminSession(token);
   if (!session) throw challenge('Send an API key as "Authorization: Bearer hl_..." or sign in.');
   if (!SAFE_METHODS.has(request.method.toUpperCase())) assertSameOrigin(request);
-  return { kind: 'admin', id: `user:${session.userId}`, userId: session.userId, email: session.email, appId: null };
+  return memberPrincipal(session);
+}
+
+/** A member's principal. Held to exactly one app, it carries that app as appId, like an app-limited key. */
+export function memberPrincipal(session: AdminSessionInfo): Principal {
+  return {
+    kind: 'admin',
+    id: `user:${session.userId}`,
+    userId: session.userId,
+    sessionId: session.sessionId,
+    email: session.email,
+    role: session.role,
+    appIds: session.appIds,
+    appId: session.appIds.length === 1 ? session.appIds[0]! : null,
+  };
 }
 
 /** A 401 names the scheme that would be accepted (RFC 9110 WWW-Authenticate, RFC 6750 for bearer tokens). */

@@ -6,4 +6,6 @@ import { operations } from '@/lib/contract/operations';
 export const runtime = 'nodejs';
 
 export const GET = route(operations.listApiKeys, ({ query }) => listApiKeys(query));
-export const POST = route(operations.createApiKey, ({ body }) => createApiKey(body));
+export const POST = route(operations.createApiKey, ({ principal, body }) =>
+  createApiKey({ ...body, createdBy: principal.kind === 'admin' ? principal.userId : null }),
+);

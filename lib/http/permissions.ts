@@ -1,0 +1,157 @@
+// The one table of what each operation and page needs, beside the error-code table (error-status.ts).
+// lib/domain/auth/roles.ts says which roles hold each permission; here every operation of /api/v1 and of
+// /api/auth names the permission it needs, typed by the operations, so an operation added without a
+// row here does not compile. route() checks it on every request (authorize), the dashboard's pages
+// with pagePermission, and test/api/roles.test.ts walks the OpenAPI document for every role.
+//
+//   'public'  no credentials (sign-in, the OpenAPI document, accepting an invitation)
+//   'self'    any signed-in member, on its own account (sessions, second factor); not an API key
+import type { authOperations } from '../contract/auth-operations';
+import type { AnyOperation } from '../contract/operation';
+import type { operations } from '../contract/operations';
+import type { Principal } from '../domain/auth/principal';
+import { roleHas, type Permission, type Role } from '../domain/auth/roles';
+import { HttpError } from './http-error';
+
+type OperationId = keyof typeof operations | keyof typeof authOperations;
+export type Requirement = Permission | 'public' | 'self';
+
+export const OPERATION_PERMISSION = {
+  // Apps
+  listApps: 'read',
+  getApp: 'read',
+  createApp: 'apps.manage',
+  deleteApp: 'apps.manage',
+  updateApp: 'integrations.write',
+  // Event types
+  listEventTypes: 'read',
+  getEventType: 'read',
+  createEventType: 'integrations.write',
+  updateEventType: 'integrations.write',
+  deleteEventType: 'integrations.write',
+  // Endpoints. The signing secret is not a read: whoever holds it can forge webhooks receivers trust.
+  listEndpoints: 'read',
+  getEndpoint: 'read',
+  getEndpointStats: 'read',
+  createEndpoint: 'integrations.write',
+  updateEndpoint: 'integrations.write',
+  deleteEndpoint: 'integrations.write',
+  enableEndpoint: 'integrations.write',
+  disableEndpoint: 'integrations.write',
+  getEndpointSecrets: 'integrations.write',
+  rotateEndpointSecret: 'integrations.write',
+  sendTestMessage: 'integrations.write',
+  recoverEndpoint: 'deliveries.replay',
+  backfillEndpoint: 'deliveries.replay',
+  // Messages and deliveries
+  listMessages: 'read',
+  getMessage: 'read',
+  createMessage: 'integrations.write',
+  replayMessage: 'deliveries.replay',
+  listDeliveries: 'read',
+  getDelivery: 'read',
+  replayDelivery: 'deliveries.replay',
+  replayDeliveries: 'deliveries.replay',
+  cancelDelivery: 'deliveries.replay',
+  listJobs: 'read',
+  getJob: 'read',
+  createJob: 'deliveries.replay',
+  cancelJob: 'deliveries.replay',
+  // Customer portal links hand an app's endpoints to its customer.
+  listPortalSessions: 'read',
+  createPortalSession: 'integrations.write',
+  revokePortalSession: 'integrations.write',
+  getStats: 'read',
+  // Running the deployment
+  listApiKeys: 'read',
+  createApiKey: 'operations.manage',
+  revokeApiKey: 'operations.manage',
+  listOperationalEndpoints: 'operations.manage',
+  getOperationalEndpoint: 'operations.manage',
+  createOperationalEndpoint: 'operations.manage',
+  updateOperationalEndpoint: 'operations.manage',
+  deleteOperationalEndpoint: 'operations.manage',
+  listOperationalEvents: 'read',
+  listIssues: 'read',
+  countIssues: 'read',
+  getIssue: 'read',
+  acknowledgeIssue: 'operations.manage',
+  resolveIssue: 'operations.manage',
+  reopenIssue: 'operations.manage',
+  muteIssue: 'operations.manage',
+  unmuteIssue: 'operations.manage',
+  listAlertRules: 'read',
+  createAlertRule: 'operations.manage',
+  updateAlertRule: 'operations.manage',
+  deleteAlertRule: 'operations.manage',
+  getOpenApiDocument: 'public',
+  // Members
+  listMembers: 'members.manage',
+  updateMember: 'members.manage',
+  removeMember: 'members.manage',
+  listMemberSessions: 'members.manage',
+  revokeMemberSessions: 'members.manage',
+  listInvitations: 'members.manage',
+  createInvitation: 'members.manage',
+  revokeInvitation: 'members.manage',
+  // The dashboard's own (/api/auth)
+  signIn: 'public',
+  signOut: 'public',
+  getSession: 'public',
+  acceptInvitation: 'public',
+  listMySessions: 'self',
+  revokeMySession: 'self',
+  signOutEverywhere: 'self',
+  startTotpEnrolment: 'self',
+  confirmTotp: 'self',
+  disableTotp: 'self',
+} as const satisfies Record<OperationId, Requirement>;
+
+// API keys are operational credentials: a key acts with the admin role (everything operational, not
+// members), and an app-limited key additionally only within its app.
+const API_KEY_ROLE: Role = 'admin';
+
+/** The role a principal acts with; a portal session has none (lib/http/portal decides for it). */
+export function roleOf(principal: Principal): Role | null {
+  if (principal.kind === 'admin') return principal.role;
+  if (principal.kind === 'api_key') return API_KEY_ROLE;
+  return null;
+}
+
+export function requirementOf(operation: AnyOperation): Requirement {
+  const requirement = (OPERATION_PERMISSION as Record<string, Requirement>)[operation.operationId];
+  // Unreachable while the table is typed by the operations; refusing beats allowing if it ever is.
+  return requirement ?? 'members.manage';
+}
+
+/** Throws 403 forbidden, naming the role and the permission, when the principal may not call the operation. */
+export function assertMayCall(operation: AnyOperation, principal: Principal): void {
+  const requirement = requirementOf(operation);
+  if (requirement === 'public' || principal.kind === 'portal') return;
+  if (requirement === 'self') {
+    if (principal.kind !== 'admin') {
+      throw new HttpError('forbidden', `${operation.operationId} is for a signed-in member, not an API key`);
+    }
+    return;
+  }
+  assertHas(principal, requirement, operation.operationId);
+}
+
+export function assertHas(principal: Principal, permission: Permission, what: string): void {
+  const role = roleOf(principal);
+  if (role === null || roleHas(role, permission)) return;
+  throw new HttpError(
+    'forbidden',
+    `The ${role} role may not ${what}: it needs the "${permission}" permission (held by ${holders(permission)})`,
+  );
+}
+
+function holders(permission: Permission): string {
+  return (['owner', 'admin', 'developer', 'viewer'] as const).filter((role) => roleHas(role, permission)).join(', ');
+}
+
+/** The pages of the dashboard that need more than 'read', checked server-side by each page. */
+export const PAGE_PERMISSION = {
+  '/members': 'members.manage',
+  '/operations': 'operations.manage',
+} as const satisfies Record<string, Permission>;

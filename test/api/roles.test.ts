@@ -1,0 +1,210 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- walks an untyped JSON document */
+// What each role may do, for every operation of the OpenAPI document: a member of each role calls
+// each one (ids that exist nowhere, an empty body), and the answer is either 403 forbidden, naming
+// the role and the permission, or anything else (200, 404, 422: the request got past the role check).
+// The expectations are written out here from the roles' definitions in the README, not read from
+// lib/http/permissions.ts, so a wrong row in that table fails this test.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { OPERATION_PERMISSION } from '../../lib/http/permissions';
+import { ROLES, type Role } from '../../lib/domain/auth/roles';
+import { createApp } from '../support/fixtures';
+import { appLimitedKey, call, ORIGIN, setUpApiTest, type ApiTestContext } from './support/api';
+import { createMember, type TestMember } from './support/members';
+import { expectError } from './support/expect-error';
+
+let ctx: ApiTestContext;
+let document: any;
+const members = {} as Record<Role, TestMember>;
+
+beforeAll(async () => {
+  ctx = await setUpApiTest();
+  for (const role of ROLES) members[role] = await createMember(ctx.db.pool, { email: `${role}@hookline.test`, role });
+  document = (await call('GET', '/v1/openapi.json')).body;
+});
+
+// Reads a viewer may not make: the signing secret (it forges webhooks), the operational endpoints
+// (their secrets and targets), and the member list.
+const SENSITIVE_READS = new Set([
+  'getEndpointSecrets',
+  'listOperationalEndpoints',
+  'getOperationalEndpoint',
+  'listMembers',
+  'listMemberSessions',
+  'listInvitations',
+]);
+
+// A developer builds integrations: apps' settings, event types, endpoints, messages, portal links and
+// replays. Not: creating or deleting apps, API keys, operational endpoints, alert rules, issues, members.
+const DEVELOPER_WRITES = new Set([
+  'updateApp',
+  'createEventType',
+  'updateEventType',
+  'deleteEventType',
+  'createEndpoint',
+  'updateEndpoint',
+  'deleteEndpoint',
+  'enableEndpoint',
+  'disableEndpoint',
+  'getEndpointSecrets',
+  'rotateEndpointSecret',
+  'sendTestMessage',
+  'recoverEndpoint',
+  'backfillEndpoint',
+  'createMessage',
+  'replayMessage',
+  'replayDelivery',
+  'replayDeliveries',
+  'cancelDelivery',
+  'createJob',
+  'cancelJob',
+  'createPortalSession',
+  'revokePortalSession',
+]);
+
+const MEMBER_OPERATIONS = new Set([
+  'listMembers',
+  'updateMember',
+  'removeMember',
+  'listMemberSessions',
+  'revokeMemberSessions',
+  'listInvitations',
+  'createInvitation',
+  'revokeInvitation',
+]);
+
+function expectedAllowed(role: Role, operationId: string, method: string): boolean {
+  if (operationId === 'getOpenApiDocument') return true;
+  if (role === 'owner') return true;
+  if (role === 'admin') return !MEMBER_OPERATIONS.has(operationId);
+  const isRead = method === 'get' && !SENSITIVE_READS.has(operationId);
+  if (role === 'viewer') return isRead;
+  return isRead || DEVELOPER_WRITES.has(operationId);
+}
+
+function documentOperations(): { operationId: string; method: string; path: string }[] {
+  const found: { operationId: string; method: string; path: string }[] = [];
+  for (const [path, methods] of Object.entries<any>(document.paths)) {
+    for (const [method, operation] of Object.entries<any>(methods)) {
+      found.push({ operationId: operation.operationId, method, path });
+    }
+  }
+  return found;
+}
+
+// Path parameters name nothing that exists: an allowed call then ends in a 404 (or a 422 for its
+// empty body) without changing a row, and the walk can go on with the same members.
+const concrete = (path: string) => `/v1${path.replace(/\{[^}]+\}/g, 'nothing_here')}`;
+
+describe('every operation of the OpenAPI document, for every role', () => {
+  it('has a row in the permission table, and the document has every v1 row', () => {
+    const ids = documentOperations().map((operation) => operation.operationId);
+    expect(ids.length).toBeGreaterThan(60);
+    for (const id of ids) expect(OPERATION_PERMISSION, id).toHaveProperty(id);
+  });
+
+  it.each(ROLES)('%s: allowed exactly what the role allows, 403 naming role and permission otherwise', async (role) => {
+    const mismatches: string[] = [];
+    for (const { operationId, method, path } of documentOperations()) {
+      const response = await call(method.toUpperCase(), concrete(path), {
+        cookie: members[role].cookie,
+        headers: { origin: ORIGIN },
+        ...(method === 'get' ? {} : { body: {} }),
+      });
+      const forbidden = response.status === 403;
+      const allowed = expectedAllowed(role, operationId, method);
+      if (allowed === forbidden) {
+        mismatches.push(
+          `${operationId}: expected ${allowed ? 'allowed' : 'forbidden'}, got ${response.status} ${response.text}`,
+        );
+        continue;
+      }
+      if (forbidden) {
+        expectError(response, 403, 'forbidden');
+        const permission = (OPERATION_PERMISSION as Record<string, string>)[operationId]!;
+        expect(response.body.error.message).toContain(`The ${role} role may not ${operationId}`);
+        expect(response.body.error.message).toContain(`"${permission}" permission`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+});
+
+describe('a forbidden call changes nothing', () => {
+  it('a viewer creating an app, an endpoint or an invitation leaves every table as it was', async () => {
+    const appId = await createApp(ctx.db.pool, 'viewer-proof');
+    const count = async () =>
+      (
+        await ctx.db.pool.query<{ n: string }>(
+          `SELECT (SELECT count(*) FROM hookline.apps) + (SELECT count(*) FROM hookline.endpoints)
+                + (SELECT count(*) FROM hookline.invitations) AS n`,
+        )
+      ).rows[0]!.n;
+    const before = await count();
+    const viewer = { cookie: members.viewer.cookie, headers: { origin: ORIGIN } };
+    expectError(await call('POST', '/v1/apps', { ...viewer, body: { name: 'no' } }), 403, 'forbidden');
+    expectError(
+      await call('POST', `/v1/apps/${appId}/endpoints`, { ...viewer, body: { url: 'https://example.com/x' } }),
+      403,
+      'forbidden',
+    );
+    expectError(
+      await call('POST', '/v1/invitations', { ...viewer, body: { email: 'x@example.com', role: 'owner' } }),
+      403,
+      'forbidden',
+    );
+    expect(await count()).toBe(before);
+  });
+});
+
+describe('API keys', () => {
+  it('act as admins: operational writes yes, members no', async () => {
+    expect((await call('GET', '/v1/apps', { key: ctx.adminKey })).status).toBe(200);
+    const refused = await call('GET', '/v1/members', { key: ctx.adminKey });
+    expectError(refused, 403, 'forbidden');
+    expect(refused.body.error.message).toContain('The admin role may not listMembers');
+  });
+
+  it("cannot use the account routes, which are a member's own", async () => {
+    expectError(await call('GET', '/auth/sessions', { key: ctx.adminKey }), 403, 'forbidden');
+  });
+});
+
+describe('a role held to some apps', () => {
+  it('sees and changes its apps only; the others do not exist for it', async () => {
+    const mine = await createApp(ctx.db.pool, 'mine');
+    const also = await createApp(ctx.db.pool, 'also-mine');
+    const theirs = await createApp(ctx.db.pool, 'theirs');
+    const dev = await createMember(ctx.db.pool, {
+      email: 'scoped@hookline.test',
+      role: 'developer',
+      appIds: [mine, also],
+    });
+    const as = { cookie: dev.cookie, headers: { origin: ORIGIN } };
+
+    const apps = await call('GET', '/v1/apps', { ...as, query: { limit: 250 } });
+    expect(apps.body.data.map((app: { id: string }) => app.id).sort()).toEqual([mine, also].sort());
+    const created = await call('POST', `/v1/apps/${mine}/event-types`, { ...as, body: { name: 'order.placed' } });
+    expect(created.status, created.text).toBe(201);
+    expectError(await call('GET', `/v1/apps/${theirs}`, as), 404, 'not_found');
+    expectError(
+      await call('POST', `/v1/apps/${theirs}/event-types`, { ...as, body: { name: 'order.placed' } }),
+      404,
+      'not_found',
+    );
+    // Across apps it names one of its own.
+    expectError(await call('GET', '/v1/stats', as), 400, 'invalid_query', 'appId');
+    expect((await call('GET', '/v1/stats', { ...as, query: { appId: also } })).status).toBe(200);
+    expectError(await call('GET', '/v1/stats', { ...as, query: { appId: theirs } }), 404, 'not_found');
+    // Deployment-wide operations are not for it, whatever its role.
+    expectError(await call('GET', '/v1/api-keys', as), 403, 'key_not_allowed');
+  });
+
+  it('held to one app, it reads across apps as that app, as an app-limited key does', async () => {
+    const only = await createApp(ctx.db.pool, 'only');
+    const viewer = await createMember(ctx.db.pool, { email: 'one-app@hookline.test', role: 'viewer', appIds: [only] });
+    const stats = await call('GET', '/v1/stats', { cookie: viewer.cookie });
+    expect(stats.status, stats.text).toBe(200);
+    const key = await appLimitedKey(only);
+    expect((await call('GET', '/v1/stats', { key })).status).toBe(200);
+  });
+});
