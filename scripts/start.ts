@@ -14,6 +14,7 @@ import { getPrisma } from '../lib/database/db';
 import { ConfigError, loadConfig, type Config } from '../lib/runtime/env';
 import { createLogger } from '../lib/runtime/log';
 import { MigrationError } from '../lib/database/migrate';
+import { REMOTE_ADDRESS_HEADER } from '../lib/http/remote-address';
 import { workerOptionsFromConfig, writeAlertSettings } from '../worker/start-worker';
 import { DeliveryWorker } from '../worker/delivery-worker';
 import { answerWhileStarting } from './lib/answer-while-starting';
@@ -88,6 +89,8 @@ async function main(): Promise<void> {
       for (const name of ['x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'forwarded'])
         delete request.headers[name];
     }
+    // The client's address for the audit log (lib/http/remote-address.ts); never the client's own word.
+    request.headers[REMOTE_ADDRESS_HEADER] = request.socket.remoteAddress ?? '';
     if (hasMalformedPath(request.url)) {
       if (isApiPath(request.url)) return answerMalformedApiPath(request, response);
       request.url = NOT_FOUND_PATH;

@@ -1,4 +1,6 @@
 import { requireApp } from '../apps/require-app';
+import { recordAuditEvent } from '../audit/record-audit-event';
+import { endpointAuditFields } from './endpoint-audit-fields';
 import { getPrisma } from '../../database/db';
 import { generateSecret } from '../webhooks/sign';
 import { checkEndpointHeaders, checkEndpointUrl } from './check-endpoint-target';
@@ -43,6 +45,13 @@ export async function createEndpoint(input: CreateEndpointInput) {
       },
     });
     await tx.endpointSecret.create({ data: { appId: input.appId, endpointId: created.id, secret } });
+    await recordAuditEvent(tx, {
+      action: 'endpoint.created',
+      resourceType: 'endpoint',
+      resourceId: created.id,
+      appId: input.appId,
+      after: endpointAuditFields(created),
+    });
     return created;
   });
   return { ...(await endpointViewOf(endpoint)), secret };

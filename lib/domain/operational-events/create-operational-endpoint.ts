@@ -1,4 +1,6 @@
 import { getPrisma } from '../../database/db';
+import { recordAuditEvent } from '../audit/record-audit-event';
+import { endpointAuditFields } from '../endpoints/endpoint-audit-fields';
 import { invalid } from '../errors';
 import { checkEndpointHeaders, checkEndpointUrl } from '../endpoints/check-endpoint-target';
 import { generateSecret } from '../webhooks/sign';
@@ -47,6 +49,17 @@ export async function createOperationalEndpoint(input: CreateOperationalEndpoint
     await tx.operationalEndpoint.create({
       data: {
         endpointId: created.id,
+        scopeAppId: input.scopeAppId ?? null,
+        payloadTemplate: input.payloadTemplate ?? null,
+      },
+    });
+    await recordAuditEvent(tx, {
+      action: 'operational_endpoint.created',
+      resourceType: 'operational_endpoint',
+      resourceId: created.id,
+      appId: null,
+      after: {
+        ...endpointAuditFields(created),
         scopeAppId: input.scopeAppId ?? null,
         payloadTemplate: input.payloadTemplate ?? null,
       },
