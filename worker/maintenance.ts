@@ -19,6 +19,8 @@ export interface RetentionOptions {
   retentionMs: number;
   /** Rollups and queue depth samples older than this are deleted. */
   statsRetentionMs: number;
+  /** Audit log rows older than this are deleted; omitted: kept (HOOKLINE_AUDIT_RETENTION sets it). */
+  auditRetentionMs?: number;
   /** Rows per DELETE: ~10k rows is a transaction of tens of milliseconds. */
   batchSize?: number;
   /**
@@ -43,18 +45,19 @@ export interface RetentionResult {
   messages: number;
   rollups: number;
   samples: number;
+  auditEvents: number;
 }
 
 /** Deletes what retention allows; null when another worker holds the retention lock. */
 export async function applyRetention(pool: Pool, options: RetentionOptions): Promise<RetentionResult | null> {
   const batchSize = options.batchSize ?? 10_000;
   const deadline = Date.now() + (options.budgetMs ?? 20_000);
-  const result: RetentionResult = { deliveries: 0, messages: 0, rollups: 0, samples: 0 };
+  const result: RetentionResult = { deliveries: 0, messages: 0, rollups: 0, samples: 0, auditEvents: 0 };
   /** Deletes in batches until fewer than a batch is left or the run's time is up; returns the rows. */
-  const deleteInBatches = async (statement: string): Promise<number> => {
+  const deleteInBatches = async (statement: string, retentionMs = options.retentionMs): Promise<number> => {
     let total = 0;
     for (;;) {
-      const deleted = (await pool.query(statement, [options.retentionMs, batchSize])).rowCount ?? 0;
+      const deleted = (await pool.query(statement, [retentionMs, batchSize])).rowCount ?? 0;
       total += deleted;
       if (deleted < batchSize || Date.now() >= deadline) return total;
     }
@@ -70,6 +73,9 @@ export async function applyRetention(pool: Pool, options: RetentionOptions): Pro
     ]);
     result.rollups = rows[0]?.rollups ?? 0;
     result.samples = rows[0]?.samples ?? 0;
+    if (options.auditRetentionMs !== undefined) {
+      result.auditEvents = await deleteInBatches(sql.deleteOldAuditEvents, options.auditRetentionMs);
+    }
     return true;
   });
   return ran ? result : null;
@@ -92,7 +98,7 @@ export async function readGauges(
 }
 
 export function logRetention(log: Logger, result: RetentionResult | null): void {
-  if (result && (result.deliveries || result.messages || result.rollups || result.samples)) {
+  if (result && (result.deliveries || result.messages || result.rollups || result.samples || result.auditEvents)) {
     log.info('retention removed old rows', { ...result });
   }
 }

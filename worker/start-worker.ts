@@ -33,7 +33,11 @@ export function workerOptionsFromConfig(config: Config, connectionString: string
     },
     autoDisableAfterMs: config.HOOKLINE_AUTO_DISABLE_AFTER,
     jobs: { batchSize: config.HOOKLINE_JOB_BATCH_SIZE, batchPauseMs: config.HOOKLINE_JOB_BATCH_PAUSE_MS },
-    retention: { retentionMs: config.HOOKLINE_RETENTION, statsRetentionMs: config.HOOKLINE_STATS_RETENTION },
+    retention: {
+      retentionMs: config.HOOKLINE_RETENTION,
+      statsRetentionMs: config.HOOKLINE_STATS_RETENTION,
+      auditRetentionMs: config.HOOKLINE_AUDIT_RETENTION,
+    },
     metricsServer:
       config.HOOKLINE_METRICS_PORT > 0
         ? { port: config.HOOKLINE_METRICS_PORT, host: config.HOOKLINE_METRICS_HOST }

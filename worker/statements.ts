@@ -25,6 +25,7 @@ export const sql = {
   deleteExpiredDeliveries: load('delete-expired-deliveries'),
   deleteOrphanMessages: load('delete-orphan-messages'),
   deleteOldStats: load('delete-old-stats'),
+  deleteOldAuditEvents: load('delete-old-audit-events'),
   // Background jobs (worker/jobs/job-runner.ts).
   takeJob: load('take-job'),
   lockJob: load('job-lock'),

@@ -17,6 +17,7 @@ const NAV = [
   { href: '/apps', label: 'Apps' },
   { href: '/api-keys', label: 'API keys' },
   { href: '/operations', label: 'Operations' },
+  { href: '/audit', label: 'Audit log' },
 ];
 
 // The mark from public/logo.svg; the name beside it is the link's text, so the image is decorative.

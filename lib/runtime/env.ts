@@ -130,6 +130,8 @@ const configSchema = z.object({
   HOOKLINE_RETENTION: duration('HOOKLINE_RETENTION', '30d'),
   // Per-minute rollups and queue depth samples are small and kept longer for the charts.
   HOOKLINE_STATS_RETENTION: duration('HOOKLINE_STATS_RETENTION', '90d'),
+  // The audit log: one row per change an operator or key made, kept a year by default.
+  HOOKLINE_AUDIT_RETENTION: duration('HOOKLINE_AUDIT_RETENTION', '365d'),
   // Prometheus /metrics of the worker; 0 = no metrics server.
   HOOKLINE_METRICS_PORT: integer('HOOKLINE_METRICS_PORT', 9464, 0, 65535),
   HOOKLINE_METRICS_HOST: z.string().optional().default('127.0.0.1'),
