@@ -1269,6 +1269,42 @@ export interface components {
             /** @description true: a success recorded on its delivery row alone (HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS off; id null), or moved from there to an attempt row of its own when a replay sent the delivery again: status, time and duration as recorded, request headers rebuilt with the secrets valid then, response not kept */
             keptOnDelivery: boolean;
         };
+        AuditEvent: {
+            /** @description aud_... */
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            /** @description null: a deployment-wide resource (a key for every app, an operational endpoint) */
+            appId: string | null;
+            actor: {
+                /** @enum {string} */
+                type: "admin" | "api_key" | "portal" | "system";
+                id: string | null;
+                /** @description The admin's email; null for keys (their id says which) */
+                label: string | null;
+            };
+            /** @description e.g. endpoint.created, endpoint.secret_rotated, replay.started, api_key.created */
+            action: string;
+            resourceType: string;
+            resourceId: string;
+            /** @description The fields that changed, before and after (all of them on a creation or deletion); never a secret */
+            changes: {
+                before: {
+                    [key: string]: unknown;
+                } | null;
+                after: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            remoteAddress: string | null;
+        };
+        AuditEventPage: {
+            data: components["schemas"]["AuditEvent"][];
+            nextCursor: string | null;
+        };
         AuditSensitiveChangeEvent: {
             /** @constant */
             type: "audit.sensitive_change";
@@ -4783,41 +4819,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description aud_... */
-                            id: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO-8601 timestamp
-                             */
-                            createdAt: string;
-                            /** @description null: a deployment-wide resource (a key for every app, an operational endpoint) */
-                            appId: string | null;
-                            actor: {
-                                /** @enum {string} */
-                                type: "admin" | "api_key" | "portal" | "system";
-                                id: string | null;
-                                /** @description The admin's email; null for keys (their id says which) */
-                                label: string | null;
-                            };
-                            /** @description e.g. endpoint.created, endpoint.secret_rotated, replay.started, api_key.created */
-                            action: string;
-                            resourceType: string;
-                            resourceId: string;
-                            /** @description The fields that changed, before and after (all of them on a creation or deletion); never a secret */
-                            changes: {
-                                before: {
-                                    [key: string]: unknown;
-                                } | null;
-                                after: {
-                                    [key: string]: unknown;
-                                } | null;
-                            };
-                            remoteAddress: string | null;
-                        }[];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AuditEventPage"];
                 };
             };
             400: components["responses"]["Error400"];
