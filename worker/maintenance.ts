@@ -8,6 +8,7 @@ import { withTryLock } from './advisory-lock';
 import type { WorkerMetrics } from './metrics';
 import { runOperationsPass } from './operations/run-operations-pass';
 import { sql } from './statements';
+import { sealEndpointSecrets, type SealResult } from '../lib/database/seal-endpoint-secrets';
 import { PeriodicChore, type Service } from './service';
 
 // Arbitrary constants, the same in every Hookline process.
@@ -103,6 +104,18 @@ export function logRetention(log: Logger, result: RetentionResult | null): void 
   }
 }
 
+function logSealed(log: Logger, result: SealResult): void {
+  if (result.encrypted || result.rewrapped) log.info('signing secrets encrypted with the current key', { ...result });
+  if (result.unknownKey) {
+    log.error(
+      'signing secrets encrypted with a key this worker does not have: set the same HOOKLINE_ENCRYPTION_KEY everywhere',
+      {
+        ...result,
+      },
+    );
+  }
+}
+
 /**
  * The once-a-minute chores of one worker: the queue depth sample, the gauges, retention. A run that
  * fails is logged and counted; the next one comes a minute later.
@@ -124,6 +137,8 @@ export async function runMaintenance(options: {
     if (options.retention) logRetention(log, await applyRetention(pool, options.retention));
     // Operational events (issue 14): newly dead deliveries, alert rules.
     await runOperationsPass(pool, { retentionMs: options.retention?.retentionMs });
+    // Secrets SQL wrote in plaintext (hookline.http_post's implicit endpoints) or under the previous key.
+    logSealed(log, await sealEndpointSecrets(pool));
   } catch (error) {
     metrics.databaseErrors.inc({ operation: 'maintenance' });
     log.warn('maintenance failed; next run in a minute', { error });

@@ -77,6 +77,18 @@ const configSchema = z.object({
   HOST: z.string().optional().default('127.0.0.1'),
   PORT: integer('PORT', 3000, 1, 65535),
   HOOKLINE_DATA_DIR: z.string().optional().default('.data'),
+  // Encrypts endpoint signing secrets at rest (lib/runtime/secret-box.ts); unset: a key generated into
+  // <HOOKLINE_DATA_DIR>/encryption-key. _PREVIOUS: the key being replaced, accepted until resealed.
+  HOOKLINE_ENCRYPTION_KEY: z
+    .string()
+    .trim()
+    .min(32, 'HOOKLINE_ENCRYPTION_KEY must be at least 32 characters (openssl rand -base64 32)')
+    .optional(),
+  HOOKLINE_ENCRYPTION_KEY_PREVIOUS: z
+    .string()
+    .trim()
+    .min(32, 'HOOKLINE_ENCRYPTION_KEY_PREVIOUS must be at least 32 characters')
+    .optional(),
   HOOKLINE_EMBEDDED_PG_PORT: integer('HOOKLINE_EMBEDDED_PG_PORT', 54329, 1, 65535),
   HOOKLINE_ADMIN_EMAIL: z.string().optional().default('admin@hookline.local'),
   HOOKLINE_ADMIN_PASSWORD: z.string().optional(),

@@ -1,4 +1,5 @@
 import { requireApp } from '../apps/require-app';
+import { encryptSecret } from '../../runtime/secret-box';
 import { recordAuditEvent } from '../audit/record-audit-event';
 import { endpointAuditFields } from './endpoint-audit-fields';
 import { getPrisma } from '../../database/db';
@@ -44,7 +45,9 @@ export async function createEndpoint(input: CreateEndpointInput) {
         timeoutMs: input.timeoutMs ?? null,
       },
     });
-    await tx.endpointSecret.create({ data: { appId: input.appId, endpointId: created.id, secret } });
+    await tx.endpointSecret.create({
+      data: { appId: input.appId, endpointId: created.id, secret: encryptSecret(secret) },
+    });
     await recordAuditEvent(tx, {
       action: 'endpoint.created',
       resourceType: 'endpoint',

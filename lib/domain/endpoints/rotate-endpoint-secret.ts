@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { encryptSecret } from '../../runtime/secret-box';
 import { recordAuditEvent } from '../audit/record-audit-event';
 import { generateSecret } from '../webhooks/sign';
 import { findEndpoint } from './find-endpoint';
@@ -27,7 +28,10 @@ export async function rotateEndpointSecret({
       where: { endpointId, appId, OR: [{ expiresAt: null }, { expiresAt: { gt: expiresAt } }] },
       data: { expiresAt },
     });
-    const created = await tx.endpointSecret.create({ data: { appId, endpointId, secret }, select: { id: true } });
+    const created = await tx.endpointSecret.create({
+      data: { appId, endpointId, secret: encryptSecret(secret) },
+      select: { id: true },
+    });
     await recordAuditEvent(tx, {
       action: 'endpoint.secret_rotated',
       resourceType: 'endpoint',

@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { encryptSecret } from '../../runtime/secret-box';
 import { recordAuditEvent } from '../audit/record-audit-event';
 import { endpointAuditFields } from '../endpoints/endpoint-audit-fields';
 import { invalid } from '../errors';
@@ -45,7 +46,9 @@ export async function createOperationalEndpoint(input: CreateOperationalEndpoint
         headers,
       },
     });
-    await tx.endpointSecret.create({ data: { appId: OPERATIONS_APP_ID, endpointId: created.id, secret } });
+    await tx.endpointSecret.create({
+      data: { appId: OPERATIONS_APP_ID, endpointId: created.id, secret: encryptSecret(secret) },
+    });
     await tx.operationalEndpoint.create({
       data: {
         endpointId: created.id,
