@@ -2,6 +2,7 @@
 import type { Config } from '../lib/runtime/env';
 import type { Logger } from '../lib/runtime/log';
 import { createPool } from '../lib/database/pg';
+import { assertSchemaCurrent } from '../lib/database/schema-version';
 import { DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker';
 import { alertSettingsFromConfig, configureAlerts } from './operations/configure-alerts';
 
@@ -51,6 +52,9 @@ export async function startWorker(options: {
   connectionString: string;
   log?: Logger;
 }): Promise<DeliveryWorker> {
+  // A worker never migrates: against a schema older or newer than it knows it refuses to start
+  // (SchemaVersionError names both versions) instead of writing rows the schema does not mean.
+  await checkSchema(options.connectionString);
   await writeAlertSettings(options.config, options.connectionString);
   const worker = new DeliveryWorker({
     ...workerOptionsFromConfig(options.config, options.connectionString),
@@ -65,6 +69,16 @@ export async function writeAlertSettings(config: Config, connectionString: strin
   const pool = createPool(connectionString, { max: 1 });
   try {
     await configureAlerts(pool, alertSettingsFromConfig(config));
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Throws SchemaVersionError unless the database has exactly the migrations this code knows. */
+export async function checkSchema(connectionString: string): Promise<void> {
+  const pool = createPool(connectionString, { max: 1 });
+  try {
+    await assertSchemaCurrent(pool);
   } finally {
     await pool.end();
   }

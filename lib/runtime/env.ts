@@ -77,6 +77,9 @@ const configSchema = z.object({
   HOST: z.string().optional().default('127.0.0.1'),
   PORT: integer('PORT', 3000, 1, 65535),
   HOOKLINE_DATA_DIR: z.string().optional().default('.data'),
+  // `npm start` applies pending migrations; false: a deploy runs `npm run migrate` first, and a start
+  // against an older schema is refused.
+  HOOKLINE_MIGRATE_ON_START: boolean('HOOKLINE_MIGRATE_ON_START', true),
   // Encrypts endpoint signing secrets at rest (lib/runtime/secret-box.ts); unset: a key generated into
   // <HOOKLINE_DATA_DIR>/encryption-key. _PREVIOUS: the key being replaced, accepted until resealed.
   HOOKLINE_ENCRYPTION_KEY: z
