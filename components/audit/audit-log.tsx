@@ -106,13 +106,13 @@ export function AuditLog() {
                 {rows.map((event) => (
                   <Tr key={event.id} data-testid="audit-row">
                     <Td className="whitespace-nowrap text-xs text-zinc-500">{formatTime(event.createdAt)}</Td>
-                    <Td className="text-sm">
+                    <Td className="max-w-56 break-all text-sm">
                       <Actor actor={event.actor} />
                     </Td>
                     <Td>
                       <Badge tone="neutral">{event.action}</Badge>
                     </Td>
-                    <Td className="font-mono text-xs">
+                    <Td className="max-w-56 font-mono text-xs">
                       <span className="text-zinc-500">{event.resourceType}</span>{' '}
                       <button
                         type="button"
@@ -123,7 +123,7 @@ export function AuditLog() {
                         {event.resourceId}
                       </button>
                     </Td>
-                    <Td className="max-w-md max-md:hidden">
+                    <Td className="min-w-80 max-w-xl max-md:hidden">
                       <Changes changes={event.changes} />
                     </Td>
                     <Td className="font-mono text-xs text-zinc-500 max-lg:hidden">{event.remoteAddress ?? '—'}</Td>

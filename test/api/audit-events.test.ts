@@ -407,7 +407,12 @@ describe('changedFields', () => {
       { headers: { Authorization: 'b' } },
       { before: { headers: { Authorization: '(hidden)' } }, after: { headers: { Authorization: '(hidden)' } } },
     ],
-    ['not updatedAt', { updatedAt: 1, n: 1 }, { updatedAt: 2, n: 1 }, { before: {}, after: {} }],
+    [
+      'not the fields the row itself holds',
+      { id: 'a', updatedAt: 1, n: 1 },
+      { id: 'a', updatedAt: 2, n: 2 },
+      { before: { n: 1 }, after: { n: 2 } },
+    ],
   ])('%s', (_what, before, after, expected) => {
     expect(changedFields(before, after)).toEqual(expected);
   });

@@ -73,20 +73,23 @@ export function changedFields(
   const changedBefore: Fields = {};
   const changedAfter: Fields = {};
   for (const key of new Set([...Object.keys(b), ...Object.keys(a)])) {
-    // updatedAt changes with every change and says nothing the row's own time does not.
-    if (key === 'updatedAt' || JSON.stringify(b[key]) === JSON.stringify(a[key])) continue;
+    if (JSON.stringify(b[key]) === JSON.stringify(a[key])) continue;
     if (key in b) changedBefore[key] = b[key];
     if (key in a) changedAfter[key] = a[key];
   }
   return { before: redact(changedBefore), after: redact(changedAfter) };
 }
 
+// Said by the row itself (resource_id, created_at), or changed by every change.
+const ROW_FIELDS = ['id', 'createdAt', 'updatedAt'];
+
 function toJson(fields: Fields | null): Fields | null {
-  return fields === null
-    ? null
-    : (JSON.parse(
-        JSON.stringify(fields, (key, value: unknown) => (SECRET_FIELD.test(key) ? undefined : value)),
-      ) as Fields);
+  if (fields === null) return null;
+  const json = JSON.parse(
+    JSON.stringify(fields, (key, value: unknown) => (SECRET_FIELD.test(key) ? undefined : value)),
+  ) as Fields;
+  for (const key of ROW_FIELDS) delete json[key];
+  return json;
 }
 
 // An endpoint's custom headers often carry a receiver's credentials (Authorization, X-Api-Key): the log
