@@ -28,7 +28,7 @@ function Actor({ actor }: { actor: AuditEvent['actor'] }) {
   const kind = { admin: 'user', api_key: 'API key', portal: 'portal', system: 'system' }[actor.type];
   return (
     <span className="flex flex-col">
-      <span>{actor.label ?? actor.id ?? 'Hookline'}</span>
+      {actor.label ? <span>{actor.label}</span> : <span className="font-mono text-xs">{actor.id ?? 'Hookline'}</span>}
       <span className="text-xs text-zinc-500">
         {kind}
         {actor.label && actor.id ? ` · ${actor.id}` : ''}
