@@ -1,13 +1,15 @@
 // The audit log (issue 24, item 4): every kind of change writes exactly one row, in the change's own
 // transaction, naming who made it (API key, signed-in admin, portal session) and from where; a change
 // that fails writes none; GET /api/v1/audit-events pages through them and keeps an app-limited key to
-// its app; a key for every app raises the operational event audit.sensitive_change.
+// its app; a key for every app raises the operational event audit.sensitive_change; the worker's
+// retention removes rows older than HOOKLINE_AUDIT_RETENTION.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../lib/domain/api-keys/create-api-key';
 import { ensureAdminUser } from '../../lib/domain/auth/ensure-admin-user';
 import { resetRateLimits } from '../../lib/http/rate-limit';
 import { REMOTE_ADDRESS_HEADER } from '../../lib/http/remote-address';
 import { changedFields } from '../../lib/domain/audit/record-audit-event';
+import { applyRetention } from '../../worker/maintenance';
 import { appLimitedKey, call, ORIGIN, setUpApiTest, type ApiTestContext } from './support/api';
 import { portalCall, portalToken } from './support/portal';
 import { createAppWorld, type AppWorld } from './support/world';
@@ -415,5 +417,25 @@ describe('changedFields', () => {
     ],
   ])('%s', (_what, before, after, expected) => {
     expect(changedFields(before, after)).toEqual(expected);
+  });
+});
+
+describe('retention', () => {
+  it("the worker's retention deletes audit rows older than HOOKLINE_AUDIT_RETENTION and keeps the rest", async () => {
+    // Old rows, as a year of history would leave them (inserted: rows are never updated).
+    await ctx.db.pool.query(
+      `INSERT INTO hookline.audit_events (created_at, actor_type, action, resource_type, resource_id)
+       SELECT now() - interval '400 days', 'system', 'app.created', 'app', 'app_old_' || g FROM generate_series(1, 3) AS g`,
+    );
+    const recent = (await auditRows()).length - 3;
+    const result = await applyRetention(ctx.db.pool, {
+      retentionMs: 30 * 86_400_000,
+      statsRetentionMs: 90 * 86_400_000,
+      auditRetentionMs: 365 * 86_400_000,
+    });
+    expect(result?.auditEvents).toBe(3);
+    const left = await auditRows();
+    expect(left).toHaveLength(recent);
+    expect(left.some((row) => row.resource_id.startsWith('app_old_'))).toBe(false);
   });
 });
