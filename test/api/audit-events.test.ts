@@ -382,20 +382,36 @@ describe('sensitive changes', () => {
           `SELECT count(*)::int AS n FROM hookline.operational_events WHERE type = 'audit.sensitive_change'`,
         )
       ).rows[0].n as number;
+    // A deployment-wide operational endpoint hears of it; one scoped to an app does not.
+    const everywhere = await call('POST', '/v1/operational-endpoints', {
+      key,
+      body: { url: 'https://example.com/all' },
+    });
+    const scoped = await call('POST', '/v1/operational-endpoints', {
+      key,
+      body: { url: 'https://example.com/scoped', scopeAppId: w.appId },
+    });
     const before = await count();
     await call('POST', '/v1/api-keys', { key, body: { name: 'limited', appId: w.appId } });
     expect(await count()).toBe(before);
     const created = await call('POST', '/v1/api-keys', { key, body: { name: 'everything' } });
     expect(created.status).toBe(201);
     const { rows } = await ctx.db.pool.query(
-      `SELECT data FROM hookline.operational_events WHERE type = 'audit.sensitive_change' ORDER BY created_at DESC LIMIT 1`,
+      `SELECT data, notified FROM hookline.operational_events WHERE type = 'audit.sensitive_change' ORDER BY created_at DESC LIMIT 1`,
     );
     expect(await count()).toBe(before + 1);
     expect(rows[0].data).toMatchObject({
       action: 'api_key.created',
       resource_id: created.body.apiKey.id,
       actor_id: keyId,
+      summary: 'audit.sensitive_change for every app',
     });
+    const sent = await ctx.db.pool.query<{ target_endpoint_id: string }>(
+      `SELECT target_endpoint_id FROM hookline.messages WHERE event_type = 'audit.sensitive_change'`,
+    );
+    expect(sent.rows.map((row) => row.target_endpoint_id)).toEqual([everywhere.body.id]);
+    expect(rows[0].notified).toBe(true);
+    expect(scoped.status).toBe(201);
   });
 });
 

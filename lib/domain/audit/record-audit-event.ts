@@ -2,7 +2,6 @@
 // with it or not at all (migration 20261127120000_audit_events). The actor and address come from the
 // request (./audit-context.ts).
 import type { Prisma } from '../../generated/prisma/client';
-import { OPERATIONS_APP_ID } from '../operational-events/operations-app';
 import { currentAuditContext } from './audit-context';
 
 type Fields = Record<string, unknown>;
@@ -20,6 +19,9 @@ export interface AuditChange {
   /** Also raises the operational event audit.sensitive_change, with this as its reason. */
   sensitive?: string;
 }
+
+/** The app_id of an operational event about the whole deployment (no app has this id). */
+export const DEPLOYMENT = 'deployment';
 
 // Never in a row, whatever a caller passes: signing secrets, key hashes, tokens, passwords.
 const SECRET_FIELD = /secret|password|hash|token/i;
@@ -53,8 +55,13 @@ export async function recordAuditEvent(tx: Prisma.TransactionClient, change: Aud
       remote_address: remoteAddress,
       reason: change.sensitive,
     };
-    await tx.$queryRaw`SELECT hookline.emit_operational_event(${change.appId ?? OPERATIONS_APP_ID}, 'audit.sensitive_change',
-                         ${JSON.stringify(data)}::jsonb, by_operator => true)`;
+    // A deployment-wide change belongs to no app. It must not be filed under the operations app:
+    // events of that app are recorded but never sent (hookline.emit_operational_event keeps a failing
+    // Slack hook from paging about itself). DEPLOYMENT reaches the deployment-wide operational
+    // endpoints, and no app-scoped one.
+    await tx.$queryRaw`SELECT hookline.emit_operational_event(${change.appId ?? DEPLOYMENT}, 'audit.sensitive_change',
+                         ${JSON.stringify(change.appId ? data : { ...data, app_name: 'every app' })}::jsonb,
+                         by_operator => true)`;
   }
   return row.id;
 }
