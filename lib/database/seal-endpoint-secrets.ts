@@ -9,14 +9,7 @@
 // second process sealing at the same time is never overwritten. A row wrapped by a key this process
 // does not know is left as it is and counted, so one misconfigured process cannot destroy secrets.
 import pg from 'pg';
-import {
-  decryptSecret,
-  encryptSecret,
-  getEncryptionKeys,
-  keyIdOf,
-  SecretKeyError,
-  type EncryptionKeys,
-} from '../runtime/secret-box';
+import { getEncryptionKeys, keyIdOf, SecretKeyError, sealSecret, type EncryptionKeys } from '../runtime/secret-box';
 
 export interface SealResult {
   /** Plaintext rows encrypted now. */
@@ -39,9 +32,9 @@ export async function sealEndpointSecrets(
     [`hlenc:v1:${keys.current.id}:%`],
   );
   for (const row of rows) {
-    let plaintext: string;
+    let sealed: string;
     try {
-      plaintext = decryptSecret(row.secret, keys);
+      sealed = sealSecret(row.secret, keys);
     } catch (error) {
       if (!(error instanceof SecretKeyError)) throw error;
       result.unknownKey += 1;
@@ -49,7 +42,7 @@ export async function sealEndpointSecrets(
     }
     const { rowCount } = await db.query(
       'UPDATE hookline.endpoint_secrets SET secret = $2 WHERE id = $1 AND secret = $3',
-      [row.id, encryptSecret(plaintext, keys), row.secret],
+      [row.id, sealed, row.secret],
     );
     if (rowCount) {
       if (keyIdOf(row.secret) === null) result.encrypted += 1;

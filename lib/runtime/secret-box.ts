@@ -77,6 +77,22 @@ export function encryptSecret(plaintext: string, keys: EncryptionKeys = getEncry
 /** The plaintext of a stored value; plaintext rows pass through. Throws SecretKeyError for an unknown key. */
 export function decryptSecret(stored: string, keys: EncryptionKeys = getEncryptionKeys()): string {
   if (!isEncrypted(stored)) return stored;
+  const { dataKey, sealed } = openDataKey(stored, keys);
+  return open(dataKey, sealed, DATA_AAD).toString('utf8');
+}
+
+/**
+ * The stored value under the current key: plaintext is encrypted; a value of the previous key keeps
+ * its data key and ciphertext, only the data key is wrapped again (a key change touches 32 bytes a row).
+ */
+export function sealSecret(stored: string, keys: EncryptionKeys = getEncryptionKeys()): string {
+  if (!isEncrypted(stored)) return encryptSecret(stored, keys);
+  if (keyIdOf(stored) === keys.current.id) return stored;
+  const { dataKey, sealed } = openDataKey(stored, keys);
+  return `${PREFIX}${keys.current.id}:${seal(keys.current.kek, dataKey, WRAP_AAD)}:${sealed}`;
+}
+
+function openDataKey(stored: string, keys: EncryptionKeys): { dataKey: Buffer; sealed: string } {
   const [keyId, wrapped, sealed] = stored.slice(PREFIX.length).split(':');
   const key = [keys.current, keys.previous].find((candidate) => candidate?.id === keyId);
   if (!key || !wrapped || !sealed) {
@@ -86,8 +102,7 @@ export function decryptSecret(stored: string, keys: EncryptionKeys = getEncrypti
         'every web server and worker must have the same key (README, "Secrets at rest")',
     );
   }
-  const dataKey = open(key.kek, wrapped, WRAP_AAD);
-  return open(dataKey, sealed, DATA_AAD).toString('utf8');
+  return { dataKey: open(key.kek, wrapped, WRAP_AAD), sealed };
 }
 
 function seal(key: Buffer, plaintext: Buffer, aad: Buffer): string {

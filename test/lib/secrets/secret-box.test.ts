@@ -11,6 +11,7 @@ import {
   getEncryptionKeys,
   keyIdOf,
   SecretKeyError,
+  sealSecret,
   type EncryptionKeys,
 } from '../../../lib/runtime/secret-box';
 
@@ -44,6 +45,16 @@ describe('secret box', () => {
     const old = encryptSecret(SECRET, keys(A));
     expect(decryptSecret(old, keys(B, A))).toBe(SECRET);
     expect(keyIdOf(encryptSecret(SECRET, keys(B, A)))).toBe(encryptionKeyFrom(B).id);
+  });
+
+  it('sealing moves a value of the previous key to the current one by rewrapping its data key only', () => {
+    const old = encryptSecret(SECRET, keys(A));
+    const moved = sealSecret(old, keys(B, A));
+    expect(keyIdOf(moved)).toBe(encryptionKeyFrom(B).id);
+    expect(moved.split(':')[4]).toBe(old.split(':')[4]); // the secret's own ciphertext is untouched
+    expect(decryptSecret(moved, keys(B))).toBe(SECRET);
+    expect(sealSecret(moved, keys(B))).toBe(moved);
+    expect(decryptSecret(sealSecret(SECRET, keys(B)), keys(B))).toBe(SECRET);
   });
 
   it('refuses a value of a key it does not have, naming both key ids', () => {
