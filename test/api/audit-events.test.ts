@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../lib/domain/api-keys/create-api-key';
 import { ensureAdminUser } from '../../lib/domain/auth/ensure-admin-user';
 import { resetRateLimits } from '../../lib/http/rate-limit';
+import { resetApiSettings } from '../../lib/runtime/api-settings';
 import { REMOTE_ADDRESS_HEADER } from '../../lib/http/remote-address';
 import { changedFields } from '../../lib/domain/audit/record-audit-event';
 import { applyRetention } from '../../worker/maintenance';
@@ -272,6 +273,26 @@ describe('who and from where', () => {
         remote_address: '203.0.113.7',
       },
     ]);
+  });
+
+  it('X-Forwarded-For counts only behind a trusted proxy, and then only the entry the proxy added', async () => {
+    const update = (name: string) =>
+      rowsAddedBy(() =>
+        call('PATCH', `/v1/apps/${w.appId}`, {
+          key,
+          body: { name },
+          headers: { 'x-forwarded-for': '6.6.6.6, 198.51.100.9', [REMOTE_ADDRESS_HEADER]: '10.0.0.2' },
+        }),
+      );
+    expect((await update('untrusted'))[0]!.remote_address).toBe('10.0.0.2');
+    process.env.HOOKLINE_TRUST_PROXY = 'true';
+    resetApiSettings();
+    try {
+      expect((await update('trusted'))[0]!.remote_address).toBe('198.51.100.9');
+    } finally {
+      delete process.env.HOOKLINE_TRUST_PROXY;
+      resetApiSettings();
+    }
   });
 
   it('a portal session is recorded by its id', async () => {
