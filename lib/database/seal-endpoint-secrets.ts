@@ -1,9 +1,10 @@
 // Encrypts the signing secrets that are not yet encrypted with the current key (lib/runtime/secret-box.ts):
 // plaintext rows (written before encryption existed, or by hookline.http_post's implicit endpoints,
 // which SQL writes without a key) and rows wrapped by HOOKLINE_ENCRYPTION_KEY_PREVIOUS during a key
-// change. Run by `npm run migrate`, at every start (web server and worker) and by the worker's
-// maintenance pass; a run with nothing to do is one scan of a table holding one or two
-// rows per endpoint.
+// change. Run by `npm run migrate`, by `npm start` before it serves, and by every worker's maintenance
+// pass (a second after it starts, then once a minute: a secret hookline.http_post wrote stays plaintext
+// that long at most). A run with nothing to do is one scan of a table holding one or two rows per
+// endpoint.
 //
 // Each row is rewritten only if it still holds the value read (`AND secret = $3`): a rotation or a
 // second process sealing at the same time is never overwritten. A row wrapped by a key this process
