@@ -65,6 +65,7 @@ test('no dashboard page logs a console error once issues have changed state', as
     `/issues/${issue!.id}`,
     '/operations',
     '/api-keys',
+    '/audit',
   ];
   for (const path of pages) {
     await page.goto(`${env.baseUrl}${path}`);

@@ -1,4 +1,4 @@
-// `npm start`, `npm run demo` and `npm run worker` come through here: `node scripts/run.mjs start|worker`.
+// `npm start`, `npm run demo`, `npm run worker` and `npm run migrate` come through here: `node scripts/run.mjs start|worker|migrate`.
 // After `npm run build`, dist/<name>.js runs with plain node in this very process: no TypeScript is
 // compiled at run time, and start-up is faster and lighter (README, "Running it in production").
 // Without dist/, as on a fresh clone, tsx runs the TypeScript sources, exactly as before.
@@ -9,7 +9,7 @@ import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const entries = { start: 'scripts/start.ts', worker: 'worker/main.ts' };
+const entries = { start: 'scripts/start.ts', worker: 'worker/main.ts', migrate: 'scripts/migrate.ts' };
 const name = process.argv[2];
 if (!(name in entries)) {
   process.stderr.write(`usage: node scripts/run.mjs ${Object.keys(entries).join('|')} [arguments]\n`);

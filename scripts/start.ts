@@ -14,6 +14,11 @@ import { getPrisma } from '../lib/database/db';
 import { ConfigError, loadConfig, type Config } from '../lib/runtime/env';
 import { createLogger } from '../lib/runtime/log';
 import { MigrationError } from '../lib/database/migrate';
+import { answerHealthProbe, checkReadiness, type Readiness } from '../lib/database/health';
+import { createPool, type Pool } from '../lib/database/pg';
+import { SchemaVersionError } from '../lib/database/schema-version';
+import { getEncryptionKeys } from '../lib/runtime/secret-box';
+import { REMOTE_ADDRESS_HEADER } from '../lib/http/remote-address';
 import { workerOptionsFromConfig, writeAlertSettings } from '../worker/start-worker';
 import { DeliveryWorker } from '../worker/delivery-worker';
 import { answerWhileStarting } from './lib/answer-while-starting';
@@ -34,12 +39,15 @@ const DRAIN_DEADLINE_MS = 10_000;
 
 interface Running {
   database: Database | null;
+  /** One or two connections for /readyz, apart from the dashboard's and the worker's pools. */
+  healthPool: Pool | null;
+  stopping: boolean;
   server: Server | null;
   worker: DeliveryWorker | null;
   demo: Demo | null;
 }
 
-const running: Running = { database: null, server: null, worker: null, demo: null };
+const running: Running = { database: null, healthPool: null, stopping: false, server: null, worker: null, demo: null };
 
 async function main(): Promise<void> {
   const demoMode = process.argv.includes('--demo');
@@ -55,6 +63,8 @@ async function main(): Promise<void> {
   // the dashboard is ready, every request is answered 503 "starting" (scripts/lib/answer-while-starting.ts).
   let handle: ((request: IncomingMessage, response: ServerResponse) => Promise<void>) | null = null;
   const server = createServer((request, response) => {
+    // /livez and /readyz (lib/database/health.ts) answer from the first second, also while starting.
+    if (answerHealthProbe(request, response, { live: () => null, ready: () => readiness(handle !== null) })) return;
     if (handle) void handle(request, response);
     else answerWhileStarting(request, response);
   });
@@ -64,8 +74,14 @@ async function main(): Promise<void> {
   running.database = await connectDatabase(config, say);
   const databaseUrl = running.database.url;
   process.env.DATABASE_URL = databaseUrl;
+  running.healthPool = createPool(databaseUrl, { max: 2 });
   if (running.database.appliedMigrations.length > 0)
     say(`Applied migrations: ${running.database.appliedMigrations.join(', ')}`);
+  const { sealed } = running.database;
+  if (sealed.encrypted || sealed.rewrapped)
+    say(
+      `Signing secrets encrypted with the current key: ${sealed.encrypted} new, ${sealed.rewrapped} from the previous key`,
+    );
 
   const credentials = await ensureCredentials(config, getPrisma(databaseUrl));
 
@@ -88,6 +104,8 @@ async function main(): Promise<void> {
       for (const name of ['x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'forwarded'])
         delete request.headers[name];
     }
+    // The client's address for the audit log (lib/http/remote-address.ts); never the client's own word.
+    request.headers[REMOTE_ADDRESS_HEADER] = request.socket.remoteAddress ?? '';
     if (hasMalformedPath(request.url)) {
       if (isApiPath(request.url)) return answerMalformedApiPath(request, response);
       request.url = NOT_FOUND_PATH;
@@ -95,6 +113,13 @@ async function main(): Promise<void> {
     await dashboardHandler(request, response);
   };
   printBanner(config, running.database, credentials, running.demo);
+}
+
+async function readiness(started: boolean): Promise<Readiness> {
+  const notYet = (process: string): Readiness => ({ ready: false, database: { ok: true }, schema: null, process });
+  if (running.stopping) return notYet('stopping');
+  if (!started || !running.healthPool) return notYet('starting');
+  return checkReadiness(running.healthPool);
 }
 
 function listen(server: Server, config: Config): Promise<void> {
@@ -143,6 +168,15 @@ function printBanner(config: Config, database: Database, credentials: Credential
   } else {
     lines.push(`  Database            ${redactPassword(database.url)}`);
   }
+  const keys = getEncryptionKeys();
+  lines.push(
+    `  Schema              ${database.schemaVersion}`,
+    `  Secrets at rest     encrypted, key ${keys.current.id} ` +
+      (keys.source === 'HOOKLINE_ENCRYPTION_KEY'
+        ? 'from HOOKLINE_ENCRYPTION_KEY'
+        : `generated in ${keys.file} (set HOOKLINE_ENCRYPTION_KEY in production)`),
+    `  Health              ${url}/livez, ${url}/readyz`,
+  );
   lines.push(
     `  Worker              concurrency ${config.HOOKLINE_WORKER_CONCURRENCY}, loopback targets ${config.HOOKLINE_ALLOW_LOOPBACK ? 'allowed' : 'refused'}`,
   );
@@ -193,6 +227,7 @@ function installSignalHandlers(running: Running): void {
 
 /** Stops everything; resolves with the exit code: 1 when the worker could not write every result. */
 async function shutdown(running: Running): Promise<number> {
+  running.stopping = true;
   await running.demo?.stop();
   const stopped = await running.worker?.stop({ deadlineMs: DRAIN_DEADLINE_MS });
   if (running.server) {
@@ -203,6 +238,7 @@ async function shutdown(running: Running): Promise<number> {
     setTimeout(() => server.closeAllConnections(), 2000).unref();
     await closed;
   }
+  await running.healthPool?.end().catch(() => {});
   if (running.database) {
     await getPrisma(running.database.url)
       .$disconnect()
@@ -215,7 +251,12 @@ async function shutdown(running: Running): Promise<number> {
 main().catch(async (error: unknown) => {
   // Leave nothing behind: an embedded PostgreSQL started before the failure is stopped.
   await shutdown(running).catch(() => {});
-  if (error instanceof ConfigError || error instanceof StartupError || error instanceof MigrationError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof StartupError ||
+    error instanceof MigrationError ||
+    error instanceof SchemaVersionError
+  ) {
     process.stderr.write(`\nHookline did not start.\n${error.message}\n\n`);
   } else {
     process.stderr.write(`\nHookline did not start: ${(error as Error)?.stack ?? String(error)}\n\n`);

@@ -26,6 +26,7 @@ import { LeaseKeeper } from './lease-keeper';
 import { LeaseBook } from './leases';
 import { maintenanceService } from './maintenance';
 import { startMetricsServer, WorkerMetrics } from './metrics';
+import { checkReadiness } from '../lib/database/health';
 import { PollingPresence } from './polling-presence';
 import { PeriodicChore, type Service } from './service';
 import { DeliverySource } from './take-deliveries';
@@ -170,7 +171,18 @@ export class DeliveryWorker {
     if (this.state !== 'created') throw new Error(`worker already ${this.state}`);
     this.state = 'running';
     if (this.options.metricsServer) {
-      this.metricsHttp = await startMetricsServer(this.metrics, { ...this.options.metricsServer, log: this.log });
+      this.metricsHttp = await startMetricsServer(this.metrics, {
+        ...this.options.metricsServer,
+        log: this.log,
+        health: {
+          live: () => (this.state === 'stopped' ? 'stopped' : null),
+          // Ready while it takes work and its database answers with the schema it knows; draining is not.
+          ready: async () =>
+            this.state === 'running'
+              ? checkReadiness(this.connections.maintenancePool)
+              : { ready: false, database: { ok: true }, schema: null, process: this.state },
+        },
+      });
     }
     await this.wake.listen();
     for (const service of [...this.chores, this.renewal]) await service.start();

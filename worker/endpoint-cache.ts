@@ -3,6 +3,7 @@
 // edit (new URL, rotated secret, disable, retry policy of the endpoint or its app) takes to reach
 // every worker: 2 s by default.
 import type { Pool } from '../lib/database/pg';
+import { decryptSecret } from '../lib/runtime/secret-box';
 import type { EndpointSettings } from './deliver';
 import type { HttpMethod } from './http-pools';
 import { sql } from './statements';
@@ -54,7 +55,8 @@ export class EndpointCache {
           maxConcurrency: row.max_concurrency,
           rateLimitPerSecond: row.rate_limit_per_second,
           headers: row.headers,
-          secrets: row.secrets,
+          // Stored encrypted (lib/runtime/secret-box.ts); plaintext rows pass through until sealed.
+          secrets: row.secrets.map((secret) => decryptSecret(secret)),
           implicit: row.implicit,
           timeoutMs: row.timeout_ms,
           retryScheduleMs: row.retry_schedule_ms.length > 0 ? row.retry_schedule_ms : null,

@@ -3,6 +3,7 @@
 // SIGTERM/SIGINT drain and exit 0; a second signal forces the stop (in-flight work is released). A
 // stop that could not write every result before its deadline exits 1 (worker/shutdown.ts).
 import { ConfigError, loadConfig } from '../lib/runtime/env';
+import { SchemaVersionError } from '../lib/database/schema-version';
 import { createLogger, setLogLevel } from '../lib/runtime/log';
 import { startWorker } from './start-worker';
 import { stopOnSignals } from './shutdown';
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(error.message);
+  if (error instanceof ConfigError || error instanceof SchemaVersionError) console.error(error.message);
   else log.error('worker failed to start', { error });
   process.exit(1);
 });

@@ -8,6 +8,7 @@ import { withTryLock } from './advisory-lock';
 import type { WorkerMetrics } from './metrics';
 import { runOperationsPass } from './operations/run-operations-pass';
 import { sql } from './statements';
+import { sealEndpointSecrets, type SealResult } from '../lib/database/seal-endpoint-secrets';
 import { PeriodicChore, type Service } from './service';
 import { logTimePartitions, maintainTimePartitions } from './time-partitions';
 
@@ -23,6 +24,8 @@ export interface RetentionOptions {
   retentionMs: number;
   /** Rollups and queue depth samples older than this are deleted. */
   statsRetentionMs: number;
+  /** Audit log rows older than this are deleted; omitted: kept (HOOKLINE_AUDIT_RETENTION sets it). */
+  auditRetentionMs?: number;
 }
 
 /** Writes this minute's sample unless another worker did. Returns the rows written, or null if skipped. */
@@ -36,6 +39,7 @@ export async function sampleQueueDepth(pool: Pool): Promise<{ state: string; cou
 export interface RetentionResult {
   rollups: number;
   samples: number;
+  auditEvents: number;
 }
 
 /**
@@ -44,9 +48,18 @@ export interface RetentionResult {
  * dropped whole (worker/time-partitions.ts).
  */
 export async function applyRetention(pool: Pool, options: RetentionOptions): Promise<RetentionResult | null> {
-  return withTryLock(pool, RETENTION_LOCK, 'transaction', async (query) => {
+  return withTryLock(pool, RETENTION_LOCK, 'session', async (query) => {
     const { rows } = await query<{ rollups: number; samples: number }>(sql.deleteOldStats, [options.statsRetentionMs]);
-    return { rollups: rows[0]?.rollups ?? 0, samples: rows[0]?.samples ?? 0 };
+    let auditEvents = 0;
+    if (options.auditRetentionMs !== undefined) {
+      // Batches of 10,000 rows, each its own transaction, until fewer are left.
+      for (;;) {
+        const deleted = (await query(sql.deleteOldAuditEvents, [options.auditRetentionMs, 10_000])).rowCount ?? 0;
+        auditEvents += deleted;
+        if (deleted < 10_000) break;
+      }
+    }
+    return { rollups: rows[0]?.rollups ?? 0, samples: rows[0]?.samples ?? 0, auditEvents };
   });
 }
 
@@ -67,8 +80,20 @@ export async function readGauges(
 }
 
 export function logRetention(log: Logger, result: RetentionResult | null): void {
-  if (result && (result.rollups || result.samples)) {
+  if (result && (result.rollups || result.samples || result.auditEvents)) {
     log.info('retention removed old rows', { ...result });
+  }
+}
+
+function logSealed(log: Logger, result: SealResult): void {
+  if (result.encrypted || result.rewrapped) log.info('signing secrets encrypted with the current key', { ...result });
+  if (result.unknownKey) {
+    log.error(
+      'signing secrets encrypted with a key this worker does not have: set the same HOOKLINE_ENCRYPTION_KEY everywhere',
+      {
+        ...result,
+      },
+    );
   }
 }
 
@@ -94,6 +119,8 @@ export async function runMaintenance(options: {
     if (options.retention) logRetention(log, await applyRetention(pool, options.retention));
     // Operational events (issue 14): newly dead deliveries, alert rules.
     await runOperationsPass(pool, { retentionMs: options.retention?.retentionMs });
+    // Secrets SQL wrote in plaintext (hookline.http_post's implicit endpoints) or under the previous key.
+    logSealed(log, await sealEndpointSecrets(pool));
   } catch (error) {
     metrics.databaseErrors.inc({ operation: 'maintenance' });
     log.warn('maintenance failed; next run in a minute', { error });

@@ -8,6 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Logger } from '../lib/runtime/log';
+import { answerHealthProbe, type HealthProbes } from '../lib/database/health';
 
 type Labels = Record<string, string>;
 
@@ -162,14 +163,18 @@ export class WorkerMetrics {
   }
 }
 
-/** Serves `metrics.render()` at /metrics. A port that is taken is logged, not fatal: delivery matters more. */
+/** Serves `metrics.render()` at /metrics (and the health probes when given). A port that is taken is logged, not fatal: delivery matters more. */
 export async function startMetricsServer(
   metrics: WorkerMetrics,
-  options: { port: number; host: string; log: Logger },
+  options: { port: number; host: string; log: Logger; health?: HealthProbes },
 ): Promise<Server | null> {
   const server = createServer((request, response) => {
+    // /livez and /readyz (lib/database/health.ts): the same port an orchestrator already scrapes.
+    if (options.health && answerHealthProbe(request, response, options.health)) return;
     if (request.url !== '/metrics') {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: metrics are at /metrics\n');
+      response
+        .writeHead(404, { 'content-type': 'text/plain' })
+        .end('Not found: metrics are at /metrics, health at /livez and /readyz\n');
       return;
     }
     metrics.render().then(

@@ -2,6 +2,7 @@
 import type { Config } from '../lib/runtime/env';
 import type { Logger } from '../lib/runtime/log';
 import { createPool } from '../lib/database/pg';
+import { assertSchemaCurrent } from '../lib/database/schema-version';
 import { DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker';
 import { alertSettingsFromConfig, configureAlerts } from './operations/configure-alerts';
 
@@ -33,7 +34,11 @@ export function workerOptionsFromConfig(config: Config, connectionString: string
     },
     autoDisableAfterMs: config.HOOKLINE_AUTO_DISABLE_AFTER,
     jobs: { batchSize: config.HOOKLINE_JOB_BATCH_SIZE, batchPauseMs: config.HOOKLINE_JOB_BATCH_PAUSE_MS },
-    retention: { retentionMs: config.HOOKLINE_RETENTION, statsRetentionMs: config.HOOKLINE_STATS_RETENTION },
+    retention: {
+      retentionMs: config.HOOKLINE_RETENTION,
+      statsRetentionMs: config.HOOKLINE_STATS_RETENTION,
+      auditRetentionMs: config.HOOKLINE_AUDIT_RETENTION,
+    },
     metricsServer:
       config.HOOKLINE_METRICS_PORT > 0
         ? { port: config.HOOKLINE_METRICS_PORT, host: config.HOOKLINE_METRICS_HOST }
@@ -47,6 +52,9 @@ export async function startWorker(options: {
   connectionString: string;
   log?: Logger;
 }): Promise<DeliveryWorker> {
+  // A worker never migrates: against a schema older or newer than it knows it refuses to start
+  // (SchemaVersionError names both versions) instead of writing rows the schema does not mean.
+  await checkSchema(options.connectionString);
   await writeAlertSettings(options.config, options.connectionString);
   const worker = new DeliveryWorker({
     ...workerOptionsFromConfig(options.config, options.connectionString),
@@ -61,6 +69,16 @@ export async function writeAlertSettings(config: Config, connectionString: strin
   const pool = createPool(connectionString, { max: 1 });
   try {
     await configureAlerts(pool, alertSettingsFromConfig(config));
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Throws SchemaVersionError unless the database has exactly the migrations this code knows. */
+export async function checkSchema(connectionString: string): Promise<void> {
+  const pool = createPool(connectionString, { max: 1 });
+  try {
+    await assertSchemaCurrent(pool);
   } finally {
     await pool.end();
   }

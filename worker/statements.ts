@@ -23,6 +23,7 @@ export const sql = {
   loadEndpoints: load('load-endpoints'),
   sampleQueueDepth: load('sample-queue-depth'),
   deleteOldStats: load('delete-old-stats'),
+  deleteOldAuditEvents: load('delete-old-audit-events'),
   // Background jobs (worker/jobs/job-runner.ts).
   takeJob: load('take-job'),
   lockJob: load('job-lock'),

@@ -19,6 +19,7 @@ const NAV = [
   { href: '/apps', label: 'Apps' },
   { href: '/api-keys', label: 'API keys' },
   { href: '/operations', label: 'Operations', permission: 'operations.manage' },
+  { href: '/audit', label: 'Audit log', permission: 'operations.manage' },
   { href: '/members', label: 'Members', permission: 'members.manage' },
   { href: '/account', label: 'Account' },
 ] as const;

@@ -881,6 +881,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log, newest first: every change, who made it and from where (an app-limited key sees its own app) */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "endpoint.disabled": {
@@ -1143,6 +1160,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "audit.sensitive_change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operational event audit.sensitive_change
+         * @description Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) by the operational endpoint's secret, retried like every delivery.
+         */
+        post: operations["operationalEvent_audit_sensitive_change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1350,6 +1387,83 @@ export interface components {
             responseTruncated: boolean;
             /** @description true: a success recorded on its delivery row alone (HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS off; id null), or moved from there to an attempt row of its own when a replay sent the delivery again: status, time and duration as recorded, request headers rebuilt with the secrets valid then, response not kept */
             keptOnDelivery: boolean;
+        };
+        AuditEvent: {
+            /** @description aud_... */
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            createdAt: string;
+            /** @description null: a deployment-wide resource (a key for every app, an operational endpoint) */
+            appId: string | null;
+            actor: {
+                /** @enum {string} */
+                type: "admin" | "api_key" | "portal" | "system";
+                id: string | null;
+                /** @description The admin's email; null for keys (their id says which) */
+                label: string | null;
+            };
+            /** @description e.g. endpoint.created, endpoint.secret_rotated, replay.started, api_key.created */
+            action: string;
+            resourceType: string;
+            resourceId: string;
+            /** @description The fields that changed, before and after (all of them on a creation or deletion); never a secret */
+            changes: {
+                before: {
+                    [key: string]: unknown;
+                } | null;
+                after: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            remoteAddress: string | null;
+        };
+        AuditEventPage: {
+            data: components["schemas"]["AuditEvent"][];
+            nextCursor: string | null;
+        };
+        AuditSensitiveChangeEvent: {
+            /** @constant */
+            type: "audit.sensitive_change";
+            /**
+             * Format: date-time
+             * @description ISO-8601 timestamp
+             */
+            timestamp: string;
+            /** @description A sensitive change recorded in the audit log (today: an API key for every app was created) */
+            data: {
+                /** @description opev_...: the operational event; the webhook-id header is the message id */
+                event_id: string;
+                /** @description The app the event is about */
+                app_id: string;
+                app_name?: string;
+                /** @description The issue this event opened, touched or resolved */
+                issue_id?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 timestamp
+                 */
+                occurred_at: string;
+                /** @description One line for a person, e.g. "Endpoint recovered for Acme: https://acme.example/hooks" */
+                summary: string;
+                /** @description The dashboard page of its issue, else its endpoint (HOOKLINE_PUBLIC_URL, else http://HOST:PORT) */
+                dashboard_url: string;
+                /** @description aud_...: the audit log row (GET /api/v1/audit-events) */
+                audit_event_id: string;
+                /** @description e.g. api_key.created */
+                action: string;
+                resource_type: string;
+                resource_id: string;
+                /** @enum {string} */
+                actor_type: "admin" | "api_key" | "portal" | "system";
+                actor_id: string | null;
+                actor_label: string | null;
+                remote_address: string | null;
+                /** @description Why it counts as sensitive, e.g. "An API key for every app was created" */
+                reason: string;
+            };
         };
         BackfillResult: {
             matched: number;
@@ -4402,7 +4516,7 @@ export interface operations {
                     url: string;
                     description?: string;
                     /** @description Operational event types to receive; empty or omitted = all */
-                    eventTypes?: ("endpoint.disabled" | "endpoint.enabled" | "endpoint.circuit_opened" | "endpoint.circuit_closed" | "endpoint.failing" | "endpoint.recovered" | "delivery.dead" | "alert.fired" | "alert.resolved" | "job.finished" | "issue.reminder" | "issue.reopened" | "issue.resolved")[];
+                    eventTypes?: ("endpoint.disabled" | "endpoint.enabled" | "endpoint.circuit_opened" | "endpoint.circuit_closed" | "endpoint.failing" | "endpoint.recovered" | "delivery.dead" | "alert.fired" | "alert.resolved" | "job.finished" | "issue.reminder" | "issue.reopened" | "issue.resolved" | "audit.sensitive_change")[];
                     scopeAppId?: string | null;
                     payloadTemplate?: string | null;
                     headers?: {
@@ -4499,7 +4613,7 @@ export interface operations {
                     url?: string;
                     description?: string;
                     /** @description Operational event types to receive; empty or omitted = all */
-                    eventTypes?: ("endpoint.disabled" | "endpoint.enabled" | "endpoint.circuit_opened" | "endpoint.circuit_closed" | "endpoint.failing" | "endpoint.recovered" | "delivery.dead" | "alert.fired" | "alert.resolved" | "job.finished" | "issue.reminder" | "issue.reopened" | "issue.resolved")[];
+                    eventTypes?: ("endpoint.disabled" | "endpoint.enabled" | "endpoint.circuit_opened" | "endpoint.circuit_closed" | "endpoint.failing" | "endpoint.recovered" | "delivery.dead" | "alert.fired" | "alert.resolved" | "job.finished" | "issue.reminder" | "issue.reopened" | "issue.resolved" | "audit.sensitive_change")[];
                     scopeAppId?: string | null;
                     payloadTemplate?: string | null;
                 };
@@ -5203,6 +5317,45 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 250 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first page */
+                cursor?: string;
+                /** @description Only changes to this app and what it holds */
+                appId?: string;
+                /** @description e.g. endpoint.secret_rotated; a prefix ending in "." (endpoint.) matches a family */
+                action?: string;
+                /** @description app, endpoint, event_type, job, delivery, message, api_key, ... */
+                resourceType?: string;
+                resourceId?: string;
+                /** @description The user's, API key's or portal session's id */
+                actorId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventPage"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
     operationalEvent_endpoint_disabled: {
         parameters: {
             query?: never;
@@ -5477,6 +5630,28 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["IssueResolvedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    operationalEvent_audit_sensitive_change: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuditSensitiveChangeEvent"];
             };
         };
         responses: {

@@ -33,6 +33,7 @@ export const OPERATION_PERMISSION = {
   listEndpoints: 'read',
   getEndpoint: 'read',
   getEndpointStats: 'read',
+  listAuditEvents: 'operations.manage',
   createEndpoint: 'integrations.write',
   updateEndpoint: 'integrations.write',
   deleteEndpoint: 'integrations.write',
@@ -154,4 +155,5 @@ function holders(permission: Permission): string {
 export const PAGE_PERMISSION = {
   '/members': 'members.manage',
   '/operations': 'operations.manage',
+  '/audit': 'operations.manage',
 } as const satisfies Record<string, Permission>;

@@ -16,6 +16,9 @@ import { takeToken } from './rate-limit';
 import { readJsonBody, stringProblem } from './read-json-body';
 import { withReadAfter } from '../database/read-replica';
 import { markWritten, readAfterOf } from './read-after';
+import { withAuditContext } from '../domain/audit/audit-context';
+import { auditActorOf } from '../domain/audit/audit-actor';
+import { remoteAddressOf } from './remote-address';
 
 export interface RouteContext<Op extends AnyOperation> {
   request: Request;
@@ -42,8 +45,10 @@ export function route<Op extends AnyOperation>(
       const query = parseQuery(operation, request);
       const body = await parseBody(operation, request);
       // Reads that may lag see at least what this client last wrote (lib/http/read-after.ts).
+      // Every change the handler makes records who made it and from where (lib/domain/audit).
+      const audit = { actor: auditActorOf(principal), remoteAddress: remoteAddressOf(request) };
       const result = await withReadAfter(readAfterOf(request), () =>
-        handler({ request, principal, params, query, body } as RouteContext<Op>),
+        withAuditContext(audit, () => handler({ request, principal, params, query, body } as RouteContext<Op>)),
       );
       const response = toResponse(operation, result);
       return isChange(request) && response.ok ? await markWritten(response, request) : response;

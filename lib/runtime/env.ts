@@ -77,6 +77,21 @@ const configSchema = z.object({
   HOST: z.string().optional().default('127.0.0.1'),
   PORT: integer('PORT', 3000, 1, 65535),
   HOOKLINE_DATA_DIR: z.string().optional().default('.data'),
+  // `npm start` applies pending migrations; false: a deploy runs `npm run migrate` first, and a start
+  // against an older schema is refused.
+  HOOKLINE_MIGRATE_ON_START: boolean('HOOKLINE_MIGRATE_ON_START', true),
+  // Encrypts endpoint signing secrets at rest (lib/runtime/secret-box.ts); unset: a key generated into
+  // <HOOKLINE_DATA_DIR>/encryption-key. _PREVIOUS: the key being replaced, accepted until resealed.
+  HOOKLINE_ENCRYPTION_KEY: z
+    .string()
+    .trim()
+    .min(32, 'HOOKLINE_ENCRYPTION_KEY must be at least 32 characters (openssl rand -base64 32)')
+    .optional(),
+  HOOKLINE_ENCRYPTION_KEY_PREVIOUS: z
+    .string()
+    .trim()
+    .min(32, 'HOOKLINE_ENCRYPTION_KEY_PREVIOUS must be at least 32 characters')
+    .optional(),
   HOOKLINE_EMBEDDED_PG_PORT: integer('HOOKLINE_EMBEDDED_PG_PORT', 54329, 1, 65535),
   HOOKLINE_ADMIN_EMAIL: z.string().optional().default('admin@hookline.local'),
   HOOKLINE_ADMIN_PASSWORD: z.string().optional(),
@@ -130,6 +145,8 @@ const configSchema = z.object({
   HOOKLINE_RETENTION: duration('HOOKLINE_RETENTION', '30d'),
   // Per-minute rollups and queue depth samples are small and kept longer for the charts.
   HOOKLINE_STATS_RETENTION: duration('HOOKLINE_STATS_RETENTION', '90d'),
+  // The audit log: one row per change an operator or key made, kept a year by default.
+  HOOKLINE_AUDIT_RETENTION: duration('HOOKLINE_AUDIT_RETENTION', '365d'),
   // Prometheus /metrics of the worker; 0 = no metrics server.
   HOOKLINE_METRICS_PORT: integer('HOOKLINE_METRICS_PORT', 9464, 0, 65535),
   HOOKLINE_METRICS_HOST: z.string().optional().default('127.0.0.1'),

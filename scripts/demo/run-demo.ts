@@ -3,6 +3,7 @@
 // trigger would. Some deliveries fail and retry, one endpoint refuses connections, so every part of
 // the dashboard has data within a minute.
 import { createServer } from 'node:net';
+import { encryptSecret } from '../../lib/runtime/secret-box';
 import { createPool, type Pool } from '../../lib/database/pg';
 import { generateSecret } from '../../lib/domain/webhooks/sign';
 import { startDemoReceiver, type DemoReceiver } from './demo-receiver';
@@ -103,7 +104,7 @@ async function seedDemoApp(pool: Pool, receiverUrl: string, refusingPort: number
     await pool.query('INSERT INTO hookline.endpoint_secrets (app_id, endpoint_id, secret) VALUES ($1, $2, $3)', [
       appId,
       rows[0]!.id,
-      generateSecret(),
+      encryptSecret(generateSecret()),
     ]);
   }
   return appId;

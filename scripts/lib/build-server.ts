@@ -1,5 +1,5 @@
-// The compiled half of `npm run build`: scripts/start.ts and worker/main.ts bundled by esbuild into
-// dist/start.js and dist/worker.js, which `npm start` and `npm run worker` run with plain node (no
+// The compiled half of `npm run build`: scripts/start.ts, worker/main.ts and scripts/migrate.ts bundled
+// by esbuild into dist/start.js, dist/worker.js and dist/migrate.js, which `npm start` and `npm run worker` run with plain node (no
 // tsx, no TypeScript compiled at run time). Our own code is bundled; packages stay in node_modules
 // (`packages: 'external'`): dist/start.js is about 180 KB and node_modules is needed for Next.js anyway.
 //
@@ -16,7 +16,7 @@ export async function buildServer({ root, outDir }: { root: string; outDir: stri
   mkdirSync(outDir, { recursive: true });
   await build({
     absWorkingDir: root,
-    entryPoints: { start: 'scripts/start.ts', worker: 'worker/main.ts' },
+    entryPoints: { start: 'scripts/start.ts', worker: 'worker/main.ts', migrate: 'scripts/migrate.ts' },
     outdir: outDir,
     bundle: true,
     platform: 'node',
@@ -31,5 +31,5 @@ export async function buildServer({ root, outDir }: { root: string; outDir: stri
   cpSync(join(root, 'worker', 'sql'), join(outDir, 'sql'), { recursive: true });
   // The operations pass's statements (worker/operations/sql) are read the same way, from the same folder.
   cpSync(join(root, 'worker', 'operations', 'sql'), join(outDir, 'sql'), { recursive: true });
-  return [join(outDir, 'start.js'), join(outDir, 'worker.js')];
+  return [join(outDir, 'start.js'), join(outDir, 'worker.js'), join(outDir, 'migrate.js')];
 }

@@ -11,12 +11,18 @@ import {
 } from '../../lib/database/embedded-postgres';
 import { applyPayloadLimit } from '../../lib/database/apply-payload-limit';
 import { migrate } from '../../lib/database/migrate';
+import { assertSchemaCurrent, type SchemaStatus } from '../../lib/database/schema-version';
+import { sealEndpointSecretsAt, type SealResult } from '../../lib/database/seal-endpoint-secrets';
 
 export interface Database {
   url: string;
   /** Present when the database is the embedded one; stop it last. */
   embedded: EmbeddedPostgresHandle | null;
   appliedMigrations: string[];
+  /** The last migration applied: the schema version this process checked it runs against. */
+  schemaVersion: string;
+  /** Signing secrets encrypted (or moved to the current key) at this start. */
+  sealed: SealResult;
 }
 
 export class StartupError extends Error {
@@ -50,12 +56,28 @@ export async function connectDatabase(config: Config, log: (line: string) => voi
     url = await ensureDatabase(embedded.connectionString, 'hookline');
   }
   try {
-    const { applied } = await migrate(url);
+    // HOOKLINE_MIGRATE_ON_START=false: deploys that run `npm run migrate` as a step of their own;
+    // a start against an older schema is then refused below instead of migrating.
+    const applied = config.HOOKLINE_MIGRATE_ON_START ? (await migrate(url)).applied : [];
+    const schema = await checkSchemaAt(url);
     await applyPayloadLimit(url, config.HOOKLINE_MAX_PAYLOAD_BYTES);
-    return { url, embedded, appliedMigrations: applied };
+    const sealed = await sealEndpointSecretsAt(url);
+    return { url, embedded, appliedMigrations: applied, schemaVersion: schema.expected, sealed };
   } catch (error) {
     await embedded?.stop();
     throw error;
+  }
+}
+
+/** Throws SchemaVersionError (naming both versions) unless the schema is exactly the one this code knows. */
+async function checkSchemaAt(url: string): Promise<SchemaStatus> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    return await assertSchemaCurrent(client);
+  } finally {
+    await client.end().catch(() => {});
   }
 }
 

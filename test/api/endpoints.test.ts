@@ -1,6 +1,7 @@
 // /api/v1/apps/{appId}/endpoints: create, list, get, change, delete, enable/disable, secrets and their
 // rotation, test events and "recover", with the errors each can answer.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { decryptSecret } from '../../lib/runtime/secret-box';
 import { resetApiSettings } from '../../lib/runtime/api-settings';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { call, setUpApiTest, type ApiTestContext } from './support/api';
@@ -58,7 +59,11 @@ describe('POST /apps/{appId}/endpoints', () => {
     const { rows } = await ctx.db.pool.query('SELECT secret FROM hookline.endpoint_secrets WHERE endpoint_id = $1', [
       response.body.id,
     ]);
-    expect(rows).toEqual([{ secret: response.body.secret }]);
+    // Stored encrypted (lib/runtime/secret-box.ts), never as the secret itself.
+    expect(rows).toHaveLength(1);
+    expect(rows[0].secret).toMatch(/^hlenc:v1:/);
+    expect(rows[0].secret).not.toContain(response.body.secret.slice(6));
+    expect(decryptSecret(rows[0].secret)).toBe(response.body.secret);
     // The secret is not part of the endpoint as listed or fetched later.
     const fetched = await call('GET', `${base()}/${response.body.id}`, { key: ctx.adminKey });
     expect(fetched.text).not.toContain(response.body.secret);

@@ -272,8 +272,9 @@ describe('the OpenAPI document', () => {
     const types = Object.keys(document.webhooks);
     expect(types).toContain('endpoint.circuit_opened');
     expect(types).toContain('job.finished');
-    expect(types).toHaveLength(13);
+    expect(types).toHaveLength(14);
     expect(types).toContain('issue.resolved');
+    expect(types).toContain('audit.sensitive_change');
     const body = document.webhooks['endpoint.failing'].post.requestBody.content['application/json'].schema;
     expect(body).toEqual({ $ref: '#/components/schemas/EndpointFailingEvent' });
     const schema = document.components.schemas.EndpointFailingEvent;
@@ -305,6 +306,6 @@ describe('DELETE /apps/{appId}', () => {
     ).toBe(doomed);
 
     expectError(await call('DELETE', '/v1/apps/app_hookline_ops', { key: ctx.adminKey }), 409, 'operations_app');
-    expect(await countRows(ctx.db.pool, 'event_types', "app_id = 'app_hookline_ops'")).toBe(13);
+    expect(await countRows(ctx.db.pool, 'event_types', "app_id = 'app_hookline_ops'")).toBe(14);
   });
 });

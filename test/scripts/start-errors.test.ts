@@ -6,7 +6,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { freePort } from '../../lib/database/embedded-postgres';
+import { knownMigrations } from '../../lib/database/schema-version';
+import { createTestDatabase } from '../support/database';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -70,5 +73,41 @@ describe('npm start refuses bad configuration', () => {
     const { code, output } = await runStart({ DATABASE_URL: 'mysql://root@localhost/db' });
     expect(code).toBe(1);
     expect(output).toContain('DATABASE_URL must start with postgresql://, got "mysql://"');
+  });
+});
+
+describe('npm start refuses a database schema it does not know, naming both versions', () => {
+  const latest = knownMigrations().at(-1)!;
+
+  it('newer: a later release migrated it', async () => {
+    const db = await createTestDatabase();
+    await db.pool.query(
+      `INSERT INTO hookline._prisma_migrations (id, checksum, migration_name, finished_at, applied_steps_count)
+       VALUES ($1, repeat('0', 64), '29990101000000_later', now(), 1)`,
+      [randomUUID()],
+    );
+    const { code, output } = await runStart({
+      PORT: String(await freePort()),
+      DATABASE_URL: db.url,
+      HOOKLINE_DATA_DIR: await mkdtemp(join(tmpdir(), 'hookline-start-')),
+    });
+    expect(code).toBe(1);
+    expect(output).toContain(
+      `The database schema is at 29990101000000_later, newer than this Hookline knows (${latest})`,
+    );
+  });
+
+  it('older, with HOOKLINE_MIGRATE_ON_START=false: `npm run migrate` first', async () => {
+    const db = await createTestDatabase();
+    await db.pool.query('DELETE FROM hookline._prisma_migrations WHERE migration_name = $1', [latest]);
+    const { code, output } = await runStart({
+      PORT: String(await freePort()),
+      DATABASE_URL: db.url,
+      HOOKLINE_MIGRATE_ON_START: 'false',
+      HOOKLINE_DATA_DIR: await mkdtemp(join(tmpdir(), 'hookline-start-')),
+    });
+    expect(code).toBe(1);
+    expect(output).toContain(`older than this Hookline expects (${latest})`);
+    expect(output).toContain('npm run migrate');
   });
 });

@@ -72,9 +72,13 @@ beforeAll(async () => {
     try {
       const api = await ask('/api/v1/apps');
       const page = await ask('/overview');
+      const livez = await ask('/livez');
+      const readyz = await ask('/readyz');
       if (!output.includes('Hookline is running') && api.status === 503) {
         whileStarting.api = api;
         whileStarting.page = page;
+        whileStarting.livez = livez;
+        whileStarting.readyz = readyz;
         break;
       }
     } catch (error) {
@@ -127,6 +131,28 @@ describe('while it starts', () => {
   it('serves the real dashboard and API once ready', async () => {
     expect((await ask('/api/v1/apps')).status).toBe(401);
     expect((await ask('/sign-in')).status).toBe(200);
+  });
+});
+
+describe('health probes', () => {
+  it('while starting: live, not ready', () => {
+    expect(whileStarting.livez!.status).toBe(200);
+    expect(whileStarting.readyz!.status).toBe(503);
+    expect(JSON.parse(whileStarting.readyz!.body)).toMatchObject({ status: 'not_ready' });
+  });
+
+  it('once running: ready, the database reachable and its schema the one this code knows', async () => {
+    expect((await ask('/livez')).status).toBe(200);
+    const readyz = await ask('/readyz');
+    expect(readyz.status, readyz.body).toBe(200);
+    const body = JSON.parse(readyz.body);
+    expect(body).toMatchObject({
+      status: 'ready',
+      database: { ok: true },
+      schema: { ok: true, pending: [], unknown: [] },
+    });
+    expect(body.schema.current).toBe(body.schema.expected);
+    expect(output).toContain(`Schema              ${body.schema.expected}`);
   });
 });
 

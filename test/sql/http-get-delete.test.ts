@@ -2,6 +2,7 @@
 // parameters and defaults as net.http_get / net.http_delete, and a real worker sends what they record
 // with the method asked for, signed, retried and guarded like every delivery.
 import { Webhook } from 'standardwebhooks';
+import { decryptSecret } from '../../lib/runtime/secret-box';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { attemptsOf, deliveriesOf, fanOutQueued } from '../support/deliveries';
@@ -53,7 +54,8 @@ async function secretOf(id: number): Promise<string> {
       WHERE m.request_id = $1`,
     [id],
   );
-  return rows[0]!.secret;
+  // Plaintext as SQL wrote it, or encrypted once a worker's maintenance has sealed it.
+  return decryptSecret(rows[0]!.secret);
 }
 
 describe('hookline.http_get and hookline.http_delete', () => {

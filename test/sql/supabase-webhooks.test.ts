@@ -2,6 +2,7 @@
 // supabase_functions.http_request(), and back by hookline.uninstall_supabase_webhooks(), against the
 // stand-in of test/support/supabase-stand-in.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decryptSecret } from '../../lib/runtime/secret-box';
 import { Webhook } from 'standardwebhooks';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows } from '../support/fixtures';
@@ -141,7 +142,8 @@ describe('hookline.install_supabase_webhooks', () => {
     const { rows: secrets } = await db.pool.query<{ url: string; secret: string }>(
       `SELECT e.url, s.secret FROM hookline.endpoints e JOIN hookline.endpoint_secrets s ON s.endpoint_id = e.id`,
     );
-    const secretOf = (url: string) => secrets.find((row) => row.url === url)!.secret;
+    // Stored encrypted once a worker's maintenance has sealed it (lib/database/seal-endpoint-secrets.ts).
+    const secretOf = (url: string) => decryptSecret(secrets.find((row) => row.url === url)!.secret);
     for (const request of crm) {
       expect(request.method).toBe('POST');
       expect(request.headers['content-type']).toBe('application/json');

@@ -4,6 +4,7 @@
 // coercions), and naming one shape for both would describe one of them wrongly.
 import { z } from 'zod';
 import { apiKey, createdApiKey } from '../schemas/api-keys';
+import { auditEvent } from '../schemas/audit-events';
 import { app, appSummary } from '../schemas/apps';
 import { errorBody, replayResult } from '../schemas/common';
 import {
@@ -101,6 +102,7 @@ const NAMES: [z.ZodType, string][] = [
   ]),
   [portalSession, 'PortalSession'],
   [createdPortalSession, 'CreatedPortalSession'],
+  [auditEvent, 'AuditEvent'],
 ];
 for (const [schema, id] of NAMES) namedSchemas.add(schema, { id });
 

@@ -5,6 +5,7 @@
 // examples/typed-client): append a new resource rather than sorting.
 import { alertRuleOperations } from './alert-rules';
 import { apiKeyOperations } from './api-keys';
+import { auditEventOperations } from './audit-events';
 import { appOperations } from './apps';
 import { deliveryOperations } from './deliveries';
 import { endpointOperations } from './endpoints';
@@ -33,4 +34,5 @@ export const operations = {
   ...alertRuleOperations,
   ...openApiDocumentOperations,
   ...memberOperations,
+  ...auditEventOperations,
 };

@@ -92,6 +92,20 @@ export const operationalEventData = {
   'issue.reminder': issueData,
   'issue.reopened': issueData,
   'issue.resolved': issueData,
+  'audit.sensitive_change': z
+    .object({
+      ...eventBase,
+      audit_event_id: z.string().describe('aud_...: the audit log row (GET /api/v1/audit-events)'),
+      action: z.string().describe('e.g. api_key.created'),
+      resource_type: z.string(),
+      resource_id: z.string(),
+      actor_type: z.enum(['admin', 'api_key', 'portal', 'system']),
+      actor_id: z.string().nullable(),
+      actor_label: z.string().nullable(),
+      remote_address: z.string().nullable(),
+      reason: z.string().describe('Why it counts as sensitive, e.g. "An API key for every app was created"'),
+    })
+    .describe('A sensitive change recorded in the audit log (today: an API key for every app was created)'),
 } satisfies Record<OperationalEventType, z.ZodType>;
 
 /** The Standard Webhooks envelope an operational endpoint without a payload template receives. */

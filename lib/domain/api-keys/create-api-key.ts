@@ -1,4 +1,5 @@
 import { hashToken, randomToken } from '../auth/hash-token';
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { getPrisma, type PrismaClient } from '../../database/db';
 import { invalid } from '../errors';
 import { apiKeyView, type ApiKey } from './api-key-view';
@@ -17,8 +18,20 @@ export async function createApiKey(
     if (!app) throw invalid('appId', `app ${JSON.stringify(appId)} does not exist`);
   }
   const key = KEY_PREFIX + randomToken(32);
-  const row = await prisma.apiKey.create({
-    data: { name, appId, createdBy, prefix: key.slice(0, SHOWN_PREFIX_LENGTH), keyHash: hashToken(key) },
+  const row = await prisma.$transaction(async (tx) => {
+    const created = await tx.apiKey.create({
+      data: { name, appId, createdBy, prefix: key.slice(0, SHOWN_PREFIX_LENGTH), keyHash: hashToken(key) },
+    });
+    await recordAuditEvent(tx, {
+      action: 'api_key.created',
+      resourceType: 'api_key',
+      resourceId: created.id,
+      appId,
+      after: { name, appId, prefix: created.prefix },
+      // A key without an app reaches every app and every operation: the operators hear of it at once.
+      sensitive: appId === null ? 'An API key for every app was created' : undefined,
+    });
+    return created;
   });
   return { apiKey: apiKeyView(row), key };
 }

@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { appView } from './app-view';
 
 export async function createApp({
@@ -11,5 +12,17 @@ export async function createApp({
   retrySchedule?: number[] | null;
   timeoutMs?: number | null;
 }) {
-  return appView(await getPrisma().app.create({ data: { name, retryScheduleMs: retrySchedule ?? [], timeoutMs } }));
+  return appView(
+    await getPrisma().$transaction(async (tx) => {
+      const app = await tx.app.create({ data: { name, retryScheduleMs: retrySchedule ?? [], timeoutMs } });
+      await recordAuditEvent(tx, {
+        action: 'app.created',
+        resourceType: 'app',
+        resourceId: app.id,
+        appId: app.id,
+        after: appView(app),
+      });
+      return app;
+    }),
+  );
 }

@@ -1,4 +1,6 @@
 import { getPrisma } from '../../database/db';
+import { recordAuditEvent } from '../audit/record-audit-event';
+import { appView } from './app-view';
 import { DomainError, notFound } from '../errors';
 import { OPERATIONS_APP_ID } from '../operational-events/operations-app';
 
@@ -16,8 +18,16 @@ export async function deleteApp({ appId }: { appId: string }): Promise<void> {
   const count = await prisma.$transaction(async (tx) => {
     // The app row first: from here on hookline.send refuses this app, so no message can slip in
     // between the deletes below and leave an orphan.
+    const before = await tx.app.findUnique({ where: { id: appId } });
     const { count } = await tx.app.deleteMany({ where: { id: appId } });
-    if (count === 0) return 0;
+    if (count === 0 || !before) return 0;
+    await recordAuditEvent(tx, {
+      action: 'app.deleted',
+      resourceType: 'app',
+      resourceId: appId,
+      appId,
+      before: appView(before),
+    });
     await tx.$executeRaw`DELETE FROM hookline.attempts WHERE app_id = ${appId}`;
     await tx.$executeRaw`DELETE FROM hookline.deliveries WHERE app_id = ${appId}`;
     await tx.$executeRaw`DELETE FROM hookline.fanout_queue AS q USING hookline.messages AS m

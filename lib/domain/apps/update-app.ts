@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { notFound } from '../errors';
 import { appView } from './app-view';
 
@@ -26,20 +27,33 @@ export async function updateApp({
   portalAccentColor?: string | null;
 }) {
   const prisma = getPrisma();
-  const { count } = await prisma.app.updateMany({
-    where: { id: appId },
-    data: {
-      name,
-      retryScheduleMs: retrySchedule === undefined ? undefined : (retrySchedule ?? []),
-      timeoutMs,
-      // Duplicates would only lengthen the CSP header.
-      portalFrameAncestors: portalFrameAncestors === undefined ? undefined : [...new Set(portalFrameAncestors)],
-      portalName,
-      portalLogoUrl,
-      portalAccentColor,
-      updatedAt: new Date(),
-    },
+  const updated = await prisma.$transaction(async (tx) => {
+    const before = await tx.app.findUnique({ where: { id: appId } });
+    if (!before) return null;
+    const after = await tx.app.update({
+      where: { id: appId },
+      data: {
+        name,
+        retryScheduleMs: retrySchedule === undefined ? undefined : (retrySchedule ?? []),
+        timeoutMs,
+        // Duplicates would only lengthen the CSP header.
+        portalFrameAncestors: portalFrameAncestors === undefined ? undefined : [...new Set(portalFrameAncestors)],
+        portalName,
+        portalLogoUrl,
+        portalAccentColor,
+        updatedAt: new Date(),
+      },
+    });
+    await recordAuditEvent(tx, {
+      action: 'app.updated',
+      resourceType: 'app',
+      resourceId: appId,
+      appId,
+      before: appView(before),
+      after: appView(after),
+    });
+    return after;
   });
-  if (count === 0) throw notFound('App', appId);
-  return appView(await prisma.app.findUniqueOrThrow({ where: { id: appId } }));
+  if (!updated) throw notFound('App', appId);
+  return appView(updated);
 }

@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { DomainError, notFound } from '../errors';
 import { deliveryStateOf } from './delivery-states';
 import { deliveryInclude, deliveryView } from './delivery-view';
@@ -10,9 +11,21 @@ import { deliveryInclude, deliveryView } from './delivery-view';
  */
 export async function cancelDelivery({ appId, deliveryId }: { appId: string; deliveryId: string }) {
   const prisma = getPrisma();
-  const { count } = await prisma.delivery.updateMany({
-    where: { id: deliveryId, appId, state: { in: ['pending', 'delivering'] } },
-    data: { state: 'cancelled', leaseOwner: null, leaseExpiresAt: null, claimableAt: null, updatedAt: new Date() },
+  const count = await prisma.$transaction(async (tx) => {
+    const { count } = await tx.delivery.updateMany({
+      where: { id: deliveryId, appId, state: { in: ['pending', 'delivering'] } },
+      data: { state: 'cancelled', leaseOwner: null, leaseExpiresAt: null, claimableAt: null, updatedAt: new Date() },
+    });
+    if (count > 0) {
+      await recordAuditEvent(tx, {
+        action: 'delivery.cancelled',
+        resourceType: 'delivery',
+        resourceId: deliveryId,
+        appId,
+        after: { state: 'cancelled' },
+      });
+    }
+    return count;
   });
   const row = await prisma.delivery.findFirst({ where: { id: deliveryId, appId }, include: deliveryInclude });
   if (!row) throw notFound('Delivery', deliveryId);

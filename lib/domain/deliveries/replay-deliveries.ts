@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { recordAuditEvent } from '../audit/record-audit-event';
 import type { Prisma } from '../../generated/prisma/client';
 import { keepReplayedSuccesses } from './keep-replayed-successes';
 
@@ -10,7 +11,7 @@ import { keepReplayedSuccesses } from './keep-replayed-successes';
  * delivered right now are skipped: their worker holds the lease and will record the outcome.
  * Returns how many rows changed.
  */
-export async function replayDeliveries({ appId, where }: ReplayScope) {
+export async function replayDeliveries({ appId, where, audit }: ReplayScope & { audit: ReplayAudit }) {
   const now = new Date();
   return getPrisma().$transaction(async (tx) => {
     // A success about to be reset keeps its attempt row (keep-replayed-successes.ts).
@@ -34,6 +35,15 @@ export async function replayDeliveries({ appId, where }: ReplayScope) {
         updatedAt: now,
       },
     });
+    // Nothing replayed, nothing changed: no audit row either.
+    if (count > 0) {
+      await recordAuditEvent(tx, {
+        ...audit,
+        action: 'replay.done',
+        appId,
+        after: { ...audit.after, replayed: count },
+      });
+    }
     return count;
   });
 }
@@ -41,6 +51,13 @@ export async function replayDeliveries({ appId, where }: ReplayScope) {
 /** How many rows `replayDeliveries` would change now: the count a confirmation shows (a dry run). */
 export function countReplayable(scope: ReplayScope): Promise<number> {
   return getPrisma().delivery.count({ where: replayable(scope) });
+}
+
+/** What the audit log records of a replay (lib/domain/audit): which resource it was asked for. */
+export interface ReplayAudit {
+  resourceType: 'delivery' | 'message';
+  resourceId: string;
+  after?: Record<string, unknown>;
 }
 
 interface ReplayScope {

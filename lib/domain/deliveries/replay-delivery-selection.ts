@@ -13,7 +13,12 @@ export type DeliverySelection = { deliveryIds: string[] } | { filter: DeliveryFi
  * from yesterday" must not re-send what was delivered. Any other set is asked for by naming its state. */
 export async function replayDeliverySelection({ appId, selection }: { appId: string; selection: DeliverySelection }) {
   if ('deliveryIds' in selection) {
-    return { replayed: await replayDeliveries({ appId, where: { id: { in: selection.deliveryIds } } }) };
+    const audit = {
+      resourceType: 'delivery' as const,
+      resourceId: selection.deliveryIds.length === 1 ? selection.deliveryIds[0]! : 'selection',
+      after: { deliveryIds: selection.deliveryIds },
+    };
+    return { replayed: await replayDeliveries({ appId, where: { id: { in: selection.deliveryIds } }, audit }) };
   }
   const where = await deliveryWhere(appId, { ...selection.filter, state: selection.filter.state ?? 'failed' });
   if (selection.dryRun) {

@@ -5,7 +5,11 @@ import { replayDeliveries } from './replay-deliveries';
 export async function replayDelivery({ appId, deliveryId }: { appId: string; deliveryId: string }) {
   const row = await getPrisma().delivery.findFirst({ where: { id: deliveryId, appId }, select: { state: true } });
   if (!row) throw notFound('Delivery', deliveryId);
-  const replayed = await replayDeliveries({ appId, where: { id: deliveryId } });
+  const replayed = await replayDeliveries({
+    appId,
+    where: { id: deliveryId },
+    audit: { resourceType: 'delivery', resourceId: deliveryId },
+  });
   if (replayed === 0) {
     throw new DomainError(
       'delivery_in_flight',

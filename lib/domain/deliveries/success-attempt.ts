@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { decryptSecret } from '../../runtime/secret-box';
 import { signatureHeader } from '../webhooks/sign';
 import type { AttemptView } from './delivery-view';
 
@@ -50,7 +51,7 @@ export async function successAttemptFromDelivery(delivery: {
   };
   if (secrets.length > 0) {
     requestHeaders['webhook-signature'] = signatureHeader(
-      secrets.map((row) => row.secret),
+      secrets.map((row) => decryptSecret(row.secret)),
       delivery.messageId,
       timestampSeconds,
       delivery.requestBody,

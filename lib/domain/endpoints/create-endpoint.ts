@@ -1,4 +1,7 @@
 import { requireApp } from '../apps/require-app';
+import { encryptSecret } from '../../runtime/secret-box';
+import { recordAuditEvent } from '../audit/record-audit-event';
+import { endpointAuditFields } from './endpoint-audit-fields';
 import { getPrisma } from '../../database/db';
 import { generateSecret } from '../webhooks/sign';
 import { checkEndpointHeaders, checkEndpointUrl } from './check-endpoint-target';
@@ -42,7 +45,16 @@ export async function createEndpoint(input: CreateEndpointInput) {
         timeoutMs: input.timeoutMs ?? null,
       },
     });
-    await tx.endpointSecret.create({ data: { appId: input.appId, endpointId: created.id, secret } });
+    await tx.endpointSecret.create({
+      data: { appId: input.appId, endpointId: created.id, secret: encryptSecret(secret) },
+    });
+    await recordAuditEvent(tx, {
+      action: 'endpoint.created',
+      resourceType: 'endpoint',
+      resourceId: created.id,
+      appId: input.appId,
+      after: endpointAuditFields(created),
+    });
     return created;
   });
   return { ...(await endpointViewOf(endpoint)), secret };

@@ -1,4 +1,6 @@
 import { getPrisma } from '../../database/db';
+import { recordAuditEvent } from '../audit/record-audit-event';
+import { endpointAuditFields } from './endpoint-audit-fields';
 import { notFound } from '../errors';
 
 /**
@@ -10,8 +12,16 @@ import { notFound } from '../errors';
 export async function deleteEndpoint({ appId, endpointId }: { appId: string; endpointId: string }): Promise<void> {
   const prisma = getPrisma();
   const count = await prisma.$transaction(async (tx) => {
+    const before = await tx.endpoint.findFirst({ where: { id: endpointId, appId } });
     const { count } = await tx.endpoint.deleteMany({ where: { id: endpointId, appId } });
-    if (count === 0) return 0;
+    if (count === 0 || !before) return 0;
+    await recordAuditEvent(tx, {
+      action: 'endpoint.deleted',
+      resourceType: 'endpoint',
+      resourceId: endpointId,
+      appId,
+      before: endpointAuditFields(before),
+    });
     await tx.$executeRaw`DELETE FROM hookline.attempts AS a USING hookline.deliveries AS d
                           WHERE d.endpoint_id = ${endpointId} AND a.delivery_id = d.id`;
     await tx.$executeRaw`DELETE FROM hookline.deliveries WHERE endpoint_id = ${endpointId}`;

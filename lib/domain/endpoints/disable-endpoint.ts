@@ -1,7 +1,8 @@
 import { getPrisma } from '../../database/db';
+import { recordAuditEvent } from '../audit/record-audit-event';
+import { endpointAuditFields } from './endpoint-audit-fields';
 import { notFound } from '../errors';
 import { endpointViewOf } from './endpoint-view';
-import { findEndpoint } from './find-endpoint';
 
 /** New messages stop fanning out to a disabled endpoint (hookline.send skips it). */
 export async function disableEndpoint({
@@ -13,15 +14,28 @@ export async function disableEndpoint({
   endpointId: string;
   reason?: string;
 }) {
-  const { count } = await getPrisma().endpoint.updateMany({
-    where: { id: endpointId, appId },
-    data: {
-      enabled: false,
-      disabledReason: reason ?? 'Disabled by an operator',
-      disabledAt: new Date(),
-      updatedAt: new Date(),
-    },
+  const updated = await getPrisma().$transaction(async (tx) => {
+    const before = await tx.endpoint.findFirst({ where: { id: endpointId, appId } });
+    if (!before) return null;
+    const after = await tx.endpoint.update({
+      where: { id: endpointId },
+      data: {
+        enabled: false,
+        disabledReason: reason ?? 'Disabled by an operator',
+        disabledAt: new Date(),
+        updatedAt: new Date(),
+      },
+    });
+    await recordAuditEvent(tx, {
+      action: 'endpoint.disabled',
+      resourceType: 'endpoint',
+      resourceId: endpointId,
+      appId,
+      before: endpointAuditFields(before),
+      after: endpointAuditFields(after),
+    });
+    return after;
   });
-  if (count === 0) throw notFound('Endpoint', endpointId);
-  return endpointViewOf(await findEndpoint(appId, endpointId));
+  if (!updated) throw notFound('Endpoint', endpointId);
+  return endpointViewOf(updated);
 }

@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { decryptSecret } from '../../runtime/secret-box';
 import { findEndpoint } from './find-endpoint';
 
 /** The secrets that currently sign (the newest first; during a rotation the old one too). */
@@ -8,5 +9,11 @@ export async function getEndpointSecrets({ appId, endpointId }: { appId: string;
     where: { endpointId, appId, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
   });
-  return { secrets: rows.map((row) => ({ secret: row.secret, createdAt: row.createdAt, expiresAt: row.expiresAt })) };
+  return {
+    secrets: rows.map((row) => ({
+      secret: decryptSecret(row.secret),
+      createdAt: row.createdAt,
+      expiresAt: row.expiresAt,
+    })),
+  };
 }

@@ -1,4 +1,6 @@
 import { getPrisma } from '../../database/db';
+import { encryptSecret } from '../../runtime/secret-box';
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { generateSecret } from '../webhooks/sign';
 import { findEndpoint } from './find-endpoint';
 
@@ -26,7 +28,17 @@ export async function rotateEndpointSecret({
       where: { endpointId, appId, OR: [{ expiresAt: null }, { expiresAt: { gt: expiresAt } }] },
       data: { expiresAt },
     });
-    await tx.endpointSecret.create({ data: { appId, endpointId, secret } });
+    const created = await tx.endpointSecret.create({
+      data: { appId, endpointId, secret: encryptSecret(secret) },
+      select: { id: true },
+    });
+    await recordAuditEvent(tx, {
+      action: 'endpoint.secret_rotated',
+      resourceType: 'endpoint',
+      resourceId: endpointId,
+      appId,
+      after: { signingKeyId: created.id, previousExpireAt: expiresAt },
+    });
   });
   return { secret };
 }

@@ -1,4 +1,6 @@
 import { getPrisma } from '../../database/db';
+import { recordAuditEvent } from '../audit/record-audit-event';
+import { endpointAuditFields } from './endpoint-audit-fields';
 import { notFound } from '../errors';
 import { checkEndpointHeaders, checkEndpointUrl } from './check-endpoint-target';
 import { checkEventTypesExist } from './check-event-types-exist';
@@ -32,21 +34,34 @@ export async function updateEndpoint({
   const eventTypes =
     changes.eventTypes === undefined ? undefined : await checkEventTypesExist(appId, changes.eventTypes);
   const prisma = getPrisma();
-  const { count } = await prisma.endpoint.updateMany({
-    where: { id: endpointId, appId },
-    data: {
-      url,
-      description: changes.description,
-      eventTypes,
-      maxConcurrency: changes.maxConcurrency,
-      rateLimitPerSecond: changes.rateLimitPerSecond,
-      headers,
-      // Workers see a new policy within their endpoint cache's 2 s (worker/endpoint-cache.ts).
-      retryScheduleMs: changes.retrySchedule === undefined ? undefined : (changes.retrySchedule ?? []),
-      timeoutMs: changes.timeoutMs,
-      updatedAt: new Date(),
-    },
+  const updated = await prisma.$transaction(async (tx) => {
+    const before = await tx.endpoint.findFirst({ where: { id: endpointId, appId } });
+    if (!before) return null;
+    const after = await tx.endpoint.update({
+      where: { id: endpointId },
+      data: {
+        url,
+        description: changes.description,
+        eventTypes,
+        maxConcurrency: changes.maxConcurrency,
+        rateLimitPerSecond: changes.rateLimitPerSecond,
+        headers,
+        // Workers see a new policy within their endpoint cache's 2 s (worker/endpoint-cache.ts).
+        retryScheduleMs: changes.retrySchedule === undefined ? undefined : (changes.retrySchedule ?? []),
+        timeoutMs: changes.timeoutMs,
+        updatedAt: new Date(),
+      },
+    });
+    await recordAuditEvent(tx, {
+      action: 'endpoint.updated',
+      resourceType: 'endpoint',
+      resourceId: endpointId,
+      appId,
+      before: endpointAuditFields(before),
+      after: endpointAuditFields(after),
+    });
+    return after;
   });
-  if (count === 0) throw notFound('Endpoint', endpointId);
-  return endpointViewOf(await findEndpoint(appId, endpointId));
+  if (!updated) throw notFound('Endpoint', endpointId);
+  return endpointViewOf(updated);
 }

@@ -1,4 +1,5 @@
 import { requireApp } from '../apps/require-app';
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { getPrisma } from '../../database/db';
 import { DomainError } from '../errors';
 import { Prisma } from '../../generated/prisma/client';
@@ -19,14 +20,25 @@ export async function createEventType({
 }) {
   await requireApp(appId);
   try {
-    const row = await getPrisma().eventType.create({
-      data: {
+    const row = await getPrisma().$transaction(async (tx) => {
+      const created = await tx.eventType.create({
+        data: {
+          appId,
+          name,
+          description: description ?? '',
+          schema: (schema ?? Prisma.DbNull) as Prisma.InputJsonValue,
+          archived: archived ?? false,
+        },
+      });
+      const after = { name, description: created.description, schema: created.schema, archived: created.archived };
+      await recordAuditEvent(tx, {
+        action: 'event_type.created',
+        resourceType: 'event_type',
+        resourceId: name,
         appId,
-        name,
-        description: description ?? '',
-        schema: (schema ?? Prisma.DbNull) as Prisma.InputJsonValue,
-        archived: archived ?? false,
-      },
+        after,
+      });
+      return created;
     });
     return eventTypeView(row);
   } catch (error) {

@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { DomainError, notFound } from '../errors';
 import { jobView } from './job-view';
 
@@ -11,9 +12,21 @@ import { jobView } from './job-view';
 export async function cancelJob({ appId, jobId }: { appId: string; jobId: string }) {
   const prisma = getPrisma();
   const now = new Date();
-  const { count } = await prisma.job.updateMany({
-    where: { id: jobId, appId, state: { in: ['queued', 'running'] } },
-    data: { state: 'cancelled', finishedAt: now, leaseOwner: null, leaseExpiresAt: null, updatedAt: now },
+  const count = await prisma.$transaction(async (tx) => {
+    const { count } = await tx.job.updateMany({
+      where: { id: jobId, appId, state: { in: ['queued', 'running'] } },
+      data: { state: 'cancelled', finishedAt: now, leaseOwner: null, leaseExpiresAt: null, updatedAt: now },
+    });
+    if (count > 0) {
+      await recordAuditEvent(tx, {
+        action: 'job.cancelled',
+        resourceType: 'job',
+        resourceId: jobId,
+        appId,
+        after: { state: 'cancelled' },
+      });
+    }
+    return count;
   });
   const row = await prisma.job.findFirst({ where: { id: jobId, appId } });
   if (!row) throw notFound('Job', jobId);

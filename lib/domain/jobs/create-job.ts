@@ -1,4 +1,5 @@
 import { requireApp } from '../apps/require-app';
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { getPrisma } from '../../database/db';
 import type { CreateJobRequest } from '../../contract/schemas/jobs';
 import { countJob, jobDeliveryFilter } from './count-job';
@@ -18,8 +19,19 @@ export async function createJob({ appId, request }: { appId: string; request: Cr
     request.kind === 'replay'
       ? { filter: jobDeliveryFilter(request) }
       : { endpointId: request.endpointId, since: request.since.toISOString() };
-  const row = await getPrisma().job.create({
-    data: { appId, kind: request.kind, params: JSON.parse(JSON.stringify(params)), total, asOf },
+  const row = await getPrisma().$transaction(async (tx) => {
+    const job = await tx.job.create({
+      data: { appId, kind: request.kind, params: JSON.parse(JSON.stringify(params)), total, asOf },
+    });
+    // replay.started, recover.started, backfill.started: what an operator set off, and on how many.
+    await recordAuditEvent(tx, {
+      action: `${request.kind}.started`,
+      resourceType: 'job',
+      resourceId: job.id,
+      appId,
+      after: { kind: job.kind, params, total },
+    });
+    return job;
   });
   return jobView(row);
 }

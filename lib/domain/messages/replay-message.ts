@@ -6,5 +6,11 @@ import { notFound } from '../errors';
 export async function replayMessage({ appId, messageId }: { appId: string; messageId: string }) {
   const message = await getPrisma().message.findFirst({ where: { id: messageId, appId }, select: { id: true } });
   if (!message) throw notFound('Message', messageId);
-  return { replayed: await replayDeliveries({ appId, where: { messageId } }) };
+  return {
+    replayed: await replayDeliveries({
+      appId,
+      where: { messageId },
+      audit: { resourceType: 'message', resourceId: messageId },
+    }),
+  };
 }

@@ -1,4 +1,6 @@
 import { requireApp } from '../apps/require-app';
+import { recordAuditEvent } from '../audit/record-audit-event';
+import { alertRuleAuditFields } from './alert-rule-audit-fields';
 import { getPrisma } from '../../database/db';
 import { alertRuleView, type AlertRuleKind } from './alert-rule-view';
 
@@ -12,15 +14,25 @@ export async function createAlertRule(input: {
   enabled?: boolean;
 }) {
   await requireApp(input.appId);
-  const row = await getPrisma().alertRule.create({
-    data: {
+  const row = await getPrisma().$transaction(async (tx) => {
+    const rule = await tx.alertRule.create({
+      data: {
+        appId: input.appId,
+        kind: input.kind,
+        threshold: input.threshold,
+        windowMinutes: input.windowMinutes ?? 15,
+        description: input.description ?? '',
+        enabled: input.enabled ?? true,
+      },
+    });
+    await recordAuditEvent(tx, {
+      action: 'alert_rule.created',
+      resourceType: 'alert_rule',
+      resourceId: rule.id,
       appId: input.appId,
-      kind: input.kind,
-      threshold: input.threshold,
-      windowMinutes: input.windowMinutes ?? 15,
-      description: input.description ?? '',
-      enabled: input.enabled ?? true,
-    },
+      after: alertRuleAuditFields(rule),
+    });
+    return rule;
   });
   return alertRuleView(row);
 }

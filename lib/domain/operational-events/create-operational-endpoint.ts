@@ -1,4 +1,7 @@
 import { getPrisma } from '../../database/db';
+import { encryptSecret } from '../../runtime/secret-box';
+import { recordAuditEvent } from '../audit/record-audit-event';
+import { endpointAuditFields } from '../endpoints/endpoint-audit-fields';
 import { invalid } from '../errors';
 import { checkEndpointHeaders, checkEndpointUrl } from '../endpoints/check-endpoint-target';
 import { generateSecret } from '../webhooks/sign';
@@ -43,10 +46,23 @@ export async function createOperationalEndpoint(input: CreateOperationalEndpoint
         headers,
       },
     });
-    await tx.endpointSecret.create({ data: { appId: OPERATIONS_APP_ID, endpointId: created.id, secret } });
+    await tx.endpointSecret.create({
+      data: { appId: OPERATIONS_APP_ID, endpointId: created.id, secret: encryptSecret(secret) },
+    });
     await tx.operationalEndpoint.create({
       data: {
         endpointId: created.id,
+        scopeAppId: input.scopeAppId ?? null,
+        payloadTemplate: input.payloadTemplate ?? null,
+      },
+    });
+    await recordAuditEvent(tx, {
+      action: 'operational_endpoint.created',
+      resourceType: 'operational_endpoint',
+      resourceId: created.id,
+      appId: null,
+      after: {
+        ...endpointAuditFields(created),
         scopeAppId: input.scopeAppId ?? null,
         payloadTemplate: input.payloadTemplate ?? null,
       },

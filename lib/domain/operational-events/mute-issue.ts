@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { notFound } from '../errors';
 import { issueView } from './issue-view';
 
@@ -19,8 +20,21 @@ export async function muteIssue({
   const prisma = getPrisma();
   const scope = { id: issueId, ...(appId ? { appId } : {}) };
   const mutedUntil = minutes === null ? null : new Date(Date.now() + minutes * 60_000);
-  const { count } = await prisma.issue.updateMany({ where: scope, data: { mutedUntil } });
-  if (count === 0) throw notFound('Issue', issueId);
+  const found = await prisma.$transaction(async (tx) => {
+    const before = await tx.issue.findFirst({ where: scope });
+    if (!before) return false;
+    await tx.issue.update({ where: { id: issueId }, data: { mutedUntil } });
+    await recordAuditEvent(tx, {
+      action: mutedUntil ? 'issue.muted' : 'issue.unmuted',
+      resourceType: 'issue',
+      resourceId: issueId,
+      appId: before.appId,
+      before: { mutedUntil: before.mutedUntil },
+      after: { mutedUntil },
+    });
+    return true;
+  });
+  if (!found) throw notFound('Issue', issueId);
   const row = (await prisma.issue.findFirst({ where: scope }))!;
   const endpoint = row.endpointId
     ? await prisma.endpoint.findUnique({ where: { id: row.endpointId }, select: { url: true } })

@@ -1,5 +1,5 @@
 // The operational event types (migrations 20261124130000_operational_events and
-// 20261126120000_alert_notifications seed the same names as
+// 20261126120000_alert_notifications and 20261127120000_audit_events seed the same names as
 // event types of the operations app). One list for the API contract (lib/contract/schemas/operations.ts) and
 // the dashboard (lib/client/queries/operations.ts); no zod here, so the browser bundle can import it.
 export const OPERATIONAL_EVENT_TYPES = [
@@ -16,5 +16,6 @@ export const OPERATIONAL_EVENT_TYPES = [
   'issue.reminder',
   'issue.reopened',
   'issue.resolved',
+  'audit.sensitive_change',
 ] as const;
 export type OperationalEventType = (typeof OPERATIONAL_EVENT_TYPES)[number];

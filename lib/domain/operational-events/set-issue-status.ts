@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { DomainError, notFound } from '../errors';
 import { issueView } from './issue-view';
 
@@ -47,6 +48,16 @@ export async function setIssueStatus({ issueId, appId, action }: { issueId: stri
           ? `Issue ${issueId} is open already`
           : `Issue ${issueId} is resolved; it reopens by itself when the problem happens again, or reopen it`,
       );
+    }
+    if (count > 0) {
+      await recordAuditEvent(tx, {
+        action: `issue.${TO[action] === 'open' ? 'reopened' : TO[action]}`,
+        resourceType: 'issue',
+        resourceId: issueId,
+        appId: before.appId,
+        before: { status: before.status },
+        after: { status: TO[action] },
+      });
     }
     if (count > 0 && action === 'resolve' && before.endpointId) {
       await tx.endpoint.updateMany({ where: { id: before.endpointId }, data: { alertFailingSince: null } });

@@ -1,4 +1,6 @@
 import { getPrisma } from '../../database/db';
+import { recordAuditEvent } from '../audit/record-audit-event';
+import { alertRuleAuditFields } from './alert-rule-audit-fields';
 import { invalid, notFound } from '../errors';
 import { alertRuleView } from './alert-rule-view';
 
@@ -17,6 +19,17 @@ export async function updateAlertRule({
   if (row.kind === 'success_rate_below' && changes.threshold !== undefined && changes.threshold > 100) {
     throw invalid('threshold', 'a success rate is a percentage: 0 to 100');
   }
-  const updated = await prisma.alertRule.update({ where: { id: ruleId }, data: { ...changes, updatedAt: new Date() } });
+  const updated = await prisma.$transaction(async (tx) => {
+    const after = await tx.alertRule.update({ where: { id: ruleId }, data: { ...changes, updatedAt: new Date() } });
+    await recordAuditEvent(tx, {
+      action: 'alert_rule.updated',
+      resourceType: 'alert_rule',
+      resourceId: ruleId,
+      appId,
+      before: alertRuleAuditFields(row),
+      after: alertRuleAuditFields(after),
+    });
+    return after;
+  });
   return alertRuleView(updated);
 }

@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { findEndpoint } from '../endpoints/find-endpoint';
 import { updateEndpoint } from '../endpoints/update-endpoint';
 import { checkPayloadTemplate } from './check-payload-template';
@@ -29,10 +30,25 @@ export async function updateOperationalEndpoint({
     await updateEndpoint({ appId: OPERATIONS_APP_ID, endpointId, changes: endpointChanges });
   }
   if (scopeAppId !== undefined || payloadTemplate !== undefined) {
-    await getPrisma().operationalEndpoint.upsert({
-      where: { endpointId },
-      create: { endpointId, scopeAppId: scopeAppId ?? null, payloadTemplate: payloadTemplate ?? null },
-      update: { scopeAppId, payloadTemplate, updatedAt: new Date() },
+    await getPrisma().$transaction(async (tx) => {
+      const before = await tx.operationalEndpoint.findUnique({ where: { endpointId } });
+      const after = await tx.operationalEndpoint.upsert({
+        where: { endpointId },
+        create: { endpointId, scopeAppId: scopeAppId ?? null, payloadTemplate: payloadTemplate ?? null },
+        update: { scopeAppId, payloadTemplate, updatedAt: new Date() },
+      });
+      const fields = (row: typeof after | null) => ({
+        scopeAppId: row?.scopeAppId ?? null,
+        payloadTemplate: row?.payloadTemplate ?? null,
+      });
+      await recordAuditEvent(tx, {
+        action: 'operational_endpoint.updated',
+        resourceType: 'operational_endpoint',
+        resourceId: endpointId,
+        appId: null,
+        before: fields(before),
+        after: fields(after),
+      });
     });
   }
   return getOperationalEndpoint({ endpointId });

@@ -1,4 +1,5 @@
 import { hashToken, randomToken } from '../auth/hash-token';
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { getPrisma } from '../../database/db';
 import { requireApp } from '../apps/require-app';
 import { portalSessionView } from './portal-session-view';
@@ -26,8 +27,18 @@ export async function createPortalSession({
   const prisma = getPrisma();
   await requireApp(appId);
   const token = PORTAL_TOKEN_PREFIX + randomToken(32);
-  const row = await prisma.portalSession.create({
-    data: { appId, readOnly, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + expiresInSeconds * 1000) },
+  const row = await prisma.$transaction(async (tx) => {
+    const session = await tx.portalSession.create({
+      data: { appId, readOnly, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + expiresInSeconds * 1000) },
+    });
+    await recordAuditEvent(tx, {
+      action: 'portal_session.created',
+      resourceType: 'portal_session',
+      resourceId: session.id,
+      appId,
+      after: { readOnly: session.readOnly, expiresAt: session.expiresAt },
+    });
+    return session;
   });
   const url = new URL(openUrl);
   url.searchParams.set('token', token);
