@@ -39,6 +39,8 @@ export interface StorageSample {
   deletedRows: number;
   /** Vacuums (auto and manual) of hookline's tables since the server started (cumulative). */
   vacuums: number;
+  /** Time partitions of hookline.messages now (one per period; retention drops the old ones). */
+  timePartitions: number;
   walLsn: string;
 }
 
@@ -55,12 +57,20 @@ export async function readStorage(client: pg.ClientBase): Promise<StorageSample>
   );
   // Deleted rows count the tables retention deletes from (their partitions included), not the fan-out
   // queue, whose every row is deleted by the fan-out that consumes it.
-  const stats = await client.query<{ live: string; dead: string; deleted: string; vacuums: string; lsn: string }>(
+  const stats = await client.query<{
+    live: string;
+    dead: string;
+    deleted: string;
+    vacuums: string;
+    partitions: string;
+    lsn: string;
+  }>(
     `SELECT coalesce(sum(n_live_tup), 0)::text AS live, coalesce(sum(n_dead_tup), 0)::text AS dead,
             coalesce(sum(n_tup_del) FILTER (WHERE coalesce(pg_partition_root(relid), relid)::regclass::text
                                               IN ('hookline.messages', 'hookline.deliveries', 'hookline.attempts')),
                      0)::text AS deleted,
             coalesce(sum(autovacuum_count + vacuum_count), 0)::text AS vacuums,
+            (SELECT count(*) FROM pg_inherits WHERE inhparent = to_regclass('hookline.messages'))::text AS partitions,
             pg_current_wal_lsn()::text AS lsn
        FROM pg_stat_user_tables
       WHERE schemaname = 'hookline'`,
@@ -74,6 +84,7 @@ export async function readStorage(client: pg.ClientBase): Promise<StorageSample>
     deadTuples: Number(row.dead),
     deletedRows: Number(row.deleted),
     vacuums: Number(row.vacuums),
+    timePartitions: Number(row.partitions),
     walLsn: row.lsn,
   };
 }

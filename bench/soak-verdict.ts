@@ -52,6 +52,8 @@ export interface SoakTotals {
   retentionLockWaits: number;
   otherLockWaits: number;
   deletedRows: number;
+  /** Time partitions of messages at the end of each producing minute. */
+  timePartitions: number[];
 }
 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
@@ -86,7 +88,12 @@ export function judgeSoak(minutes: number, totals: SoakTotals): SoakCriterion[] 
       criterion: `table size at minute ${minutes} <= 1.2x minute ${windows.sizeAt}`,
       measured:
         `${mb(totals.bytesAtEnd)} vs ${mb(totals.bytesAtSizeMinute)}: ${sizeRatio.toFixed(2)}x` +
-        (totals.deletedRows === 0 ? ' (retention deleted nothing)' : ''),
+        (totals.timePartitions.length > 0
+          ? ` (${totals.timePartitions.at(-1)} time partitions at the end, at most ${Math.max(...totals.timePartitions)}; ` +
+            `${totals.deletedRows} rows deleted)`
+          : totals.deletedRows === 0
+            ? ' (retention deleted nothing)'
+            : ''),
       passed: Number.isFinite(sizeRatio) && sizeRatio <= 1.2,
     },
     {

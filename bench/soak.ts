@@ -58,6 +58,8 @@ export interface SoakMinute {
   deadTuples: number;
   deletedRows: number;
   vacuums: number;
+  /** Time partitions of messages at the end of the minute: they stay level when retention drops them. */
+  timePartitions: number;
   walBytes: number;
   loadAverage: number;
   workerCpuSeconds: number;
@@ -99,7 +101,7 @@ export function formatSoakMinute(sample: SoakMinute, minutes: number): string {
     `  ${label}: ${producers} | ` +
     `recorded ${fixed(sample.recordedPerSecond)}/s p50/p95/p99 ${fixed(sample.latencyMs.p50)}/${fixed(sample.latencyMs.p95)}/` +
     `${fixed(sample.latencyMs.p99)} ms | tables ${mb(sample.tableBytes)}, dead tuples ${fixed(sample.deadTuples)}, ` +
-    `deleted ${fixed(sample.deletedRows)} | WAL ${mb(sample.walBytes)} | ${fixed(sample.cpuMicrosPerDelivery)} µs/deliv | ` +
+    `deleted ${fixed(sample.deletedRows)}, partitions ${sample.timePartitions} | WAL ${mb(sample.walBytes)} | ${fixed(sample.cpuMicrosPerDelivery)} µs/deliv | ` +
     `load ${sample.loadAverage.toFixed(2)} | lock waits ${sample.lockWaits} (on retention ${sample.retentionLockWaits})`
   );
 }
@@ -122,6 +124,7 @@ function totalsOf(series: SoakMinute[], windows: SoakWindows, latencies: Map<num
     recorded: series.reduce((sum, sample) => sum + sample.recorded, 0),
     dead: series.reduce((sum, sample) => sum + sample.dead, 0),
     deletedRows: series.reduce((sum, sample) => sum + sample.deletedRows, 0),
+    timePartitions: producing.map((sample) => sample.timePartitions),
     retentionLockWaits: series.reduce((sum, sample) => sum + sample.retentionLockWaits, 0),
     otherLockWaits: series.reduce((sum, sample) => sum + sample.lockWaits - sample.retentionLockWaits, 0),
     p99Baseline: pooledP99(windows.baseline),
@@ -222,6 +225,7 @@ export async function runSoak(context: BenchContext, options: SoakOptions): Prom
             deadTuples: next.deadTuples,
             deletedRows: next.deletedRows - storage.deletedRows,
             vacuums: next.vacuums - storage.vacuums,
+            timePartitions: next.timePartitions,
             walBytes,
             loadAverage: Math.round(loadavg()[0]! * 100) / 100,
             workerCpuSeconds: Math.round(workerCpuSeconds * 100) / 100,
