@@ -156,6 +156,9 @@ const configSchema = z.object({
   // Requests per second per API key or admin session (token bucket, burst = one second's worth); 0 = off.
   HOOKLINE_API_RATE_LIMIT: integer('HOOKLINE_API_RATE_LIMIT', 100, 0, 1_000_000),
   HOOKLINE_SESSION_TTL_HOURS: integer('HOOKLINE_SESSION_TTL_HOURS', 168, 1, 8760),
+  // A payload search (GET .../messages or .../deliveries with search or payloadPath) scans back through
+  // time for this long per request, then answers what it found with a cursor to go on from there.
+  HOOKLINE_SEARCH_BUDGET_MS: integer('HOOKLINE_SEARCH_BUDGET_MS', 1500, 1, 60_000),
   // Behind a reverse proxy that terminates TLS: believe its X-Forwarded-Proto and X-Forwarded-Host.
   // Off, those headers are dropped on arrival, since any client could send them.
   HOOKLINE_TRUST_PROXY: boolean('HOOKLINE_TRUST_PROXY', false),
