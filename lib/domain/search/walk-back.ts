@@ -55,7 +55,7 @@ export interface WalkBackOptions {
 export interface WalkBackResult {
   /** Where the next page starts; null once the whole range is searched. */
   next: SearchPosition | null;
-  /** How far back this page searched; null when it reached the oldest data kept and the range had no start. */
+  /** How far back this page searched: once the range is searched, its start or the app's oldest message. */
   searchedBackTo: Date | null;
 }
 
@@ -67,18 +67,24 @@ interface Partition {
 export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult> {
   const startedAt = performance.now();
   const prisma = await readPrisma();
-  const [partitions, [clock]] = await Promise.all([
+  // The app's oldest message ends the walk (an id is never earlier than its created_at): one probe of
+  // (app_id, created_at) per partition, and no walk through years of a legacy partition's MINVALUE.
+  const [partitions, [clock], [oldestMessage]] = await Promise.all([
     prisma.$queryRaw<Partition[]>`
       SELECT lower_at, upper_at FROM hookline.time_partitions('messages') WHERE NOT detach_pending ORDER BY lower_at NULLS FIRST`,
     prisma.$queryRaw<{ now: Date }[]>`SELECT clock_timestamp() AS now`,
+    prisma.$queryRaw<{ created_at: Date }[]>`
+      SELECT created_at FROM hookline.messages WHERE app_id = ${options.appId} ORDER BY created_at LIMIT 1`,
   ]);
-  const oldest = partitions[0];
-  const floorMs = Math.max(options.fromMs ?? 0, oldest?.lower_at?.getTime() ?? 0);
+  if (!oldestMessage)
+    return { next: null, searchedBackTo: options.fromMs === undefined ? null : new Date(options.fromMs) };
+  const floorMs = Math.max(
+    options.fromMs ?? 0,
+    partitions[0]?.lower_at?.getTime() ?? 0,
+    oldestMessage.created_at.getTime(),
+  );
   const floorId = messageIdAt(floorMs);
-  const exhausted = (): WalkBackResult => ({
-    next: null,
-    searchedBackTo: options.fromMs !== undefined || oldest?.lower_at ? new Date(floorMs) : null,
-  });
+  const exhausted = (): WalkBackResult => ({ next: null, searchedBackTo: new Date(floorMs) });
 
   // The walk's position: ids below `upper` are still to search (and `upper` itself when inclusive).
   let upper = options.start?.before ?? messageIdAt(options.toMs ?? clock!.now.getTime() + MINUTE);
