@@ -4,7 +4,7 @@
 // (lib/domain/search/walk-back.ts) and answers what it found with where it got to: `searchedBackTo`,
 // and a cursor to continue from there.
 import { z } from 'zod';
-import { page, timestamp } from './common';
+import { page, timestamp, type Page } from './common';
 
 export const PAYLOAD_MATCHES = ['equals', 'contains'] as const;
 export type PayloadMatch = (typeof PAYLOAD_MATCHES)[number];
@@ -56,3 +56,10 @@ export function searchablePage<T extends z.ZodType>(item: T) {
       ),
   });
 }
+
+/** A list answer that may come from a search (the JSON searchablePage describes). */
+export type SearchablePage<Item> = Page<Item> & { searchedBackTo: string | null };
+
+/** Whether these parameters make the list a payload search. */
+export const isPayloadSearch = (params: PayloadSearchParams) =>
+  params.search !== undefined || params.payloadPath !== undefined;
