@@ -41,7 +41,7 @@ export async function searchMessages({
     toMs: to === undefined ? undefined : to.getTime() + TRANSACTION_MARGIN_MS,
     // A delivery search's cursor names a message whose later deliveries are still to come: here the
     // message itself was listed, so only what is below it is left.
-    start: start && { before: start.before },
+    start: start && { before: start.before, sliceMs: start.sliceMs },
     budgetMs: getApiSettings().searchBudgetMs,
     take: async (ids) => {
       const rows = await prisma.message.findMany({

@@ -10,25 +10,39 @@ export interface SearchPosition {
   before: string;
   /** The last delivery listed of message `before`: its deliveries with smaller ids are still to come. */
   delivery?: string;
+  /** The slice length the walk had adapted to (walk-back.ts), so the next page starts with it. */
+  sliceMs?: number;
 }
 
 const MESSAGE_ID = /^msg_[0-9a-f]{12}[0-9a-z]{0,40}$/;
 const DELIVERY_ID = /^dlv_[0-9a-f]{12}[0-9a-z]{0,40}$/;
 
 export function encodeSearchCursor(position: SearchPosition): string {
-  return Buffer.from(JSON.stringify({ s: position.before, d: position.delivery }), 'utf8').toString('base64url');
+  return Buffer.from(
+    JSON.stringify({ s: position.before, d: position.delivery, w: position.sliceMs }),
+    'utf8',
+  ).toString('base64url');
 }
 
 export function decodeSearchCursor(cursor: string | undefined): SearchPosition | undefined {
   if (cursor === undefined) return undefined;
   try {
-    const { s, d } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { s?: unknown; d?: unknown };
+    const { s, d, w } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
+      s?: unknown;
+      d?: unknown;
+      w?: unknown;
+    };
     if (
       typeof s === 'string' &&
       MESSAGE_ID.test(s) &&
-      (d === undefined || (typeof d === 'string' && DELIVERY_ID.test(d)))
+      (d === undefined || (typeof d === 'string' && DELIVERY_ID.test(d))) &&
+      (w === undefined || (typeof w === 'number' && Number.isFinite(w) && w > 0))
     ) {
-      return d === undefined ? { before: s } : { before: s, delivery: d };
+      return {
+        before: s,
+        ...(d === undefined ? {} : { delivery: d as string }),
+        ...(w === undefined ? {} : { sliceMs: w as number }),
+      };
     }
   } catch {
     // fall through

@@ -12,7 +12,7 @@
 //
 // The slice length adapts: it starts at 15 minutes and is scaled by how long the last slice took
 // against a fifth of the budget (at most 4x up, 4x down), so an empty week costs a few queries and a
-// dense hour is cut small. A slice stops after CHUNK matches, which the caller filters further (the
+// dense hour is cut small; the cursor carries it to the next page. A slice stops after CHUNK matches, which the caller filters further (the
 // list's other filters, in Prisma) before the walk goes on from the last one. The budget is checked
 // between slices, and at least one slice runs, so every request moves the search back; one slice can
 // overrun the budget by up to about 4/5 of it when its data is far denser than the last one's.
@@ -89,7 +89,8 @@ export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult
   // The walk's position: ids below `upper` are still to search (and `upper` itself when inclusive).
   let upper = options.start?.before ?? messageIdAt(options.toMs ?? clock!.now.getTime() + MINUTE);
   let inclusive = options.start?.delivery !== undefined;
-  let sliceMs = FIRST_SLICE_MS;
+  // Carried from the last page: a walk that had grown its slices over an empty week goes on with them.
+  let sliceMs = Math.min(MAX_SLICE_MS, Math.max(MIN_SLICE_MS, options.start?.sliceMs ?? FIRST_SLICE_MS));
   const targetMs = Math.max(options.budgetMs / 5, 20);
 
   for (;;) {
@@ -117,12 +118,13 @@ export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult
 
     if (rows.length > 0) {
       const stop = await options.take(rows.map((row) => row.id));
-      if (stop) return { next: stop, searchedBackTo: new Date(idTimeMs(stop.before)) };
+      if (stop)
+        return { next: { ...stop, sliceMs: Math.round(sliceMs) }, searchedBackTo: new Date(idTimeMs(stop.before)) };
     }
     upper = full ? rows.at(-1)!.id : lower;
     inclusive = false;
     if (performance.now() - startedAt >= options.budgetMs && upper > floorId) {
-      return { next: { before: upper }, searchedBackTo: new Date(idTimeMs(upper)) };
+      return { next: { before: upper, sliceMs: Math.round(sliceMs) }, searchedBackTo: new Date(idTimeMs(upper)) };
     }
   }
 }
