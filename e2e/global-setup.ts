@@ -66,6 +66,9 @@ export default async function globalSetup() {
       HOOKLINE_JOB_BATCH_SIZE: '20',
       HOOKLINE_JOB_BATCH_PAUSE_MS: '250',
       HOOKLINE_LOG_LEVEL: 'warn',
+      // A payload search answers after one slice of time a request, so "Continue searching" can be
+      // seen and used (e2e/search.spec.ts); a search of the last minutes still finds them at once.
+      HOOKLINE_SEARCH_BUDGET_MS: '1',
     });
     cleanups.push(() => stopServer(server));
 
@@ -77,6 +80,7 @@ export default async function globalSetup() {
       apiKey,
       adminEmail: ADMIN_EMAIL,
       adminPassword: ADMIN_PASSWORD,
+      databaseUrl,
       ...seed,
     });
     return teardown;

@@ -13,6 +13,8 @@ export interface ApiSettings {
   /** The per-attempt deadline of endpoints (and apps) that set none. */
   deliveryTimeoutMs: number;
   trustProxy: boolean;
+  /** How long one request of a payload search may scan before it answers with a cursor. */
+  searchBudgetMs: number;
 }
 
 let cached: ApiSettings | undefined;
@@ -32,6 +34,7 @@ export function getApiSettings(): ApiSettings {
     retryScheduleMs: config.HOOKLINE_RETRY_SCHEDULE,
     deliveryTimeoutMs: config.HOOKLINE_DELIVERY_TIMEOUT_MS,
     trustProxy: config.HOOKLINE_TRUST_PROXY,
+    searchBudgetMs: config.HOOKLINE_SEARCH_BUDGET_MS,
   };
   return cached;
 }
