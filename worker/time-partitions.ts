@@ -155,24 +155,36 @@ async function extendAhead(
     return;
   }
   // The overflow holds rows (or is about to): it becomes the period [start, upper), with upper past
-  // both its newest row and the target, and a new overflow follows it.
+  // both its newest row and the target, and a new overflow follows it. Producers write into it
+  // meanwhile, so it must stay attached until the moment it is re-attached with its new bounds: that
+  // is one transaction under an ACCESS EXCLUSIVE lock on the three tables, producers waiting. What
+  // takes time is done before it, without that lock: the upper bound is added NOT VALID (new rows
+  // are checked from then on; their ids are now, below it) and validated by a scan that lets inserts
+  // go on, so the ATTACH inside needs no scan.
   const upper = boundaryAfter(Math.max(target, newest ?? 0), periodMs);
+  const bounds = new Map<TableName, { period: string; lower: string; upper: string }>();
+  for (const { name, prefix } of TABLES) {
+    const { rows: named } = await query<{ period: string; lower: string; upper: string }>(
+      `SELECT $1 || '_p' || to_char($2::timestamptz AT TIME ZONE 'UTC', 'YYYYMMDD"t"HH24MI') AS period,
+              hookline.id_at($3, $2) AS lower, hookline.id_at($3, $4) AS upper`,
+      [name, new Date(start), prefix, new Date(upper)],
+    );
+    const named0 = named[0]!;
+    bounds.set(name, named0);
+    await query(`ALTER TABLE hookline.${name}_overflow DROP CONSTRAINT IF EXISTS ${name}_overflow_upper`);
+    await query(
+      `ALTER TABLE hookline.${name}_overflow ADD CONSTRAINT ${name}_overflow_upper CHECK (id < '${named0.upper}') NOT VALID`,
+    );
+    await query(`ALTER TABLE hookline.${name}_overflow VALIDATE CONSTRAINT ${name}_overflow_upper`);
+  }
   await inTransaction(query, async () => {
     await query(`SET LOCAL lock_timeout = '5s'`);
-    for (const { name, prefix } of TABLES) {
-      const { rows: named } = await query<{ period: string; lower: string; upper: string }>(
-        `SELECT $1 || '_p' || to_char($2::timestamptz AT TIME ZONE 'UTC', 'YYYYMMDD"t"HH24MI') AS period,
-                hookline.id_at($3, $2) AS lower, hookline.id_at($3, $4) AS upper`,
-        [name, new Date(start), prefix, new Date(upper)],
-      );
-      const { period, lower, upper: upperId } = named[0]!;
+    for (const { name } of TABLES) {
+      const { period, lower, upper: upperId } = bounds.get(name)!;
       await query(`ALTER TABLE hookline.${name} DETACH PARTITION hookline.${name}_overflow`);
       await query(`ALTER TABLE hookline.${name}_overflow RENAME TO ${period}`);
       await query(`ALTER TABLE hookline.${period} RENAME CONSTRAINT ${name}_overflow_bounds TO ${period}_bounds`);
-      await query(`ALTER TABLE hookline.${period} DROP CONSTRAINT ${period}_bounds`);
-      await query(
-        `ALTER TABLE hookline.${period} ADD CONSTRAINT ${period}_bounds CHECK (id >= '${lower}' AND id < '${upperId}')`,
-      );
+      await query(`ALTER TABLE hookline.${period} RENAME CONSTRAINT ${name}_overflow_upper TO ${period}_upper`);
       if (name !== 'messages') {
         await query(
           `ALTER TABLE hookline.${period} RENAME CONSTRAINT ${name}_overflow_same_time TO ${period}_same_time`,
@@ -298,13 +310,18 @@ async function finishInterruptedDetaches(query: Query, result: TimePartitionResu
   }
   // Periods whose tables are not all attached: a drop that stopped between its steps.
   const { rows } = await query<{ period: string; lower_at: Date | null; upper_at: Date }>(
+    // A period's bounds are in its CHECK constraints (_bounds, and _upper for a period that was the
+    // overflow); the legacy partition's upper bound is in its name.
     `SELECT substr(c.relname, length('deliveries_') + 1) AS period,
-            hookline.id_time(substring(pg_get_constraintdef(k.oid) FROM $$id >= '([^']+)'$$)) AS lower_at,
-            coalesce(hookline.id_time(substring(pg_get_constraintdef(k.oid) FROM $$id < '([^']+)'$$)),
+            hookline.id_time(substring(k.defs FROM $$id >= '([^']+)'$$)) AS lower_at,
+            coalesce(hookline.id_time(substring(k.defs FROM $$id < '([^']+)'$$)),
                      to_timestamp(substring(c.relname FROM '_before_(.*)$'), 'YYYYMMDD"t"HH24MI') AT TIME ZONE 'UTC') AS upper_at
        FROM pg_class AS c
        JOIN pg_namespace AS n ON n.oid = c.relnamespace AND n.nspname = 'hookline'
-       LEFT JOIN pg_constraint AS k ON k.conrelid = c.oid AND k.conname = c.relname || '_bounds'
+       LEFT JOIN LATERAL (
+         SELECT string_agg(pg_get_constraintdef(oid), ' ') AS defs
+           FROM pg_constraint WHERE conrelid = c.oid AND contype = 'c'
+       ) AS k ON true
       WHERE c.relkind = 'r' AND NOT c.relispartition
         AND c.relname ~ '^deliveries_(p\\d{8}t\\d{4}|before_\\d{8}t\\d{4})$'`,
   );

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../lib/database/embedded-postgres';
 import { knownMigrations, readSchemaStatus } from '../../lib/database/schema-version';
 import { withDatabase } from '../../lib/database/pg';
@@ -30,8 +30,13 @@ beforeAll(async () => {
   process.env.HOOKLINE_ENCRYPTION_KEY = KEY;
 });
 
+// A worker left running would encrypt the plaintext secrets the migrate test below writes (its
+// maintenance does), before `npm run migrate` gets to them.
+afterEach(async () => {
+  await killAll(workers.splice(0));
+});
+
 afterAll(async () => {
-  await killAll(workers);
   const admin = new pg.Client({ connectionString: inject('maintenanceUrl') });
   await admin.connect();
   for (const name of createdDatabases) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
