@@ -13,6 +13,19 @@ export interface ApiSettings {
   /** The per-attempt deadline of endpoints (and apps) that set none. */
   deliveryTimeoutMs: number;
   trustProxy: boolean;
+  /** The address browsers reach Hookline at (HOOKLINE_PUBLIC_URL), if set. */
+  publicUrl: string | null;
+  /** Single sign-on (HOOKLINE_OIDC_*); null when not configured. */
+  oidc: OidcSettings | null;
+  passwordSignIn: boolean;
+}
+
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The role of a member created at its first SSO sign-in; null: no such creation. */
+  defaultRole: 'owner' | 'admin' | 'developer' | 'viewer' | null;
 }
 
 let cached: ApiSettings | undefined;
@@ -32,6 +45,17 @@ export function getApiSettings(): ApiSettings {
     retryScheduleMs: config.HOOKLINE_RETRY_SCHEDULE,
     deliveryTimeoutMs: config.HOOKLINE_DELIVERY_TIMEOUT_MS,
     trustProxy: config.HOOKLINE_TRUST_PROXY,
+    publicUrl: config.HOOKLINE_PUBLIC_URL ?? null,
+    oidc:
+      config.HOOKLINE_OIDC_ISSUER && config.HOOKLINE_OIDC_CLIENT_ID && config.HOOKLINE_OIDC_CLIENT_SECRET
+        ? {
+            issuer: config.HOOKLINE_OIDC_ISSUER,
+            clientId: config.HOOKLINE_OIDC_CLIENT_ID,
+            clientSecret: config.HOOKLINE_OIDC_CLIENT_SECRET,
+            defaultRole: config.HOOKLINE_OIDC_DEFAULT_ROLE ?? null,
+          }
+        : null,
+    passwordSignIn: config.HOOKLINE_PASSWORD_SIGN_IN,
   };
   return cached;
 }
