@@ -21,7 +21,12 @@ function signingKey(clientSecret: string): Buffer {
 }
 
 export function ssoStateCookie(
-  { attempt, next, clientSecret, now = Date.now() }: { attempt: SsoAttempt; next: string; clientSecret: string; now?: number },
+  {
+    attempt,
+    next,
+    clientSecret,
+    now = Date.now(),
+  }: { attempt: SsoAttempt; next: string; clientSecret: string; now?: number },
   secure: boolean,
 ): string {
   const sealed: SealedAttempt = { ...attempt, next, expiresAt: Math.floor(now / 1000) + SSO_ATTEMPT_TTL_SECONDS };

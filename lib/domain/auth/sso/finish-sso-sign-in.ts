@@ -126,4 +126,3 @@ async function findOrCreateMember(
   }
   return made;
 }
-

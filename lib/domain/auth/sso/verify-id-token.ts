@@ -86,9 +86,7 @@ async function findKey({
   const pick = (keys: JsonWebKey[]) =>
     keys.find(
       (jwk) =>
-        jwk.kty === kty &&
-        (kid === undefined || jwk.kid === kid) &&
-        (jwk.use === undefined || jwk.use === 'sig'),
+        jwk.kty === kty && (kid === undefined || jwk.kid === kid) && (jwk.use === undefined || jwk.use === 'sig'),
     );
   const cached = jwksCache.get(jwksUri);
   let jwk = cached && now - cached.fetchedAt < JWKS_CACHE_MS ? pick(cached.keys) : undefined;
