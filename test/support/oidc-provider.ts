@@ -1,7 +1,9 @@
 // A real OpenID provider (the oidc-provider package, the certified Node.js implementation) on
 // 127.0.0.1 with a random port, with one client registered for Hookline. Its login and consent are
 // completed programmatically: whoever reaches /interaction/<uid> is signed in as `provider.signInAs`
-// and consents to the scopes asked for, so a test (or a browser) only follows redirects.
+// and consents to the scopes asked for, so a test (or a browser) only follows redirects. A test in
+// another process (Playwright's workers) sets that account with `POST /__control/account`
+// {sub, email, emailVerified}: see setProviderAccount.
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -100,6 +102,17 @@ export async function startOidcProvider({
   };
 
   server.on('request', (req, res) => {
+    if (req.method === 'POST' && req.url === '/__control/account') {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const { sub, email, emailVerified } = JSON.parse(body) as { sub: string } & TestAccount;
+        accounts.set(sub, { email, emailVerified });
+        state.signInAs = sub;
+        res.writeHead(204).end();
+      });
+      return;
+    }
     if (!req.url?.startsWith('/interaction/')) {
       handle(req, res);
       return;
@@ -123,6 +136,12 @@ export async function startOidcProvider({
     })();
   });
   return state;
+}
+
+/** Which account the provider at `issuer` signs in next (from another process than the one running it). */
+export async function setProviderAccount(issuer: string, account: { sub: string } & TestAccount): Promise<void> {
+  const response = await fetch(`${issuer}/__control/account`, { method: 'POST', body: JSON.stringify(account) });
+  if (response.status !== 204) throw new Error(`The test provider answered ${response.status}`);
 }
 
 /** A cookie jar for one origin, enough to follow the provider's redirects by hand with fetch. */
