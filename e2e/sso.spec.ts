@@ -41,7 +41,11 @@ test('an invited member signs in with SSO; an unknown one sees why it cannot', a
   expect(cookies.find((cookie) => cookie.name === 'hookline_sso')).toBeUndefined();
 
   // Someone the provider knows but Hookline does not (no invitation, no default role).
-  await setProviderAccount(env.oidcIssuer, { sub: 'sso-stranger', email: 'stranger@hookline.test', emailVerified: true });
+  await setProviderAccount(env.oidcIssuer, {
+    sub: 'sso-stranger',
+    email: 'stranger@hookline.test',
+    emailVerified: true,
+  });
   const strangerContext = await browser.newContext();
   const stranger = await strangerContext.newPage();
   await stranger.goto(`${env.baseUrl}/sign-in`);

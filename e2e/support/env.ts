@@ -21,6 +21,7 @@ export function publishE2eEnv(env: E2eEnv): void {
 
 export function e2eEnv(): E2eEnv {
   const raw = process.env[VARIABLE];
-  if (!raw) throw new Error(`${VARIABLE} is not set: run the e2e tests with \`npm run test:e2e\` so the global setup runs`);
+  if (!raw)
+    throw new Error(`${VARIABLE} is not set: run the e2e tests with \`npm run test:e2e\` so the global setup runs`);
   return JSON.parse(raw) as E2eEnv;
 }

@@ -13,8 +13,6 @@ export interface ApiSettings {
   /** The per-attempt deadline of endpoints (and apps) that set none. */
   deliveryTimeoutMs: number;
   trustProxy: boolean;
-  /** The address browsers reach Hookline at (HOOKLINE_PUBLIC_URL), if set. */
-  publicUrl: string | null;
   /** Single sign-on (HOOKLINE_OIDC_*); null when not configured. */
   oidc: OidcSettings | null;
   passwordSignIn: boolean;
@@ -45,7 +43,6 @@ export function getApiSettings(): ApiSettings {
     retryScheduleMs: config.HOOKLINE_RETRY_SCHEDULE,
     deliveryTimeoutMs: config.HOOKLINE_DELIVERY_TIMEOUT_MS,
     trustProxy: config.HOOKLINE_TRUST_PROXY,
-    publicUrl: config.HOOKLINE_PUBLIC_URL ?? null,
     oidc:
       config.HOOKLINE_OIDC_ISSUER && config.HOOKLINE_OIDC_CLIENT_ID && config.HOOKLINE_OIDC_CLIENT_SECRET
         ? {

@@ -4,6 +4,7 @@ import { createLogger } from '../../runtime/log';
 import { finishSsoSignIn } from '../../domain/auth/sso/finish-sso-sign-in';
 import { startSsoSignIn } from '../../domain/auth/sso/start-sso-sign-in';
 import { ssoFailed, ssoFailureOf, type SsoFailure } from '../../domain/auth/sso/sso-error';
+import { portalBaseUrl } from '../portal/portal-base-url';
 import { isSecureRequest } from './authenticate-request';
 import { clientInfo } from './client-info';
 import { sessionCookie } from './session-cookie';
@@ -11,10 +12,14 @@ import { clearedSsoStateCookie, readSsoStateCookie, ssoStateCookie } from './sso
 
 const log = createLogger({ component: 'sso' });
 
-/** Where the provider sends the browser back: the public address when configured, else this request's. */
+/**
+ * Where the provider sends the browser back: HOOKLINE_PUBLIC_URL when set, else the origin the browser
+ * reached us at. That is the portal links' rule (portalBaseUrl: Next.js builds request.url from the
+ * address it listens on, so the Host header, or a trusted proxy's X-Forwarded-*, names it). A forged
+ * Host gains nothing: the provider redirects only to the URIs registered for the client.
+ */
 export function ssoRedirectUri(request: Request): string {
-  const base = getApiSettings().publicUrl ?? new URL(request.url).origin;
-  return `${base.replace(/\/$/, '')}/api/auth/sso/callback`;
+  return `${portalBaseUrl(request).replace(/\/$/, '')}/api/auth/sso/callback`;
 }
 
 /** Only a same-site path: "//evil.example" would be a protocol-relative redirect off the site. */
