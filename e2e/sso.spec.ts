@@ -52,9 +52,9 @@ test('an invited member signs in with SSO; an unknown one sees why it cannot', a
   await stranger.getByRole('link', { name: 'Sign in with SSO' }).click();
   await stranger.waitForURL(/\/sign-in\?sso_error=unknown_member/);
   await expect(stranger.getByRole('alert').filter({ hasText: 'not a member of this Hookline' })).toBeVisible();
+  await screenshot(stranger, 'sso-refused');
   // Not signed in: the dashboard still sends it to the sign-in page.
   await stranger.goto(`${env.baseUrl}/overview`);
   await stranger.waitForURL(/\/sign-in/);
-  await screenshot(stranger, 'sso-refused');
   await Promise.all([ownerContext.close(), context.close(), strangerContext.close()]);
 });
