@@ -1,3 +1,4 @@
+import { fetchProviderJson } from './fetch-provider-json';
 import { ssoFailed } from './sso-error';
 
 export interface IssuerMetadata {
@@ -11,7 +12,6 @@ export interface IssuerMetadata {
 // The discovery document changes when the provider is reconfigured, which is rare; an hour keeps one
 // fetch per hour per process off the sign-in path, and a restart picks up a change at once.
 const CACHE_MS = 3_600_000;
-const TIMEOUT_MS = 10_000;
 const cache = new Map<string, { metadata: IssuerMetadata; fetchedAt: number }>();
 
 /** The issuer's endpoints, from its /.well-known/openid-configuration (OpenID Connect Discovery 1.0). */
@@ -19,7 +19,7 @@ export async function discoverIssuer(issuer: string, { now = Date.now() }: { now
   const cached = cache.get(issuer);
   if (cached && now - cached.fetchedAt < CACHE_MS) return cached.metadata;
   const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
-  const document = await fetchJson(url);
+  const document = await fetchProviderJson(url);
   const field = (name: string) => (typeof document[name] === 'string' ? (document[name] as string) : null);
   // Discovery §4.3: the document must name exactly the issuer it was fetched for, or a provider could
   // speak for another one. A trailing slash is the one difference tolerated.
@@ -42,30 +42,4 @@ export async function discoverIssuer(issuer: string, { now = Date.now() }: { now
   };
   cache.set(issuer, { metadata, fetchedAt: now });
   return metadata;
-}
-
-/** GETs a JSON object from the provider; any failure is the provider's (provider_error). */
-export async function fetchJson(url: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
-  let response: Response;
-  try {
-    response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
-  } catch (error) {
-    throw ssoFailed('provider_error', `${url} could not be reached: ${(error as Error).message}`);
-  }
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = null;
-  }
-  if (!response.ok || typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw ssoFailed('provider_error', `${url} answered ${response.status}: ${text.slice(0, 200)}`);
-  }
-  return body as Record<string, unknown>;
-}
-
-/** Tests start a new provider per file; this forgets the documents and keys of earlier ones. */
-export function forgetIssuers(): void {
-  cache.clear();
 }

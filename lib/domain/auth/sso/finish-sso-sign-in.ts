@@ -2,7 +2,8 @@ import { getPrisma, type PrismaClient } from '../../../database/db';
 import type { OidcSettings } from '../../../runtime/api-settings';
 import { recordAuditEvent } from '../../audit/record-audit-event';
 import { openSession } from '../open-session';
-import { discoverIssuer, fetchJson } from './discover-issuer';
+import { discoverIssuer } from './discover-issuer';
+import { fetchProviderJson } from './fetch-provider-json';
 import { ssoFailed } from './sso-error';
 import { verifyIdToken } from './verify-id-token';
 
@@ -33,7 +34,7 @@ export async function finishSsoSignIn(
   { prisma = getPrisma() }: { prisma?: PrismaClient } = {},
 ): Promise<{ token: string; expiresAt: Date; userId: string; created: boolean }> {
   const metadata = await discoverIssuer(oidc.issuer);
-  const tokens = await fetchJson(metadata.tokenEndpoint, {
+  const tokens = await fetchProviderJson(metadata.tokenEndpoint, {
     method: 'POST',
     headers: {
       // client_secret_basic (RFC 6749 §2.3.1): id and secret form-encoded, then base64.
@@ -61,7 +62,7 @@ export async function finishSsoSignIn(
   // UserInfo endpoint, for the access token just received. Its answer counts only for the same subject.
   let { email, email_verified: emailVerified } = claims;
   if (email === undefined && metadata.userinfoEndpoint && typeof tokens.access_token === 'string') {
-    const info = await fetchJson(metadata.userinfoEndpoint, {
+    const info = await fetchProviderJson(metadata.userinfoEndpoint, {
       headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json' },
     });
     if (info.sub !== claims.sub) throw ssoFailed('provider_error', 'The UserInfo answer is about another subject');

@@ -4,7 +4,7 @@
 // is the common alternative. "none" and HMAC algorithms are refused: a token Hookline did not see
 // signed by the issuer's key proves nothing.
 import { createPublicKey, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { fetchJson } from './discover-issuer';
+import { fetchProviderJson } from './fetch-provider-json';
 import { ssoFailed } from './sso-error';
 
 const ALGORITHMS = {
@@ -91,7 +91,7 @@ async function findKey({
   const cached = jwksCache.get(jwksUri);
   let jwk = cached && now - cached.fetchedAt < JWKS_CACHE_MS ? pick(cached.keys) : undefined;
   if (!jwk && (!cached || now - cached.fetchedAt >= JWKS_REFETCH_MIN_MS)) {
-    const document = await fetchJson(jwksUri, { headers: { accept: 'application/json' } });
+    const document = await fetchProviderJson(jwksUri, { headers: { accept: 'application/json' } });
     const keys = Array.isArray(document.keys) ? (document.keys as JsonWebKey[]) : [];
     jwksCache.set(jwksUri, { keys, fetchedAt: now });
     jwk = pick(keys);
