@@ -247,7 +247,7 @@ describe('SSO sign-in', () => {
     }
   });
 
-  it('refuses password sign-in when HOOKLINE_PASSWORD_SIGN_IN=false, while SSO still works', async () => {
+  it('refuses password sign-in and invitation passwords when HOOKLINE_PASSWORD_SIGN_IN=false; SSO still works', async () => {
     const email = 'owner@example.test';
     const password = 'correct horse battery staple';
     await ensureAdminUser({ email, password });
@@ -261,6 +261,17 @@ describe('SSO sign-in', () => {
 
     account('owner-sub', email);
     expect(cookieOf(await ssoSignIn(), 'hookline_session')).toBeDefined();
+
+    // An invitation link cannot set a password either; the invited email joins by SSO instead.
+    const { token } = await createInvitation({ email: 'joiner@example.test', role: 'viewer', invitedBy: null });
+    const accept = await call('POST', '/auth/invitations/accept', {
+      body: { token, password: 'a long enough password' },
+    });
+    expectError(accept, 403, 'password_sign_in_disabled');
+    expect(await countRows(ctx.db.pool, 'admin_users', `email = 'joiner@example.test'`)).toBe(0);
+    account('joiner-sub', 'joiner@example.test');
+    expect(cookieOf(await ssoSignIn(), 'hookline_session')).toBeDefined();
+    expect(await countRows(ctx.db.pool, 'admin_users', `email = 'joiner@example.test' AND role = 'viewer'`)).toBe(1);
   });
 
   it('sends the browser back to the sign-in page when SSO is not configured', async () => {
