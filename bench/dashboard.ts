@@ -3,7 +3,10 @@
 // attempts by default, over a quarter as many messages and deliveries, plus the rollups
 // and queue samples the worker would have written), starts the real server (scripts/start.ts) on it,
 // and times the /api/v1 calls the dashboard's pages make, over HTTP with an API key.
-// Target (dashboard issue): every overview response under 200 ms at 10 M attempts.
+// Target (dashboard issue): every overview response under 200 ms at 10 M attempts. A payload search
+// (issue 23 item 10) answers its first page within HOOKLINE_SEARCH_BUDGET_MS and a round trip: target
+// 2 s over 30 days at 10 M messages (`--attempts=40000000 --days=30`); its row says how far back that
+// first page got.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -16,14 +19,17 @@ import { startBenchDatabase, type BenchDatabaseServer } from './bench-database';
 const ROOT = resolve(import.meta.dirname, '..');
 const APP_ID = 'app_bench_dashboard';
 const ENDPOINTS = 100;
-const DAYS = 7;
+let DAYS = 7;
 const EVENT_TYPES = ['order.created', 'order.paid', 'order.shipped', 'customer.created', 'invoice.paid'];
 const TARGET_MS = 200;
 const RUNS = 20;
+const SEARCH_TARGET_MS = 2000;
+const SEARCH_RUNS = 5;
 
-const HELP = `Usage: npm run bench:dashboard -- [--attempts=N]
+const HELP = `Usage: npm run bench:dashboard -- [--attempts=N] [--days=N]
 
-  --attempts=N   attempts stored before measuring (default 10000000; 4 per delivery)
+  --attempts=N   attempts stored before measuring (default 10000000; 4 per delivery, one delivery a message)
+  --days=N       the history they are spread over (default 7; 30 for the search target's shape)
   --keep         leave the database and server running after measuring, until Ctrl-C (for EXPLAIN)
 `;
 
@@ -31,6 +37,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       attempts: { type: 'string' },
+      days: { type: 'string' },
       keep: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -43,6 +50,8 @@ async function main(): Promise<void> {
   if (!Number.isInteger(attempts) || attempts < 4)
     throw new Error(`--attempts must be an integer >= 4, got "${values.attempts}"`);
 
+  DAYS = Number(values.days ?? DAYS);
+  if (!Number.isInteger(DAYS) || DAYS < 1) throw new Error(`--days must be an integer >= 1, got "${values.days}"`);
   console.log(`Hookline dashboard benchmark, ${new Date().toISOString()}`);
   console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}, ${Math.round(totalmem() / 2 ** 30)} GB`);
   let server: BenchDatabaseServer | undefined;
@@ -62,7 +71,7 @@ async function main(): Promise<void> {
     const file = join(resultsDir, `dashboard-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
     await writeFile(file, `${JSON.stringify({ attempts, results }, null, 2)}\n`);
     console.log(`\nResults written to ${file}`);
-    if (results.some((result) => result.p95Ms >= TARGET_MS)) process.exitCode = 1;
+    if (results.some((result) => result.p95Ms >= result.targetMs)) process.exitCode = 1;
     if (values.keep) {
       console.log(`\n--keep: the database stays up until Ctrl-C: ${url}\nserver: http://127.0.0.1:${port}`);
       await new Promise((resolve) => process.once('SIGINT', resolve));
@@ -104,14 +113,16 @@ async function fill(url: string, attempts: number): Promise<void> {
          FROM generate_series(0, $2::int - 1) AS e`,
       [APP_ID, ENDPOINTS],
     );
-    // Message g is created at a point spread evenly over the week; its delivery goes to endpoint g % 100.
+    // Message g is created at a point spread evenly over the days; its delivery goes to endpoint g % 100.
+    // Its id carries that time, as hookline.send's would (and g in its last hex digits): the time
+    // partitions and the payload search walk by it.
     await step(
       'messages',
       `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at)
-       SELECT format('msg_bench%s', lpad(g::text, 9, '0')), '${APP_ID}', ($2::text[])[1 + g % ${EVENT_TYPES.length}],
-              jsonb_build_object('id', g, 'total', g % 1000, 'currency', 'EUR'),
-              now() - make_interval(secs => ($1 - g)::float8 * ${DAYS * 86_400} / $1)
-         FROM generate_series(1, $1) AS g`,
+       SELECT hookline.id_at('msg', t) || lpad(to_hex(g), 20, '0'), '${APP_ID}', ($2::text[])[1 + g % ${EVENT_TYPES.length}],
+              jsonb_build_object('id', g, 'total', g % 1000, 'currency', 'EUR'), t
+         FROM generate_series(1, $1) AS g,
+              LATERAL (SELECT now() - make_interval(secs => ($1 - g)::float8 * ${DAYS * 86_400} / $1) AS t) AS at`,
       [deliveries, EVENT_TYPES],
     );
     // 96% succeeded, 3% dead (endpoints 7 and 42 fail a lot), 1% waiting for a retry tomorrow (so the
@@ -127,7 +138,7 @@ async function fill(url: string, attempts: number): Promise<void> {
               m.created_at, CASE s.state WHEN 'succeeded' THEN 200 ELSE 503 END,
               CASE s.state WHEN 'succeeded' THEN NULL ELSE 'http_5xx' END, m.created_at, m.created_at
          FROM hookline.messages AS m,
-              LATERAL (SELECT substr(m.id, 10)::int AS g) AS n,
+              LATERAL (SELECT ('x' || right(m.id, 16))::bit(64)::bigint AS g) AS n,
               LATERAL (SELECT CASE WHEN g % 100 = 0 THEN 'pending'
                                    WHEN g % ${ENDPOINTS} IN (7, 42) AND g % 3 = 0 THEN 'dead'
                                    ELSE 'succeeded' END AS state) AS s`,
@@ -236,6 +247,9 @@ async function stopServer(child: ChildProcess): Promise<void> {
 interface CallResult {
   page: string;
   call: string;
+  targetMs: number;
+  /** A search's first page: its rows and how far back it searched. */
+  note?: string;
   p50Ms: number;
   p95Ms: number;
   maxMs: number;
@@ -249,8 +263,13 @@ async function measure(baseUrl: string, apiKey: string, databaseUrl: string): Pr
     `SELECT id FROM hookline.deliveries WHERE app_id = $1 AND state = 'dead' ORDER BY created_at DESC LIMIT 1`,
     [APP_ID],
   );
+  const { rows: someMessage } = await client.query<{ id: string }>(
+    `SELECT id FROM hookline.messages WHERE app_id = $1 ORDER BY created_at DESC OFFSET 1234 LIMIT 1`,
+    [APP_ID],
+  );
   await client.end();
   const deadDelivery = rows[0]!.id;
+  const messageId = someMessage[0]!.id;
   const now = Date.now();
   const window = (ms: number) => `from=${new Date(now - ms).toISOString()}&to=${new Date(now).toISOString()}`;
   const app = `/apps/${APP_ID}`;
@@ -267,11 +286,11 @@ async function measure(baseUrl: string, apiKey: string, databaseUrl: string): Pr
     ['explorer: one endpoint', `${app}/deliveries?endpointId=ep_bench_042&limit=50`],
     ['explorer: error class', `${app}/deliveries?errorClass=http_5xx&limit=50`],
     ['explorer: status 503, 24 h', `${app}/deliveries?statusCode=503&${window(86_400_000)}&limit=50`],
-    ['explorer: one message id', `${app}/deliveries?messageId=msg_bench001234567&limit=50`],
+    ['explorer: one message id', `${app}/deliveries?messageId=${messageId}&limit=50`],
     ['explorer: at least 4 attempts', `${app}/deliveries?minAttempts=4&limit=50`],
     ['messages: latest', `${app}/messages?limit=50`],
     // Find anything (the dashboard's search): each through an index the producers already pay for.
-    ['messages: by id', `${app}/messages?id=msg_bench001234567`],
+    ['messages: by id', `${app}/messages?id=${messageId}`],
     ['messages: idempotency key', `${app}/messages?idempotencyKey=order-1234567`],
     ['messages: a delivery got 503', `${app}/messages?statusCode=503&limit=50`],
     ['messages: error class', `${app}/messages?errorClass=http_5xx&limit=50`],
@@ -282,12 +301,30 @@ async function measure(baseUrl: string, apiKey: string, databaseUrl: string): Pr
     ],
     ['delivery page', `${app}/deliveries/${deadDelivery}`],
   ];
+  // Payload searches over 30 days, first page (issue 23 item 10): no index, a walk back through the
+  // time partitions for HOOKLINE_SEARCH_BUDGET_MS. One message in 1,000 has "total": 999; no currency
+  // contains "usd", so that search walks as far as its budget takes it.
+  const month = window(30 * 86_400_000);
+  const searches: [page: string, path: string][] = [
+    ['search: substring, 30 d', `${app}/messages?search=${encodeURIComponent('"total": 999')}&${month}&limit=50`],
+    ['search: path equals, 30 d', `${app}/messages?payloadPath=total&payloadValue=999&${month}&limit=50`],
+    [
+      'search: path contains, none',
+      `${app}/messages?payloadPath=currency&payloadValue=usd&payloadMatch=contains&${month}&limit=50`,
+    ],
+    ['search: deliveries, 30 d', `${app}/deliveries?search=${encodeURIComponent('"total": 999')}&${month}&limit=50`],
+  ];
   console.log(`Timing ${calls.length} dashboard calls, ${RUNS} runs each after 2 warm-up runs ...`);
   const results: CallResult[] = [];
-  for (const [page, path] of calls) {
+  const all: [page: string, path: string, runs: number, targetMs: number][] = [
+    ...calls.map(([page, path]): [string, string, number, number] => [page, path, RUNS, TARGET_MS]),
+    ...searches.map(([page, path]): [string, string, number, number] => [page, path, SEARCH_RUNS, SEARCH_TARGET_MS]),
+  ];
+  for (const [page, path, runs, targetMs] of all) {
     const timings: number[] = [];
     let bytes = 0;
-    for (let run = 0; run < RUNS + 2; run++) {
+    let note: string | undefined;
+    for (let run = 0; run < runs + 2; run++) {
       const started = performance.now();
       const response = await fetch(`${baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
       const text = await response.text();
@@ -295,6 +332,11 @@ async function measure(baseUrl: string, apiKey: string, databaseUrl: string): Pr
       if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${text.slice(0, 500)}`);
       bytes = text.length;
       if (run >= 2) timings.push(elapsed);
+      const body = JSON.parse(text) as { data?: unknown[]; searchedBackTo?: string | null; nextCursor?: string | null };
+      if (body.searchedBackTo) {
+        const hours = (now - Date.parse(body.searchedBackTo)) / 3_600_000;
+        note = `${body.data?.length ?? 0} rows, searched ${hours.toFixed(1)} h back${body.nextCursor ? '' : ' (all)'}`;
+      }
     }
     timings.sort((a, b) => a - b);
     const at = (share: number) =>
@@ -302,6 +344,8 @@ async function measure(baseUrl: string, apiKey: string, databaseUrl: string): Pr
     results.push({
       page,
       call: `GET /api/v1${path.split('?')[0]}`,
+      targetMs,
+      note,
       p50Ms: at(0.5),
       p95Ms: at(0.95),
       maxMs: at(1),
@@ -312,13 +356,17 @@ async function measure(baseUrl: string, apiKey: string, databaseUrl: string): Pr
 }
 
 function report(results: CallResult[], attempts: number): void {
-  console.log(`\nDashboard API at ${attempts.toLocaleString('en-US')} attempts (target: p95 < ${TARGET_MS} ms)`);
-  console.log('| page                        | p50 ms | p95 ms | max ms | bytes   | met |');
-  console.log('|-----------------------------|--------|--------|--------|---------|-----|');
+  console.log(
+    `\nDashboard API at ${attempts.toLocaleString('en-US')} attempts, ${(attempts / 4).toLocaleString('en-US')} messages over ${DAYS} days ` +
+      `(target: p95 < ${TARGET_MS} ms; a search's first page < ${SEARCH_TARGET_MS} ms)`,
+  );
+  console.log('| page                        | p50 ms | p95 ms | max ms | bytes   | met | search');
+  console.log('|-----------------------------|--------|--------|--------|---------|-----|-------');
   for (const result of results) {
     console.log(
       `| ${result.page.padEnd(27)} | ${String(result.p50Ms).padStart(6)} | ${String(result.p95Ms).padStart(6)} | ` +
-        `${String(result.maxMs).padStart(6)} | ${String(result.bytes).padStart(7)} | ${result.p95Ms < TARGET_MS ? 'yes' : 'NO '} |`,
+        `${String(result.maxMs).padStart(6)} | ${String(result.bytes).padStart(7)} | ${result.p95Ms < result.targetMs ? 'yes' : 'NO '} |` +
+        (result.note ? ` ${result.note}` : ''),
     );
   }
 }

@@ -73,6 +73,9 @@ export default async function globalSetup() {
       HOOKLINE_OIDC_ISSUER: oidc.issuer,
       HOOKLINE_OIDC_CLIENT_ID: oidc.clientId,
       HOOKLINE_OIDC_CLIENT_SECRET: oidc.clientSecret,
+      // A payload search answers after one slice of time a request, so "Continue searching" can be
+      // seen and used (e2e/search.spec.ts); a search of the last minutes still finds them at once.
+      HOOKLINE_SEARCH_BUDGET_MS: '1',
     });
     cleanups.push(() => stopServer(server));
 
@@ -84,6 +87,7 @@ export default async function globalSetup() {
       apiKey,
       adminEmail: ADMIN_EMAIL,
       adminPassword: ADMIN_PASSWORD,
+      databaseUrl,
       ...seed,
       oidcIssuer: oidc.issuer,
     });

@@ -17,8 +17,8 @@ test('apps, event types and messages pages load, and an app can be created and r
   await page.getByRole('link', { name: 'E2E Second App' }).click();
   await expect(page.getByText('No endpoints yet')).toBeVisible();
   await page.getByRole('link', { name: 'Settings', exact: true }).click();
-  await page.getByLabel('Name').fill('E2E Second App (renamed)');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('E2E Second App (renamed)');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Saved.')).toBeVisible();
 
   await page.goto(`${env.baseUrl}/apps/${env.appId}/event-types`);

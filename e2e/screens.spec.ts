@@ -88,7 +88,9 @@ test('every page renders its data at desktop and at phone width, without sideway
   await expect(page).toHaveURL(/\/deliveries/);
   await expect(nav).toBeHidden();
 
-  // Signed out: the sign-in page, both widths.
+  // Signed out: the sign-in page, both widths. Off the live page first: once its cookie is gone, its
+  // next poll is refused and it sends itself to the sign-in page, racing the navigation below.
+  await page.goto('about:blank');
   await page.context().clearCookies();
   for (const viewport of [DESKTOP, PHONE]) {
     await page.setViewportSize(viewport);

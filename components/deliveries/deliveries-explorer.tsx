@@ -31,6 +31,8 @@ import {
 } from './delivery-filters';
 import { ReplayMatchingDialog } from './replay-matching-dialog';
 import { useCan } from '../auth/member-context';
+import { SearchProgress } from '../filters/search-progress';
+import { isPayloadSearch, type PayloadMatch } from '@/lib/contract/schemas/payload-search';
 
 function isStateFilter(value: string | undefined): value is DeliveryStateFilter {
   return value !== undefined && (DELIVERY_STATE_FILTERS as readonly string[]).includes(value);
@@ -58,6 +60,10 @@ export function DeliveriesExplorer() {
       idempotencyKey: params.idempotencyKey,
       range: isTimeRange(params.range) ? params.range : undefined,
       id: params.id,
+      search: params.search,
+      payloadPath: params.payloadPath,
+      payloadValue: params.payloadValue,
+      payloadMatch: params.payloadMatch === 'contains' ? ('contains' as PayloadMatch) : undefined,
     }),
     [params, appId],
   );
@@ -104,6 +110,15 @@ export function DeliveriesExplorer() {
   // changed and no longer matches) is dropped rather than replayed unseen.
   const selectedIds = rows.filter((row) => selected.has(row.id)).map((row) => row.id);
   const anyFilter = activeFilterNames(params).length > 0;
+  const searching = isPayloadSearch(filter);
+  const progress = searching ? (
+    <SearchProgress
+      searchedBackTo={deliveries.data?.pages.at(-1)?.searchedBackTo}
+      more={deliveries.hasNextPage}
+      fetching={deliveries.isFetchingNextPage}
+      onContinue={() => void deliveries.fetchNextPage()}
+    />
+  ) : null;
 
   return (
     <div>
@@ -132,7 +147,9 @@ export function DeliveriesExplorer() {
               </Button>
               <Button
                 variant="danger"
-                disabled={!filter.appId}
+                // A replay acts on every match of the filter, which a payload search cannot count.
+                disabled={!filter.appId || searching}
+                title={searching ? 'Replay by filter does not take a payload search: select rows instead' : undefined}
                 onClick={() => {
                   replayMatching.reset();
                   setConfirmOpen(true);
@@ -164,13 +181,18 @@ export function DeliveriesExplorer() {
         ) : deliveries.isError && rows.length === 0 ? (
           <ErrorState error={deliveries.error} retry={() => void deliveries.refetch()} />
         ) : rows.length === 0 ? (
-          <Empty title="No deliveries match">
-            {anyFilter
-              ? 'Try widening the filter.'
-              : operator
-                ? 'Send a message to this app.'
-                : 'Nothing was sent yet.'}
-          </Empty>
+          <>
+            <Empty title={searching && deliveries.hasNextPage ? 'No matches yet' : 'No deliveries match'}>
+              {searching && deliveries.hasNextPage
+                ? 'Nothing matched in the time searched so far.'
+                : anyFilter
+                  ? 'Try widening the filter.'
+                  : operator
+                    ? 'Send a message to this app.'
+                    : 'Nothing was sent yet.'}
+            </Empty>
+            {progress}
+          </>
         ) : (
           <>
             <DeliveriesTable
@@ -195,17 +217,18 @@ export function DeliveriesExplorer() {
                 })
               }
             />
-            {deliveries.hasNextPage ? (
-              <div className="p-3 text-center">
-                <Button
-                  size="sm"
-                  disabled={deliveries.isFetchingNextPage}
-                  onClick={() => void deliveries.fetchNextPage()}
-                >
-                  {deliveries.isFetchingNextPage ? 'Loading…' : 'Load more'}
-                </Button>
-              </div>
-            ) : null}
+            {progress ??
+              (deliveries.hasNextPage ? (
+                <div className="p-3 text-center">
+                  <Button
+                    size="sm"
+                    disabled={deliveries.isFetchingNextPage}
+                    onClick={() => void deliveries.fetchNextPage()}
+                  >
+                    {deliveries.isFetchingNextPage ? 'Loading…' : 'Load more'}
+                  </Button>
+                </div>
+              ) : null)}
           </>
         )}
       </Card>

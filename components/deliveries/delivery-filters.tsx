@@ -12,6 +12,7 @@ import { ErrorClassSelect } from '../filters/error-class-select';
 import { EventTypeSelect } from '../filters/event-type-select';
 import { TextFilterFields, type TextFilterSpec } from '../filters/text-filter-fields';
 import { TimeRangePicker } from '../filters/time-range-picker';
+import { PAYLOAD_SEARCH_NAMES, PayloadSearchFields } from '../filters/payload-search-fields';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Field, Select } from '../ui/field';
@@ -30,6 +31,7 @@ export const DELIVERY_FILTER_NAMES = [
   'idempotencyKey',
   'range',
   'id',
+  ...PAYLOAD_SEARCH_NAMES,
 ] as const;
 
 type DeliveryFilterName = (typeof DELIVERY_FILTER_NAMES)[number];
@@ -116,6 +118,8 @@ export function DeliveryFilters({
             <ErrorClassSelect value={params.errorClass} onChange={(errorClass) => setFilter({ errorClass })} />
           </Field>
           <TextFilterFields specs={DELIVERY_TEXT_FILTERS} values={params} onCommit={setFilter} />
+          {/* A delivery matches by its message's payload. */}
+          <PayloadSearchFields values={params} onCommit={setFilter} />
         </div>
         <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
           <TimeRangePicker allowAll value={range} onChange={(next) => setFilter({ range: next })} />

@@ -14,6 +14,9 @@ import { LiveStatus } from '../filters/live-status';
 import { SavedFilters } from '../filters/saved-filters';
 import { TextFilterFields, type TextFilterSpec } from '../filters/text-filter-fields';
 import { TimeRangePicker } from '../filters/time-range-picker';
+import { PAYLOAD_SEARCH_NAMES, PayloadSearchFields } from '../filters/payload-search-fields';
+import { SearchProgress } from '../filters/search-progress';
+import { isPayloadSearch, type PayloadMatch } from '@/lib/contract/schemas/payload-search';
 import { useDefaultApp } from '../filters/use-default-app';
 import { useUrlFilters } from '../filters/use-url-filters';
 import { formatTime } from '../format';
@@ -34,8 +37,7 @@ const FILTER_NAMES = [
   'statusCode',
   'errorClass',
   'minAttempts',
-  'payloadPath',
-  'payloadValue',
+  ...PAYLOAD_SEARCH_NAMES,
 ] as const;
 
 /** The free-text filters, in the order the panel shows them; status, error class and attempts match a
@@ -57,14 +59,6 @@ const MESSAGE_TEXT_FILTERS: readonly TextFilterSpec<(typeof FILTER_NAMES)[number
     placeholder: 'e.g. 3',
     numeric: true,
   },
-  {
-    name: 'payloadPath',
-    field: 'Payload field',
-    label: 'Payload field',
-    placeholder: 'e.g. customer.id',
-    hint: 'Dot path; searches one day at most (choose 15 min, 1 h or 24 h)',
-  },
-  { name: 'payloadValue', field: 'Payload value', label: 'Payload value', placeholder: 'e.g. cus_42 or 42 or "42"' },
 ];
 
 /** A message's deliveries in a phrase: "all delivered", "2 failing", "1 dead", "3 in progress". */
@@ -107,14 +101,25 @@ export function MessagesList() {
       statusCode: params.statusCode,
       errorClass: params.errorClass,
       minAttempts: params.minAttempts,
+      search: params.search,
       payloadPath: params.payloadPath,
       payloadValue: params.payloadValue,
+      payloadMatch: params.payloadMatch === 'contains' ? ('contains' as PayloadMatch) : undefined,
     }),
     [params],
   );
   const messages = useInfiniteQuery(messagesQuery(filter));
   const eventTypes = useQuery(eventTypesQuery(filter.appId));
   const rows = messages.data?.pages.flatMap((page) => page.data) ?? [];
+  const searching = isPayloadSearch(filter);
+  const progress = searching ? (
+    <SearchProgress
+      searchedBackTo={messages.data?.pages.at(-1)?.searchedBackTo}
+      more={messages.hasNextPage}
+      fetching={messages.isFetchingNextPage}
+      onContinue={() => void messages.fetchNextPage()}
+    />
+  ) : null;
   return (
     <div>
       <PageHeader
@@ -143,6 +148,7 @@ export function MessagesList() {
         <Card className="mb-3 p-3">
           <div className="grid grid-cols-1 gap-x-3 gap-y-2 sm:grid-cols-2 lg:grid-cols-4">
             <TextFilterFields specs={MESSAGE_TEXT_FILTERS} values={params} onCommit={setParams} />
+            <PayloadSearchFields values={params} onCommit={setParams} />
             <Field label="A delivery's error class (latest attempt)">
               <ErrorClassSelect value={params.errorClass} onChange={(errorClass) => setParams({ errorClass })} />
             </Field>
@@ -160,11 +166,12 @@ export function MessagesList() {
         ) : messages.isError && rows.length === 0 ? (
           <ErrorState error={messages.error} retry={() => void messages.refetch()} />
         ) : rows.length === 0 ? (
-          <Empty title="No messages match">
-            {params.payloadPath && !params.range
-              ? 'A payload search needs a time range of a day at most: choose 15 min, 1 h or 24 h.'
-              : null}
-          </Empty>
+          <>
+            <Empty title={searching && messages.hasNextPage ? 'No matches yet' : 'No messages match'}>
+              {searching && messages.hasNextPage ? 'Nothing matched in the time searched so far.' : null}
+            </Empty>
+            {progress}
+          </>
         ) : (
           <>
             <Table>
@@ -200,13 +207,18 @@ export function MessagesList() {
                 ))}
               </tbody>
             </Table>
-            {messages.hasNextPage ? (
-              <div className="p-3 text-center">
-                <Button size="sm" disabled={messages.isFetchingNextPage} onClick={() => void messages.fetchNextPage()}>
-                  Load more
-                </Button>
-              </div>
-            ) : null}
+            {progress ??
+              (messages.hasNextPage ? (
+                <div className="p-3 text-center">
+                  <Button
+                    size="sm"
+                    disabled={messages.isFetchingNextPage}
+                    onClick={() => void messages.fetchNextPage()}
+                  >
+                    Load more
+                  </Button>
+                </div>
+              ) : null)}
           </>
         )}
       </Card>

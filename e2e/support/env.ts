@@ -6,6 +6,8 @@ export interface E2eEnv {
   apiKey: string;
   adminEmail: string;
   adminPassword: string;
+  /** The server's database, for fixtures the API cannot make (messages of hours and days ago). */
+  databaseUrl: string;
   appId: string;
   appName: string;
   endpointId: string;

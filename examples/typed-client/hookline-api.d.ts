@@ -223,7 +223,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List messages, newest first, each with its deliveries counted by state */
+        /**
+         * List messages, newest first, each with its deliveries counted by state
+         * @description With search or payloadPath, a payload search over any range: it walks back through time for at most HOOKLINE_SEARCH_BUDGET_MS (default 1.5 s) and answers the matches found, searchedBackTo, and a nextCursor that goes on from there (null once the range is searched). A page may hold fewer than limit matches.
+         */
         get: operations["listMessages"];
         put?: never;
         /**
@@ -278,7 +281,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List deliveries, newest first */
+        /**
+         * List deliveries, newest first
+         * @description With search or payloadPath, the deliveries whose message's payload matches, over any range, newest message first (from and to then bound the message time): the search walks back through time for at most HOOKLINE_SEARCH_BUDGET_MS (default 1.5 s) and answers the matches found, searchedBackTo, and a nextCursor that goes on from there (null once the range is searched). A page may hold fewer than limit matches.
+         */
         get: operations["listDeliveries"];
         put?: never;
         post?: never;
@@ -1600,6 +1606,8 @@ export interface components {
         DeliveryPage: {
             data: components["schemas"]["Delivery"][];
             nextCursor: string | null;
+            /** @description With search or payloadPath: how far back in time this page searched (every match newer than it, within the range, is on this page or an earlier one); the walk goes on from there with nextCursor, which is null once the whole range is searched. Null without a search, or when the search reached the oldest data kept. */
+            searchedBackTo: string | null;
         };
         /** @description What each attempt sends; the attempt's requestHeaders carry its timestamp and signatures */
         DeliveryRequest: {
@@ -2454,6 +2462,8 @@ export interface components {
         MessageWithOutcomePage: {
             data: components["schemas"]["MessageWithOutcome"][];
             nextCursor: string | null;
+            /** @description With search or payloadPath: how far back in time this page searched (every match newer than it, within the range, is on this page or an earlier one); the walk goes on from there with nextCursor, which is null once the whole range is searched. Null without a search, or when the search reached the oldest data kept. */
+            searchedBackTo: string | null;
         };
         OperationalEndpoint: {
             id: string;
@@ -3616,10 +3626,14 @@ export interface operations {
                 errorClass?: "timeout" | "connect_refused" | "connection_reset" | "empty_reply" | "dns" | "tls" | "blocked_address" | "invalid_url" | "http_3xx" | "http_4xx" | "http_5xx" | "network" | "unknown";
                 /** @description Messages with a delivery tried this often */
                 minAttempts?: number;
-                /** @description A payload field to match, dot-separated (needs from and to at most 24 h apart) */
+                /** @description A substring of the payload, any case, as PostgreSQL prints JSON ({"a": 1}: a space after each colon and comma); any range */
+                search?: string;
+                /** @description A payload field to match, dot-separated (needs payloadValue); any range */
                 payloadPath?: string;
-                /** @description The value payloadPath must equal: JSON (42, true, "x") or else a plain string */
+                /** @description equals: the JSON value payloadPath must equal (42, true, "x"; anything that is not JSON is a string); contains: a substring of it, any case */
                 payloadValue?: string;
+                /** @description How payloadValue matches the field at payloadPath: equals (the default) or contains */
+                payloadMatch?: "equals" | "contains";
                 /** @description Created at or after */
                 from?: string;
                 /** @description Created before */
@@ -3780,6 +3794,14 @@ export interface operations {
                 to?: string;
                 /** @description One delivery id */
                 id?: string;
+                /** @description A substring of the payload, any case, as PostgreSQL prints JSON ({"a": 1}: a space after each colon and comma); any range */
+                search?: string;
+                /** @description A payload field to match, dot-separated (needs payloadValue); any range */
+                payloadPath?: string;
+                /** @description equals: the JSON value payloadPath must equal (42, true, "x"; anything that is not JSON is a string); contains: a substring of it, any case */
+                payloadValue?: string;
+                /** @description How payloadValue matches the field at payloadPath: equals (the default) or contains */
+                payloadMatch?: "equals" | "contains";
                 /** @description Page size, 1 to 250 (default 50) */
                 limit?: number;
                 /** @description The nextCursor of the previous page; omit for the first page */

@@ -16,6 +16,8 @@ export interface ApiSettings {
   /** Single sign-on (HOOKLINE_OIDC_*); null when not configured. */
   oidc: OidcSettings | null;
   passwordSignIn: boolean;
+  /** How long one request of a payload search may scan before it answers with a cursor. */
+  searchBudgetMs: number;
 }
 
 export interface OidcSettings {
@@ -53,6 +55,7 @@ export function getApiSettings(): ApiSettings {
           }
         : null,
     passwordSignIn: config.HOOKLINE_PASSWORD_SIGN_IN,
+    searchBudgetMs: config.HOOKLINE_SEARCH_BUDGET_MS,
   };
   return cached;
 }

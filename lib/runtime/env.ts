@@ -179,6 +179,9 @@ const configSchema = z.object({
   HOOKLINE_SESSION_IDLE_TIMEOUT: duration('HOOKLINE_SESSION_IDLE_TIMEOUT', '12h'),
   // How long an invitation link can be accepted.
   HOOKLINE_INVITATION_TTL: duration('HOOKLINE_INVITATION_TTL', '72h'),
+  // A payload search (GET .../messages or .../deliveries with search or payloadPath) scans back through
+  // time for this long per request, then answers what it found with a cursor to go on from there.
+  HOOKLINE_SEARCH_BUDGET_MS: integer('HOOKLINE_SEARCH_BUDGET_MS', 1500, 1, 60_000),
   // Behind a reverse proxy that terminates TLS: believe its X-Forwarded-Proto and X-Forwarded-Host.
   // Off, those headers are dropped on arrival, since any client could send them.
   HOOKLINE_TRUST_PROXY: boolean('HOOKLINE_TRUST_PROXY', false),

@@ -395,3 +395,62 @@ describe('a second factor (TOTP)', () => {
     }
   });
 });
+
+describe('the audit log of members', () => {
+  interface Row {
+    action: string;
+    resource_id: string;
+    actor_label: string | null;
+    changes: { before: Record<string, unknown> | null; after: Record<string, unknown> | null };
+  }
+  const rowsFor = async (resourceId: string) =>
+    (
+      await ctx.db.pool.query<Row>(
+        `SELECT action, resource_id, actor_label, changes FROM hookline.audit_events
+          WHERE resource_id = $1 ORDER BY created_at, id`,
+        [resourceId],
+      )
+    ).rows;
+  const sensitive = async () =>
+    (
+      await ctx.db.pool.query<{ reason: string }>(
+        `SELECT data ->> 'reason' AS reason FROM hookline.operational_events
+          WHERE type = 'audit.sensitive_change' ORDER BY created_at`,
+      )
+    ).rows.map((row) => row.reason);
+
+  it('records the invitation, the join, a new owner (as a sensitive change), the sign-out and the removal', async () => {
+    const invited = await invite('audited@hookline.test', 'developer');
+    expect((await rowsFor(invited.invitation.id)).map((row) => [row.action, row.actor_label])).toEqual([
+      ['invitation.created', ownerEmail],
+    ]);
+    expect((await accept(invited.token)).status).toBe(204);
+    const { rows } = await ctx.db.pool.query<{ id: string }>(`SELECT id FROM hookline.admin_users WHERE email = $1`, [
+      'audited@hookline.test',
+    ]);
+    const memberId = rows[0]!.id;
+
+    const promoted = await call('PATCH', `/v1/members/${memberId}`, {
+      cookie: owner,
+      headers: same,
+      body: { role: 'owner' },
+    });
+    expect(promoted.status, promoted.text).toBe(200);
+    expect(await sensitive()).toContain('audited@hookline.test was made an owner');
+    expect((await call('DELETE', `/v1/members/${memberId}/sessions`, { cookie: owner, headers: same })).status).toBe(
+      200,
+    );
+    expect((await call('DELETE', `/v1/members/${memberId}`, { cookie: owner, headers: same })).status).toBe(200);
+
+    const trail = await rowsFor(memberId);
+    expect(trail.map((row) => row.action)).toEqual([
+      'member.joined',
+      'member.updated',
+      'member.signed_out_everywhere',
+      'member.removed',
+    ]);
+    expect(trail[1]!.changes).toEqual({ before: { role: 'developer' }, after: { role: 'owner' } });
+    // The join is the invited person's own act; the rest are the owner's.
+    expect(trail.slice(1).map((row) => row.actor_label)).toEqual([ownerEmail, ownerEmail, ownerEmail]);
+  });
+});

@@ -217,31 +217,17 @@ describe('GET /apps/{appId}/messages', () => {
     const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
     expect(await ids({ errorClass: 'timeout', from: ago(250) })).toEqual([]);
 
-    // Payload search: a dot path equal to a JSON value or a plain string, inside a window of a day at most.
+    // Payload search: a dot path equal to a JSON value or a plain string, over any range (test/api/search.test.ts
+    // has the rest of it).
     const window = { from: ago(3600), to: ago(-60) };
     expect(await ids({ ...window, payloadPath: 'customer.id', payloadValue: 'cus_42' })).toEqual([m4]);
     expect(await ids({ ...window, payloadPath: 'customer.id', payloadValue: '"cus_42"' })).toEqual([m4]);
     expect(await ids({ ...window, payloadPath: 'customer.tier', payloadValue: '3' })).toEqual([m4]);
     expect(await ids({ ...window, payloadPath: 'customer.tier', payloadValue: '"3"' })).toEqual([]);
-    expect(await ids({ ...window, payloadPath: 'n', payloadValue: '1' })).toEqual([m3, m2, m1]);
-    expectError(
-      await call('GET', `/v1/apps/${app}/messages`, {
-        key: ctx.adminKey,
-        query: { payloadPath: 'customer.id', payloadValue: 'cus_42' },
-      }),
-      400,
-      'invalid_query',
-      'from',
-    );
-    expectError(
-      await call('GET', `/v1/apps/${app}/messages`, {
-        key: ctx.adminKey,
-        query: { from: ago(3 * 86_400), to: ago(0), payloadPath: 'customer.id', payloadValue: 'cus_42' },
-      }),
-      400,
-      'invalid_query',
-      'from',
-    );
+    expect(await ids({ payloadPath: 'customer.id', payloadValue: 'cus_42' })).toEqual([m4]);
+    expect(
+      await ids({ from: ago(3 * 86_400), to: ago(0), payloadPath: 'customer.id', payloadValue: 'cus_42' }),
+    ).toEqual([m4]);
     expectError(
       await call('GET', `/v1/apps/${app}/messages`, { key: ctx.adminKey, query: { ...window, payloadValue: 'x' } }),
       400,

@@ -23,9 +23,10 @@ beforeAll(async () => {
 });
 
 // Reads a viewer may not make: the signing secret (it forges webhooks), the operational endpoints
-// (their secrets and targets), and the member list.
+// (their secrets and targets), the member list, and the audit log (who did what; owners and admins).
 const SENSITIVE_READS = new Set([
   'getEndpointSecrets',
+  'listAuditEvents',
   'listOperationalEndpoints',
   'getOperationalEndpoint',
   'listMembers',

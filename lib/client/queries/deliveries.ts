@@ -2,7 +2,9 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiFetch, type QueryValue } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
 import { rangeToWindow, type TimeRange } from './time-range';
-import type { Page, ReplayResult } from '../../contract/schemas/common';
+import type { ReplayResult } from '../../contract/schemas/common';
+import type { PayloadMatch, SearchablePage } from '../../contract/schemas/payload-search';
+import { isPayloadSearch } from '../../contract/schemas/payload-search';
 import type { Delivery, DeliveryDetail, ReplaySelectionResult } from '../../contract/schemas/deliveries';
 import type { DeliveryStateFilter } from '../../domain/deliveries/delivery-states';
 
@@ -19,6 +21,11 @@ export interface DeliveryFilter {
   idempotencyKey?: string;
   range?: TimeRange;
   id?: string;
+  /** A payload search: the list's alone, never part of a replay's filter. */
+  search?: string;
+  payloadPath?: string;
+  payloadValue?: string;
+  payloadMatch?: PayloadMatch;
 }
 
 export const deliveryKeys = {
@@ -52,14 +59,23 @@ export function deliveriesQuery(filter: DeliveryFilter, pageSize = 50) {
   return infiniteQueryOptions({
     queryKey: deliveryKeys.list(filter),
     queryFn: ({ signal, pageParam }) =>
-      apiFetch<Page<Delivery>>(base(filter.appId), {
+      apiFetch<SearchablePage<Delivery>>(base(filter.appId), {
         signal,
-        query: { ...deliveryFilterToQuery(filter), limit: pageSize, cursor: pageParam },
+        query: {
+          ...deliveryFilterToQuery(filter),
+          search: filter.search,
+          payloadPath: filter.payloadPath,
+          payloadValue: filter.payloadValue,
+          payloadMatch: filter.payloadMatch,
+          limit: pageSize,
+          cursor: pageParam,
+        },
       }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextCursor ?? undefined,
     enabled: Boolean(filter.appId),
-    refetchInterval: LIVE_REFRESH_MS,
+    // A live refresh would run every page's search again: a search refreshes when asked to.
+    refetchInterval: isPayloadSearch(filter) ? false : LIVE_REFRESH_MS,
   });
 }
 

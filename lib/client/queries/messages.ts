@@ -3,7 +3,9 @@ import { apiFetch } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
 import { rangeToWindow, type TimeRange } from './time-range';
 import type { z } from 'zod';
-import type { Page, ReplayResult } from '../../contract/schemas/common';
+import type { ReplayResult } from '../../contract/schemas/common';
+import type { PayloadMatch, SearchablePage } from '../../contract/schemas/payload-search';
+import { isPayloadSearch } from '../../contract/schemas/payload-search';
 import type { MessageDetail } from '../../contract/schemas/deliveries';
 import type { createMessageBody, Message, MessageWithOutcome } from '../../contract/schemas/messages';
 
@@ -16,8 +18,10 @@ export interface MessageFilter {
   statusCode?: string;
   errorClass?: string;
   minAttempts?: string;
+  search?: string;
   payloadPath?: string;
   payloadValue?: string;
+  payloadMatch?: PayloadMatch;
 }
 
 export const messageKeys = {
@@ -33,7 +37,7 @@ export function messagesQuery(filter: MessageFilter) {
   return infiniteQueryOptions({
     queryKey: messageKeys.list(filter),
     queryFn: ({ signal, pageParam }) =>
-      apiFetch<Page<MessageWithOutcome>>(base(filter.appId), {
+      apiFetch<SearchablePage<MessageWithOutcome>>(base(filter.appId), {
         signal,
         query: {
           eventType: filter.eventType,
@@ -42,8 +46,10 @@ export function messagesQuery(filter: MessageFilter) {
           statusCode: filter.statusCode,
           errorClass: filter.errorClass,
           minAttempts: filter.minAttempts,
+          search: filter.search,
           payloadPath: filter.payloadPath,
           payloadValue: filter.payloadValue,
+          payloadMatch: filter.payloadMatch,
           ...(filter.range ? rangeToWindow(filter.range) : {}),
           limit: 50,
           cursor: pageParam,
@@ -52,7 +58,8 @@ export function messagesQuery(filter: MessageFilter) {
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextCursor ?? undefined,
     enabled: Boolean(filter.appId),
-    refetchInterval: LIVE_REFRESH_MS,
+    // A live refresh would run every page's search again: a search refreshes when asked to.
+    refetchInterval: isPayloadSearch(filter) ? false : LIVE_REFRESH_MS,
   });
 }
 

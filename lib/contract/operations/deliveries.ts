@@ -1,5 +1,6 @@
 import { defineOperation } from '../operation';
-import { page, pathId, replayResult } from '../schemas/common';
+import { pathId, replayResult } from '../schemas/common';
+import { searchablePage } from '../schemas/payload-search';
 import {
   delivery,
   deliveryDetail,
@@ -18,11 +19,16 @@ export const deliveryOperations = {
     path: '/apps/{appId}/deliveries',
     tag: 'Deliveries',
     summary: 'List deliveries, newest first',
+    description:
+      "With search or payloadPath, the deliveries whose message's payload matches, over any range, newest message " +
+      'first (from and to then bound the message time): the search walks back through time for at most ' +
+      'HOOKLINE_SEARCH_BUDGET_MS (default 1.5 s) and answers the matches found, searchedBackTo, and a nextCursor ' +
+      'that goes on from there (null once the range is searched). A page may hold fewer than limit matches.',
     access: 'principal',
     params: appParams,
     query: listDeliveriesQuery,
     status: 200,
-    response: page(delivery),
+    response: searchablePage(delivery),
     errors: [...readErrors, 404],
   }),
   getDelivery: defineOperation({

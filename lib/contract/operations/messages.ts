@@ -1,5 +1,6 @@
 import { defineOperation } from '../operation';
-import { page, pathId, replayResult } from '../schemas/common';
+import { pathId, replayResult } from '../schemas/common';
+import { searchablePage } from '../schemas/payload-search';
 import { messageDetail } from '../schemas/deliveries';
 import {
   createMessageBody,
@@ -42,11 +43,15 @@ export const messageOperations = {
     path: '/apps/{appId}/messages',
     tag: 'Messages',
     summary: 'List messages, newest first, each with its deliveries counted by state',
+    description:
+      'With search or payloadPath, a payload search over any range: it walks back through time for at most ' +
+      'HOOKLINE_SEARCH_BUDGET_MS (default 1.5 s) and answers the matches found, searchedBackTo, and a nextCursor ' +
+      'that goes on from there (null once the range is searched). A page may hold fewer than limit matches.',
     access: 'principal',
     params: appParams,
     query: listMessagesQuery,
     status: 200,
-    response: page(messageWithOutcome),
+    response: searchablePage(messageWithOutcome),
     errors: [...readErrors, 404],
   }),
   getMessage: defineOperation({

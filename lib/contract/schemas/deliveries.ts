@@ -4,6 +4,7 @@ import { DELIVERY_STATE_FILTERS, DELIVERY_STATES } from '../../domain/deliveries
 import { ERROR_CLASSES } from '../../domain/deliveries/error-classes';
 import { job } from './job';
 import { idempotencyKeyHeader, message } from './messages';
+import { payloadSearchQuery } from './payload-search';
 
 export const delivery = z.object({
   id: z.string(),
@@ -104,7 +105,14 @@ export const deliveryFilter = z.strictObject({
 
 export type DeliveryFilter = z.infer<typeof deliveryFilter>;
 
-export const listDeliveriesQuery = z.object({ ...deliveryFilter.shape, limit: limitQuery, cursor: cursorQuery });
+// A payload search is a list's alone: a replay by filter acts on every match, which only a scan of the
+// whole range could count.
+export const listDeliveriesQuery = z.object({
+  ...deliveryFilter.shape,
+  ...payloadSearchQuery,
+  limit: limitQuery,
+  cursor: cursorQuery,
+});
 
 export const replayDeliveriesBody = z.union([
   z.strictObject({ deliveryIds: z.array(z.string().min(1).max(200)).min(1).max(1000) }),

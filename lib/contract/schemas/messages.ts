@@ -7,6 +7,7 @@ import {
 } from '../../domain/messages/idempotency-key-rule';
 import { cursorQuery, eventTypeName, isoDate, limitQuery, timestamp, type ResponseBody } from './common';
 import { ERROR_CLASSES } from '../../domain/deliveries/error-classes';
+import { payloadSearchQuery } from './payload-search';
 
 export const message = z.object({
   id: z.string(),
@@ -55,11 +56,6 @@ export const messageWithOutcome = message.extend({ outcome: messageOutcome });
 export type MessageWithOutcome = ResponseBody<typeof messageWithOutcome>;
 export type MessageOutcome = MessageWithOutcome['outcome'];
 
-// A payload search reads every message of the app in the time window (newest first, through the
-// (app_id, created_at) index) until a page is full: a window of at most a day keeps a search that
-// matches nothing to one day of one app's messages.
-export const MAX_PAYLOAD_SEARCH_HOURS = 24;
-
 export const listMessagesQuery = z.object({
   eventType: eventTypeName.optional(),
   id: z.string().min(1).max(200).optional().describe('One message id (the webhook-id header receivers saw)'),
@@ -79,20 +75,7 @@ export const listMessagesQuery = z.object({
     .max(1000)
     .optional()
     .describe('Messages with a delivery tried this often'),
-  payloadPath: z
-    .string()
-    .min(1)
-    .max(200)
-    .regex(/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, 'must be dot-separated keys, e.g. customer.id')
-    .optional()
-    .describe(
-      `A payload field to match, dot-separated (needs from and to at most ${MAX_PAYLOAD_SEARCH_HOURS} h apart)`,
-    ),
-  payloadValue: z
-    .string()
-    .max(500)
-    .optional()
-    .describe('The value payloadPath must equal: JSON (42, true, "x") or else a plain string'),
+  ...payloadSearchQuery,
   from: isoDate.optional().describe('Created at or after'),
   to: isoDate.optional().describe('Created before'),
   limit: limitQuery,

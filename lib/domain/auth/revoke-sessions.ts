@@ -1,3 +1,4 @@
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { getPrisma, type PrismaClient } from '../../database/db';
 import { notFound } from '../errors';
 
@@ -10,8 +11,20 @@ export async function revokeSessions(
   { userId, sessionId }: { userId: string; sessionId?: string },
   { prisma = getPrisma() }: { prisma?: PrismaClient } = {},
 ): Promise<{ revoked: number }> {
-  const { count } = await prisma.adminSession.deleteMany({
-    where: { userId, ...(sessionId === undefined ? {} : { id: sessionId }) },
+  const count = await prisma.$transaction(async (tx) => {
+    const deleted = await tx.adminSession.deleteMany({
+      where: { userId, ...(sessionId === undefined ? {} : { id: sessionId }) },
+    });
+    if (deleted.count > 0) {
+      await recordAuditEvent(tx, {
+        action: sessionId === undefined ? 'member.signed_out_everywhere' : 'member.session_revoked',
+        resourceType: 'member',
+        resourceId: userId,
+        appId: null,
+        after: { sessionsEnded: deleted.count, ...(sessionId === undefined ? {} : { sessionId }) },
+      });
+    }
+    return deleted.count;
   });
   // Another member's session id is as unknown as a made-up one.
   if (sessionId !== undefined && count === 0) throw notFound('Session', sessionId);

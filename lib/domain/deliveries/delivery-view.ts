@@ -9,7 +9,7 @@ export const deliveryInclude = {
   attempts: { select: { durationMs: true }, orderBy: { attemptNumber: 'desc' as const }, take: 1 },
 };
 
-type DeliveryRow = Delivery & { endpoint: { url: string }; attempts: { durationMs: number }[] };
+export type DeliveryRow = Delivery & { endpoint: { url: string }; attempts: { durationMs: number }[] };
 
 const FINISHED = new Set(['succeeded', 'dead', 'cancelled']);
 

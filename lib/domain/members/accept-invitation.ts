@@ -1,3 +1,4 @@
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { getPrisma, type PrismaClient } from '../../database/db';
 import { DomainError } from '../errors';
 import { hashToken } from '../auth/hash-token';
@@ -27,6 +28,14 @@ export async function acceptInvitation(
     if (taken) throw new DomainError('conflict', `${invitation.email} is a member already; sign in instead`);
     const user = await tx.adminUser.create({
       data: { email: invitation.email, passwordHash, role: invitation.role, appIds: invitation.appIds },
+    });
+    await recordAuditEvent(tx, {
+      action: 'member.joined',
+      resourceType: 'member',
+      resourceId: user.id,
+      appId: null,
+      after: { email: user.email, role: user.role, appIds: user.appIds, invitationId: invitation.id },
+      sensitive: user.role === 'owner' ? `${user.email} joined as an owner` : undefined,
     });
     return { userId: user.id, email: user.email };
   });

@@ -1,3 +1,4 @@
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { getPrisma, type PrismaClient } from '../../database/db';
 import { getApiSettings } from '../../runtime/api-settings';
 import { DomainError } from '../errors';
@@ -20,15 +21,25 @@ export async function createInvitation(
   const checked = await checkAppIds(prisma, appIds);
   if (role === 'owner' && checked.length > 0) throw ownerEverywhere();
   const token = randomToken();
-  const row = await prisma.invitation.create({
-    data: {
-      email: normalised,
-      role,
-      appIds: checked,
-      tokenHash: hashToken(token),
-      invitedBy,
-      expiresAt: new Date(Date.now() + getApiSettings().invitationTtlMs),
-    },
+  const row = await prisma.$transaction(async (tx) => {
+    const created = await tx.invitation.create({
+      data: {
+        email: normalised,
+        role,
+        appIds: checked,
+        tokenHash: hashToken(token),
+        invitedBy,
+        expiresAt: new Date(Date.now() + getApiSettings().invitationTtlMs),
+      },
+    });
+    await recordAuditEvent(tx, {
+      action: 'invitation.created',
+      resourceType: 'invitation',
+      resourceId: created.id,
+      appId: null,
+      after: { email: created.email, role: created.role, appIds: created.appIds, expiresAt: created.expiresAt },
+    });
+    return created;
   });
   return { invitation: invitationView(row), token };
 }

@@ -1,3 +1,4 @@
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { getPrisma, type PrismaClient } from '../../database/db';
 import { notFound } from '../errors';
 import { keepAnOwner } from './keep-an-owner';
@@ -16,6 +17,13 @@ export async function removeMember(
     if (!current) throw notFound('Member', memberId);
     if (current.role === 'owner') await keepAnOwner(tx, memberId);
     await tx.adminUser.delete({ where: { id: memberId } });
+    await recordAuditEvent(tx, {
+      action: 'member.removed',
+      resourceType: 'member',
+      resourceId: memberId,
+      appId: null,
+      before: memberView(current),
+    });
     return memberView(current);
   });
 }

@@ -1,3 +1,4 @@
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { getPrisma, type PrismaClient } from '../../database/db';
 import { notFound } from '../errors';
 import { invitationView } from './invitation-view';
@@ -7,9 +8,19 @@ export async function revokeInvitation(
   { invitationId }: { invitationId: string },
   { prisma = getPrisma() }: { prisma?: PrismaClient } = {},
 ) {
-  await prisma.invitation.updateMany({
-    where: { id: invitationId, acceptedAt: null, revokedAt: null },
-    data: { revokedAt: new Date() },
+  await prisma.$transaction(async (tx) => {
+    const { count } = await tx.invitation.updateMany({
+      where: { id: invitationId, acceptedAt: null, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    if (count > 0) {
+      await recordAuditEvent(tx, {
+        action: 'invitation.revoked',
+        resourceType: 'invitation',
+        resourceId: invitationId,
+        appId: null,
+      });
+    }
   });
   const row = await prisma.invitation.findUnique({ where: { id: invitationId } });
   if (!row) throw notFound('Invitation', invitationId);

@@ -1,3 +1,4 @@
+import { recordAuditEvent } from '../audit/record-audit-event';
 import { getPrisma, type PrismaClient } from '../../database/db';
 import { notFound } from '../errors';
 import type { Role } from '../auth/roles';
@@ -19,6 +20,16 @@ export async function updateMember(
     const row = await tx.adminUser.update({
       where: { id: memberId },
       data: { ...(role === undefined ? {} : { role }), ...(checked === undefined ? {} : { appIds: checked }) },
+    });
+    await recordAuditEvent(tx, {
+      action: 'member.updated',
+      resourceType: 'member',
+      resourceId: memberId,
+      appId: null,
+      before: memberView(current),
+      after: memberView(row),
+      // Owners manage members and can lock everyone else out: the operators hear of a new one at once.
+      sensitive: row.role === 'owner' && current.role !== 'owner' ? `${row.email} was made an owner` : undefined,
     });
     return memberView(row);
   });

@@ -1,28 +1,35 @@
 import { findPage } from '../cursor';
 import { requireApp } from '../apps/require-app';
 import { readPrisma } from '../../database/read-replica';
-import { invalidQuery } from '../errors';
 import type { Prisma } from '../../generated/prisma/client';
-import { MAX_PAYLOAD_SEARCH_HOURS, type ListMessagesQuery } from '../../contract/schemas/messages';
-import { countMessageOutcomes } from './count-message-outcomes';
+import type { ListMessagesQuery } from '../../contract/schemas/messages';
+import { payloadCondition } from '../search/payload-condition';
 import { messageIdForKey } from './message-id-for-key';
-import { messageView } from './message-view';
+import { withOutcomes } from './with-outcomes';
+import { searchMessages } from './search-messages';
+
+type ListMessagesOptions = Omit<ListMessagesQuery, 'limit'> & { appId: string; limit: number };
 
 /**
  * Newest first, each with its deliveries counted by state. Without new indexes on messages or
- * deliveries: id and idempotency key are unique lookups (a key through hookline.idempotency_keys); the delivery conditions (status code, error
- * class, attempts) are an EXISTS per message through deliveries_message_id_idx while the (app_id,
- * created_at) index walks the app's messages; a payload search is bounded to a window of at most
- * MAX_PAYLOAD_SEARCH_HOURS (see the schema).
+ * deliveries: id and idempotency key are unique lookups (a key through hookline.idempotency_keys); the
+ * delivery conditions (status code, error class, attempts) are an EXISTS per message through
+ * deliveries_message_id_idx while the (app_id, created_at) index walks the app's messages. A payload
+ * search (search, payloadPath) walks back through time under a budget instead: searchMessages.
  */
-export async function listMessages({
-  appId,
-  limit,
-  cursor,
-  ...filter
-}: Omit<ListMessagesQuery, 'limit'> & { appId: string; limit: number }) {
+export async function listMessages(options: ListMessagesOptions) {
+  const { appId, limit, cursor } = options;
   await requireApp(appId);
+  const condition = payloadCondition(options);
+  const where = await messageWhere(options);
+  if (condition) return searchMessages({ appId, where, condition, limit, cursor, from: options.from, to: options.to });
   const prisma = await readPrisma();
+  const page = await findPage({ where, cursor, limit }, (query) => prisma.message.findMany(query));
+  return { ...(await withOutcomes(appId, page.data)), nextCursor: page.nextCursor, searchedBackTo: null };
+}
+
+/** The list's filters but the payload search, as a Prisma condition. */
+async function messageWhere({ appId, ...filter }: ListMessagesOptions): Promise<Prisma.MessageWhereInput> {
   const where: Prisma.MessageWhereInput = {
     appId,
     id:
@@ -36,38 +43,5 @@ export async function listMessages({
     ...(filter.minAttempts !== undefined ? { attemptCount: { gte: filter.minAttempts } } : {}),
   };
   if (Object.values(delivery).some((value) => value !== undefined)) where.deliveries = { some: delivery };
-  if (filter.payloadPath !== undefined || filter.payloadValue !== undefined) {
-    where.payload = payloadCondition(filter);
-  }
-  const page = await findPage({ where, cursor, limit }, (query) => prisma.message.findMany(query));
-  const outcomes = await countMessageOutcomes(
-    appId,
-    page.data.map((row) => row.id),
-  );
-  return {
-    data: page.data.map((row) => ({ ...messageView(row), outcome: outcomes.get(row.id)! })),
-    nextCursor: page.nextCursor,
-  };
-}
-
-function payloadCondition(filter: Pick<ListMessagesQuery, 'payloadPath' | 'payloadValue' | 'from' | 'to'>) {
-  if (!filter.payloadPath) throw invalidQuery('payloadPath', 'is required with payloadValue');
-  if (filter.payloadValue === undefined) throw invalidQuery('payloadValue', 'is required with payloadPath');
-  if (
-    !filter.from ||
-    !filter.to ||
-    filter.to.getTime() - filter.from.getTime() > MAX_PAYLOAD_SEARCH_HOURS * 3_600_000
-  ) {
-    throw invalidQuery(
-      'from',
-      `a payload search needs from and to at most ${MAX_PAYLOAD_SEARCH_HOURS} hours apart (it reads every message in that window)`,
-    );
-  }
-  let value: unknown = filter.payloadValue;
-  try {
-    value = JSON.parse(filter.payloadValue);
-  } catch {
-    // Not JSON: compare as the plain string it is.
-  }
-  return { path: filter.payloadPath.split('.'), equals: value as Prisma.InputJsonValue };
+  return where;
 }

@@ -4,6 +4,8 @@ import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 
-export const GET = route(operations.listDeliveries, ({ params, query: { limit, cursor, ...filter } }) =>
-  listDeliveries({ ...params, filter, limit, cursor }),
+export const GET = route(
+  operations.listDeliveries,
+  ({ params, query: { limit, cursor, search, payloadPath, payloadValue, payloadMatch, ...filter } }) =>
+    listDeliveries({ ...params, filter, search: { search, payloadPath, payloadValue, payloadMatch }, limit, cursor }),
 );

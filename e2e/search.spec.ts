@@ -1,0 +1,89 @@
+// Search over any range (issue 23 item 10), in Chromium: a payload search on the messages page that
+// answers after one slice of time a request (the e2e server's HOOKLINE_SEARCH_BUDGET_MS is 1), says
+// how far back it searched, and goes on with "Continue searching" until the range is searched. The
+// messages are written with ids of hours and days ago
+// (as hookline.send would have then), which the API cannot do.
+import { expect, test, type Page } from '@playwright/test';
+import { createPool } from '../lib/database/pg';
+import { e2eEnv } from './support/env';
+import { createApp, signIn } from './support/helpers';
+
+const HOUR = 3_600_000;
+
+async function messagesAgo(appId: string, rows: { hoursAgo: number; payload: unknown }[]): Promise<string[]> {
+  const pool = createPool(e2eEnv().databaseUrl);
+  try {
+    const ids: string[] = [];
+    for (const row of rows) {
+      const at = new Date(Date.now() - row.hoursAgo * HOUR);
+      const { rows: inserted } = await pool.query<{ id: string }>(
+        `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at)
+         VALUES (hookline.id_at('msg', $2) || substr(hookline.new_id(''), 14), $1, 'order.paid', $3, $2) RETURNING id`,
+        [appId, at, JSON.stringify(row.payload)],
+      );
+      ids.push(inserted[0]!.id);
+    }
+    return ids;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Clicks "Continue searching" until the search says it searched the whole range; returns the clicks. */
+async function searchToTheEnd(page: Page): Promise<number> {
+  const progress = page.getByTestId('search-progress');
+  for (let clicks = 0; clicks < 60; clicks++) {
+    // Between pages it reads "Searching…": wait for one of the two settled states.
+    await expect(progress).toContainText(/Searched the whole range|Continue searching/);
+    if ((await progress.textContent())!.includes('Searched the whole range')) return clicks;
+    await progress.getByRole('button', { name: 'Continue searching' }).click();
+  }
+  throw new Error('the search did not end within 60 pages');
+}
+
+test('a payload search over any range goes back page by page with "Continue searching"', async ({ page }) => {
+  test.setTimeout(120_000);
+  const env = e2eEnv();
+  const app = await createApp({ name: 'E2E Search' });
+  const [recent, older, oldest] = await messagesAgo(app.appId, [
+    { hoursAgo: 1, payload: { customer: { name: 'Ada Lovelace' }, n: 1 } },
+    { hoursAgo: 10, payload: { customer: { name: 'Ada Byron' }, n: 2 } },
+    { hoursAgo: 72, payload: { customer: { name: 'ADA King' }, n: 3 } },
+  ]);
+  await messagesAgo(app.appId, [
+    { hoursAgo: 2, payload: { customer: { name: 'Grace Hopper' } } },
+    { hoursAgo: 30, payload: { customer: { name: 'Alan Turing' } } },
+  ]);
+
+  await signIn(page);
+  await page.goto(`${env.baseUrl}/messages?appId=${app.appId}`);
+  const rows = page.getByTestId('message-row');
+  await expect(rows).toHaveCount(5);
+  await page.getByLabel('Search payload').fill('ada');
+  await page.getByLabel('Search payload').press('Enter');
+  await expect(page).toHaveURL(/search=ada/);
+
+  // The first request searched a slice of the last minutes: nothing yet, and how far it got.
+  const progress = page.getByTestId('search-progress');
+  await expect(progress).toContainText('Searched back to');
+  // Days back, a slice a request: it takes several.
+  expect(await searchToTheEnd(page)).toBeGreaterThan(2);
+  // Every match once, newest first, and nothing else.
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText(recent!);
+  await expect(rows.nth(1)).toContainText(older!);
+  await expect(rows.nth(2)).toContainText(oldest!);
+
+  // A field that contains a value, with the other filters still applied (the event type here).
+  await page.getByLabel('Search payload').fill('');
+  await page.getByLabel('Search payload').press('Enter');
+  await page.getByLabel('Payload field').fill('customer.name');
+  await page.getByLabel('Payload field').press('Enter');
+  await page.getByLabel('Field match').selectOption('contains');
+  await page.getByLabel('Payload value').fill('hopper');
+  await page.getByLabel('Payload value').press('Enter');
+  await expect(page).toHaveURL(/payloadMatch=contains/);
+  await searchToTheEnd(page);
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText('Grace Hopper');
+});

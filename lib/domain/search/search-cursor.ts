@@ -1,0 +1,55 @@
+// Where a payload search stopped, as the nextCursor a client sends back. A search walks messages by
+// id, newest first (an id's first 12 hex digits are its milliseconds), so its position is a message id:
+// the next page searches the ids below it. A delivery search whose page filled up inside one message's
+// deliveries also carries the last delivery listed: the next page starts with that message's
+// deliveries below it.
+import { DomainError } from '../errors';
+
+export interface SearchPosition {
+  /** A message id: the search goes on with the ids below it (with `delivery`, with it too). */
+  before: string;
+  /** The last delivery listed of message `before`: its deliveries with smaller ids are still to come. */
+  delivery?: string;
+  /** The slice length the walk had adapted to (walk-back.ts), so the next page starts with it. */
+  sliceMs?: number;
+}
+
+const MESSAGE_ID = /^msg_[0-9a-f]{12}[0-9a-z]{0,40}$/;
+const DELIVERY_ID = /^dlv_[0-9a-f]{12}[0-9a-z]{0,40}$/;
+
+export function encodeSearchCursor(position: SearchPosition): string {
+  return Buffer.from(
+    JSON.stringify({ s: position.before, d: position.delivery, w: position.sliceMs }),
+    'utf8',
+  ).toString('base64url');
+}
+
+export function decodeSearchCursor(cursor: string | undefined): SearchPosition | undefined {
+  if (cursor === undefined) return undefined;
+  try {
+    const { s, d, w } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
+      s?: unknown;
+      d?: unknown;
+      w?: unknown;
+    };
+    if (
+      typeof s === 'string' &&
+      MESSAGE_ID.test(s) &&
+      (d === undefined || (typeof d === 'string' && DELIVERY_ID.test(d))) &&
+      (w === undefined || (typeof w === 'number' && Number.isFinite(w) && w > 0))
+    ) {
+      return {
+        before: s,
+        ...(d === undefined ? {} : { delivery: d as string }),
+        ...(w === undefined ? {} : { sliceMs: w as number }),
+      };
+    }
+  } catch {
+    // fall through
+  }
+  throw new DomainError(
+    'invalid_cursor',
+    'cursor is not a cursor of this search (use nextCursor of the previous page, with the same search parameters)',
+    [{ path: 'cursor', message: 'is not a cursor of this search' }],
+  );
+}

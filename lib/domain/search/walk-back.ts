@@ -1,0 +1,130 @@
+// A payload search walks one app's messages back through time, newest first, in slices, until a page
+// is full, the range is searched, or its time budget is spent; then it answers where it got to.
+//
+// Why a walk and no index: a GIN index on payloads (jsonb_path_ops, or pg_trgm for substrings) is
+// written on every producer's insert: the hot path the README's producer numbers come from. Here a
+// search pays instead, and only while someone searches.
+//
+// Why it is cheap: ids begin with 12 hex digits of milliseconds and are the partition key (migration
+// 20261126130000_time_partitions), so a slice `id >= lower AND id < upper` is read from one partition
+// alone, and through its primary key newest first. Slices are clipped to partition bounds, skip the
+// gaps retention left, and end at the oldest partition.
+//
+// The slice length adapts: it starts at 15 minutes and is scaled by how long the last slice took
+// against a fifth of the budget (at most 4x up, 4x down), so an empty week costs a few queries and a
+// dense hour is cut small; the cursor carries it to the next page. A slice stops after CHUNK matches, which the caller filters further (the
+// list's other filters, in Prisma) before the walk goes on from the last one. The budget is checked
+// between slices, and at least one slice runs, so every request moves the search back; one slice can
+// overrun the budget by up to about 4/5 of it when its data is far denser than the last one's.
+import { Prisma } from '../../generated/prisma/client';
+import { readPrisma } from '../../database/read-replica';
+import type { SearchPosition } from './search-cursor';
+
+const MINUTE = 60_000;
+const FIRST_SLICE_MS = 15 * MINUTE;
+const MIN_SLICE_MS = MINUTE;
+const MAX_SLICE_MS = 366 * 24 * 60 * MINUTE;
+/** Matches per slice query, handed to the caller at a time. */
+export const CHUNK = 500;
+
+/** The first message id of millisecond `ms` (hookline.id_at('msg', ms)). */
+export const messageIdAt = (ms: number, prefix = 'msg') =>
+  `${prefix}_${Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0')}`;
+
+/** The millisecond an id (msg_…, dlv_…) was made in. */
+export const idTimeMs = (id: string) => parseInt(id.slice(id.indexOf('_') + 1, id.indexOf('_') + 13), 16);
+
+export interface WalkBackOptions {
+  appId: string;
+  /** The payload condition on `m` (hookline.messages AS m): payloadCondition(). */
+  condition: Prisma.Sql;
+  /** Messages with ids at or after this instant only (the range's start); none: the oldest kept. */
+  fromMs?: number;
+  /** Messages with ids before this instant only; none: now (the database's clock) and a minute. */
+  toMs?: number;
+  /** Where an earlier page stopped (its cursor). */
+  start?: SearchPosition;
+  budgetMs: number;
+  /**
+   * Matching message ids of one slice, newest first. The caller keeps the rows its page wants and
+   * answers where the next page must start once its page is full, or null to go on.
+   */
+  take: (messageIds: string[]) => Promise<SearchPosition | null>;
+}
+
+export interface WalkBackResult {
+  /** Where the next page starts; null once the whole range is searched. */
+  next: SearchPosition | null;
+  /** How far back this page searched: once the range is searched, its start or the app's oldest message. */
+  searchedBackTo: Date | null;
+}
+
+interface Partition {
+  lower_at: Date | null;
+  upper_at: Date | null;
+}
+
+export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult> {
+  const startedAt = performance.now();
+  const prisma = await readPrisma();
+  // The app's oldest message ends the walk (an id is never earlier than its created_at): one probe of
+  // (app_id, created_at) per partition, and no walk through years of a legacy partition's MINVALUE.
+  const [partitions, [clock], [oldestMessage]] = await Promise.all([
+    prisma.$queryRaw<Partition[]>`
+      SELECT lower_at, upper_at FROM hookline.time_partitions('messages') WHERE NOT detach_pending ORDER BY lower_at NULLS FIRST`,
+    prisma.$queryRaw<{ now: Date }[]>`SELECT clock_timestamp() AS now`,
+    prisma.$queryRaw<{ created_at: Date }[]>`
+      SELECT created_at FROM hookline.messages WHERE app_id = ${options.appId} ORDER BY created_at LIMIT 1`,
+  ]);
+  if (!oldestMessage)
+    return { next: null, searchedBackTo: options.fromMs === undefined ? null : new Date(options.fromMs) };
+  const floorMs = Math.max(
+    options.fromMs ?? 0,
+    partitions[0]?.lower_at?.getTime() ?? 0,
+    oldestMessage.created_at.getTime(),
+  );
+  const floorId = messageIdAt(floorMs);
+  const exhausted = (): WalkBackResult => ({ next: null, searchedBackTo: new Date(floorMs) });
+
+  // The walk's position: ids below `upper` are still to search (and `upper` itself when inclusive).
+  let upper = options.start?.before ?? messageIdAt(options.toMs ?? clock!.now.getTime() + MINUTE);
+  let inclusive = options.start?.delivery !== undefined;
+  // Carried from the last page: a walk that had grown its slices over an empty week goes on with them.
+  let sliceMs = Math.min(MAX_SLICE_MS, Math.max(MIN_SLICE_MS, options.start?.sliceMs ?? FIRST_SLICE_MS));
+  const targetMs = Math.max(options.budgetMs / 5, 20);
+
+  for (;;) {
+    if (upper <= floorId && !(inclusive && upper === floorId)) return exhausted();
+    // The newest partition holding ids below the position; none: retention dropped everything older.
+    const partition = partitions.findLast((p) => p.lower_at === null || messageIdAt(p.lower_at.getTime()) < upper);
+    if (!partition) return exhausted();
+    const positionMs = Math.min(idTimeMs(upper), partition.upper_at?.getTime() ?? Infinity);
+    const lowerMs = Math.max(partition.lower_at?.getTime() ?? 0, floorMs, positionMs - sliceMs);
+    const lower = messageIdAt(lowerMs);
+
+    const sliceStarted = performance.now();
+    const rows = await prisma.$queryRaw<{ id: string }[]>`
+      SELECT m.id FROM hookline.messages AS m
+       WHERE m.app_id = ${options.appId}
+         AND m.id >= ${lower} AND ${inclusive ? Prisma.sql`m.id <= ${upper}` : Prisma.sql`m.id < ${upper}`}
+         AND ${options.condition}
+       ORDER BY m.id DESC
+       LIMIT ${CHUNK}`;
+    const tookMs = performance.now() - sliceStarted;
+    const full = rows.length === CHUNK;
+    // A slice cut short by the chunk says nothing about how long the whole slice would take: never grow then.
+    const factor = Math.min(full ? 1 : 4, Math.max(0.25, targetMs / Math.max(tookMs, 0.5)));
+    sliceMs = Math.min(MAX_SLICE_MS, Math.max(MIN_SLICE_MS, sliceMs * factor));
+
+    if (rows.length > 0) {
+      const stop = await options.take(rows.map((row) => row.id));
+      if (stop)
+        return { next: { ...stop, sliceMs: Math.round(sliceMs) }, searchedBackTo: new Date(idTimeMs(stop.before)) };
+    }
+    upper = full ? rows.at(-1)!.id : lower;
+    inclusive = false;
+    if (performance.now() - startedAt >= options.budgetMs && upper > floorId) {
+      return { next: { before: upper, sliceMs: Math.round(sliceMs) }, searchedBackTo: new Date(idTimeMs(upper)) };
+    }
+  }
+}

@@ -1,0 +1,347 @@
+// Payload search over any range (issue 23 item 10): GET .../messages and .../deliveries with search,
+// payloadPath + payloadValue (+ payloadMatch), walking back through time partitions under
+// HOOKLINE_SEARCH_BUDGET_MS. Against a real PostgreSQL: what matches, the order, the budget and the
+// cursor that continues (every match exactly once), the customer portal's scope, and a range over
+// many time partitions made by the worker's maintenance with a moved clock.
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { maintainTimePartitions } from '../../worker/time-partitions';
+import { resetApiSettings } from '../../lib/runtime/api-settings';
+import { createApp, createEndpoint, createEventType } from '../support/fixtures';
+import { call, setUpApiTest, type ApiTestContext } from './support/api';
+import { expectError } from './support/expect-error';
+import { portalCall, portalToken } from './support/portal';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+let ctx: ApiTestContext;
+
+beforeAll(async () => {
+  ctx = await setUpApiTest();
+});
+
+afterEach(() => {
+  delete process.env.HOOKLINE_SEARCH_BUDGET_MS;
+  resetApiSettings();
+});
+
+/** A tiny budget: every request searches one slice, and the search goes on page after page. */
+function tinyBudget() {
+  process.env.HOOKLINE_SEARCH_BUDGET_MS = '1';
+  resetApiSettings();
+}
+
+interface World {
+  appId: string;
+  endpoints: string[];
+}
+
+async function world(name: string, endpointCount = 2): Promise<World> {
+  const appId = await createApp(ctx.db.pool, name);
+  await createEventType(ctx.db.pool, appId, 'invoice.paid');
+  await createEventType(ctx.db.pool, appId, 'user.created');
+  const endpoints: string[] = [];
+  for (let i = 0; i < endpointCount; i++) {
+    endpoints.push((await createEndpoint(ctx.db.pool, appId, `https://example.com/${name}/${i}`)).id);
+  }
+  return { appId, endpoints };
+}
+
+/** A message made at `at` (its id and created_at say so, as hookline.send then would) with one waiting
+ * delivery per endpoint of the world; returns the message id and its delivery ids, newest id first. */
+async function messageAt(w: World, at: Date, payload: unknown, eventType = 'invoice.paid') {
+  const { rows } = await ctx.db.pool.query<{ id: string }>(
+    `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at)
+     VALUES (hookline.id_at('msg', $2) || substr(hookline.new_id(''), 14), $1, $3, $4, $2) RETURNING id`,
+    [w.appId, at, eventType, JSON.stringify(payload)],
+  );
+  const messageId = rows[0]!.id;
+  const deliveries: string[] = [];
+  for (const endpointId of w.endpoints) {
+    const { rows: delivery } = await ctx.db.pool.query<{ id: string }>(
+      `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, claimable_at, created_at)
+       VALUES (hookline.new_id('dlv', $2), $1, $2, $3, $4, 'pending', now() + interval '1 hour', $5) RETURNING id`,
+      [w.appId, messageId, endpointId, eventType, at],
+    );
+    deliveries.push(delivery[0]!.id);
+  }
+  return { messageId, deliveries: deliveries.sort().reverse() };
+}
+
+const ago = (ms: number) => new Date(Date.now() - ms);
+
+interface SearchPage {
+  data: { id: string; messageId?: string; endpointId?: string }[];
+  nextCursor: string | null;
+  searchedBackTo: string | null;
+}
+
+async function page(list: 'messages' | 'deliveries', appId: string, query: Record<string, string>) {
+  const response = await call('GET', `/v1/apps/${appId}/${list}`, { key: ctx.adminKey, query });
+  expect(response.status, response.text).toBe(200);
+  return response.body as SearchPage;
+}
+
+/** Every page of a search, following nextCursor to the end. */
+async function allPages(list: 'messages' | 'deliveries', appId: string, query: Record<string, string>) {
+  const pages: SearchPage[] = [];
+  let cursor: string | null = null;
+  do {
+    const next = await page(list, appId, cursor ? { ...query, cursor } : query);
+    pages.push(next);
+    cursor = next.nextCursor;
+    expect(pages.length).toBeLessThan(500);
+  } while (cursor);
+  return pages;
+}
+
+const idsOf = (pages: SearchPage[]) => pages.flatMap((p) => p.data.map((row) => row.id));
+
+describe('payload search', () => {
+  let w: World;
+  let m1: Awaited<ReturnType<typeof messageAt>>;
+  let m2: Awaited<ReturnType<typeof messageAt>>;
+  let m3: Awaited<ReturnType<typeof messageAt>>;
+  let m4: Awaited<ReturnType<typeof messageAt>>;
+
+  beforeAll(async () => {
+    w = await world('search');
+    // m3 and m4 are older than the day a payload search was held to before.
+    m4 = await messageAt(w, ago(3 * 24 * HOUR), { tier: 3, note: 'nothing to see' }, 'user.created');
+    m3 = await messageAt(w, ago(26 * HOUR), { customer: { id: 'cus_42', name: 'ada byron' }, amount: 42 });
+    m2 = await messageAt(w, ago(2 * HOUR), { customer: { id: 'cus_7', name: 'Grace Hopper' }, note: '100% done' });
+    m1 = await messageAt(w, ago(HOUR), { customer: { id: 'cus_42', name: 'Ada Lovelace' }, amount: 4200 });
+  });
+
+  const messageIds = async (query: Record<string, string>) => {
+    const result = await page('messages', w.appId, query);
+    expect(result.nextCursor).toBeNull();
+    return result.data.map((row) => row.id);
+  };
+
+  it('matches a substring of the body, any case, over any range, newest first', async () => {
+    expect(await messageIds({ search: 'lovelace' })).toEqual([m1.messageId]);
+    expect(await messageIds({ search: 'ADA' })).toEqual([m1.messageId, m3.messageId]);
+    expect(await messageIds({ search: 'cus_' })).toEqual([m1.messageId, m2.messageId, m3.messageId]);
+    // % and _ are themselves, not patterns.
+    expect(await messageIds({ search: '100%' })).toEqual([m2.messageId]);
+    expect(await messageIds({ search: 'cus%' })).toEqual([]);
+    // The body as PostgreSQL prints it: a space after the colon; "amount": 42 is in "amount": 4200 too.
+    expect(await messageIds({ search: '"amount": 42' })).toEqual([m1.messageId, m3.messageId]);
+    expect(await messageIds({ search: 'nowhere' })).toEqual([]);
+  });
+
+  it('matches a JSON path by equality or by a substring of its value', async () => {
+    const path = (payloadPath: string, payloadValue: string, payloadMatch?: string) =>
+      messageIds({ payloadPath, payloadValue, ...(payloadMatch ? { payloadMatch } : {}) });
+    expect(await path('customer.id', 'cus_42')).toEqual([m1.messageId, m3.messageId]);
+    expect(await path('customer.id', '"cus_42"', 'equals')).toEqual([m1.messageId, m3.messageId]);
+    expect(await path('amount', '42')).toEqual([m3.messageId]);
+    expect(await path('amount', '"42"')).toEqual([]);
+    expect(await path('customer', '{"id": "cus_7", "name": "Grace Hopper"}')).toEqual([m2.messageId]);
+    expect(await path('customer.name', 'ADA', 'contains')).toEqual([m1.messageId, m3.messageId]);
+    expect(await path('customer.name', 'hop', 'contains')).toEqual([m2.messageId]);
+    expect(await path('customer.id', '4', 'contains')).toEqual([m1.messageId, m3.messageId]);
+    expect(await path('amount', '420', 'contains')).toEqual([m1.messageId]);
+    expect(await path('customer.missing', 'a', 'contains')).toEqual([]);
+    // Both at once: each must match.
+    expect(await messageIds({ search: 'byron', payloadPath: 'customer.id', payloadValue: 'cus_42' })).toEqual([
+      m3.messageId,
+    ]);
+  });
+
+  it('keeps the other filters: event type, range, and a delivery condition', async () => {
+    expect(await messageIds({ search: 'e', eventType: 'user.created' })).toEqual([m4.messageId]);
+    const from = ago(1.5 * HOUR).toISOString();
+    const recent = await page('messages', w.appId, { search: 'ada', from });
+    expect(recent.data.map((row) => row.id)).toEqual([m1.messageId]);
+    expect(recent.nextCursor).toBeNull();
+    expect(recent.searchedBackTo).toBe(from);
+    expect(await messageIds({ search: 'ada', to: ago(1.5 * HOUR).toISOString() })).toEqual([m3.messageId]);
+    await ctx.db.pool.query(`UPDATE hookline.deliveries SET last_status_code = 503, attempt_count = 1 WHERE id = $1`, [
+      m3.deliveries[0],
+    ]);
+    expect(await messageIds({ search: 'ada', statusCode: '503' })).toEqual([m3.messageId]);
+    // Without a search, the list is what it was, and says it searched nothing.
+    const plain = await page('messages', w.appId, {});
+    expect(plain.searchedBackTo).toBeNull();
+    expect(plain.data.map((row) => row.id)).toEqual([m1.messageId, m2.messageId, m3.messageId, m4.messageId]);
+  });
+
+  it("finds deliveries by their message's payload, with the deliveries' own filters", async () => {
+    const all = await page('deliveries', w.appId, { search: 'ada' });
+    expect(all.data.map((row) => row.id)).toEqual([...m1.deliveries, ...m3.deliveries]);
+    expect(all.nextCursor).toBeNull();
+    const one = await page('deliveries', w.appId, {
+      payloadPath: 'customer.name',
+      payloadValue: 'lovelace',
+      payloadMatch: 'contains',
+      endpointId: w.endpoints[1]!,
+    });
+    expect(one.data.map((row) => [row.messageId, row.endpointId])).toEqual([[m1.messageId, w.endpoints[1]]]);
+    const byState = await page('deliveries', w.appId, { search: 'cus_', statusCode: '503' });
+    expect(byState.data.map((row) => row.id)).toEqual([m3.deliveries[0]]);
+    // from and to bound the message's time.
+    const older = await page('deliveries', w.appId, { search: 'cus_', to: ago(1.5 * HOUR).toISOString() });
+    expect(older.data.map((row) => row.messageId)).toEqual([m2.messageId, m2.messageId, m3.messageId, m3.messageId]);
+  });
+
+  it.each([
+    ['a value without a path', { payloadValue: 'x' }, 'payloadPath'],
+    ['a path without a value', { payloadPath: 'customer.id' }, 'payloadValue'],
+    ['a match without a path', { search: 'x', payloadMatch: 'contains' }, 'payloadMatch'],
+    ['an unknown match', { payloadPath: 'a', payloadValue: 'x', payloadMatch: 'fuzzy' }, 'payloadMatch'],
+    ['an empty search', { search: '' }, 'search'],
+    ['a search of 201 characters', { search: 'x'.repeat(201) }, 'search'],
+    ['a path with spaces', { payloadPath: 'a b', payloadValue: '1' }, 'payloadPath'],
+  ])('answers 400 for %s, naming the parameter', async (_label, query, field) => {
+    for (const list of ['messages', 'deliveries']) {
+      expectError(
+        await call('GET', `/v1/apps/${w.appId}/${list}`, { key: ctx.adminKey, query }),
+        400,
+        'invalid_query',
+        field,
+      );
+    }
+  });
+
+  it('refuses a cursor that is not a search cursor', async () => {
+    const plainCursor = (await page('messages', w.appId, { limit: '1' })).nextCursor!;
+    for (const cursor of ['garbage', plainCursor]) {
+      expectError(
+        await call('GET', `/v1/apps/${w.appId}/messages`, { key: ctx.adminKey, query: { search: 'a', cursor } }),
+        400,
+        'invalid_cursor',
+        'cursor',
+      );
+    }
+  });
+});
+
+describe('the budget and the cursor', () => {
+  let w: World;
+  let matching: Awaited<ReturnType<typeof messageAt>>[];
+
+  beforeAll(async () => {
+    w = await world('budget');
+    matching = [];
+    // Five days, a message every two hours; every third one matches.
+    for (let i = 60; i >= 1; i--) {
+      const hit = i % 3 === 0;
+      const message = await messageAt(w, ago(i * 2 * HOUR), { order: `o_${i}`, flag: hit ? 'Needle' : 'hay' });
+      if (hit) matching.unshift(message);
+    }
+  });
+
+  it('answers within its budget with where it got to, and the cursor finds every match exactly once, newest first', async () => {
+    tinyBudget();
+    const pages = await allPages('messages', w.appId, { search: 'needle', limit: '3' });
+    expect(idsOf(pages)).toEqual(matching.map((m) => m.messageId));
+    // More pages than the limit alone needs: pages answered short when the budget ran out.
+    expect(pages.length).toBeGreaterThan(Math.ceil(matching.length / 3));
+    expect(pages.some((p) => p.data.length < 3 && p.nextCursor !== null)).toBe(true);
+    // How far back each page searched only goes back, and every row of a page is at or after it.
+    const reached = pages.map((p) => Date.parse(p.searchedBackTo!));
+    expect([...reached].sort((a, b) => b - a)).toEqual(reached);
+    for (const p of pages) {
+      for (const row of p.data) {
+        const at = parseInt(row.id.slice(4, 16), 16);
+        expect(at).toBeGreaterThanOrEqual(Date.parse(p.searchedBackTo!));
+      }
+    }
+    // The last page searched back to the app's oldest message.
+    expect(Date.parse(pages.at(-1)!.searchedBackTo!)).toBeLessThanOrEqual(ago(119 * HOUR).getTime());
+
+    // The default budget finds them all at once.
+    resetBudget();
+    const once = await page('messages', w.appId, { search: 'needle', limit: '100' });
+    expect(once.data.map((row) => row.id)).toEqual(matching.map((m) => m.messageId));
+    expect(once.nextCursor).toBeNull();
+  });
+
+  it('continues a delivery search inside a message whose deliveries a page split', async () => {
+    tinyBudget();
+    // Three deliveries a page, two a message: pages end in the middle of a message.
+    const pages = await allPages('deliveries', w.appId, { search: 'needle', limit: '3' });
+    expect(idsOf(pages)).toEqual(matching.flatMap((m) => m.deliveries));
+    // And with the default budget, full pages of three.
+    resetBudget();
+    const full = await allPages('deliveries', w.appId, { search: 'needle', limit: '3' });
+    expect(full.slice(0, -1).every((p) => p.data.length === 3)).toBe(true);
+    expect(idsOf(full)).toEqual(matching.flatMap((m) => m.deliveries));
+  });
+});
+
+function resetBudget() {
+  delete process.env.HOOKLINE_SEARCH_BUDGET_MS;
+  resetApiSettings();
+}
+
+describe('the portal', () => {
+  it("finds the customer's own deliveries only", async () => {
+    const mine = await world('portal-mine', 1);
+    const theirs = await world('portal-theirs', 1);
+    const own = await messageAt(mine, ago(3 * HOUR), { secret: 'shared-term', owner: 'mine' });
+    // Newer, the same words: never found from the other app's portal.
+    await messageAt(theirs, ago(HOUR), { secret: 'shared-term', owner: 'theirs' });
+    const token = await portalToken(mine.appId);
+    const found = await portalCall('GET', `/v1/apps/${mine.appId}/deliveries?search=shared-term`, { token });
+    expect(found.status, found.text).toBe(200);
+    expect((found.body as SearchPage).data.map((row) => row.id)).toEqual(own.deliveries);
+    const byPath = await portalCall('GET', `/v1/apps/${mine.appId}/deliveries?payloadPath=owner&payloadValue=theirs`, {
+      token,
+    });
+    expect((byPath.body as SearchPage).data).toEqual([]);
+    const across = await portalCall('GET', `/v1/apps/${theirs.appId}/deliveries?search=shared-term`, { token });
+    expect(across.status).toBe(404);
+  });
+});
+
+describe('a range over many time partitions', () => {
+  it('walks back partition by partition and finds every match exactly once', async () => {
+    const w = await world('partitions', 1);
+    // Hourly periods: first the overflow becomes a period up to a few hours ahead (as the worker's
+    // first run does); then, with the clock moved an hour on and periods wanted 30 hours ahead, a
+    // period for each hour up to there.
+    await maintainTimePartitions(ctx.db.pool, { retentionMs: null, periodMs: HOUR });
+    const later = Date.now() + HOUR;
+    const result = await maintainTimePartitions(ctx.db.pool, {
+      retentionMs: null,
+      periodMs: HOUR,
+      aheadMs: 30 * HOUR,
+      now: () => later,
+    });
+    expect(result?.created.length).toBeGreaterThanOrEqual(25);
+    // A match in each of 24 hours ahead (in the periods just made), and misses between them.
+    const start = Math.ceil((Date.now() + 5 * HOUR) / HOUR) * HOUR;
+    const matches: Awaited<ReturnType<typeof messageAt>>[] = [];
+    for (let hour = 0; hour < 24; hour++) {
+      matches.unshift(await messageAt(w, new Date(start + hour * HOUR + 10 * MINUTE), { code: `z-${hour}` }));
+      await messageAt(w, new Date(start + hour * HOUR + 40 * MINUTE), { code: `y-${hour}` });
+    }
+    const { rows } = await ctx.db.pool.query<{ partitions: number }>(
+      `SELECT count(DISTINCT tableoid)::int AS partitions FROM hookline.messages WHERE app_id = $1`,
+      [w.appId],
+    );
+    expect(rows[0]!.partitions).toBe(24);
+    const range = { from: new Date(start).toISOString(), to: new Date(start + 25 * HOUR).toISOString() };
+
+    const once = await page('messages', w.appId, {
+      ...range,
+      payloadPath: 'code',
+      payloadValue: 'z-',
+      payloadMatch: 'contains',
+      limit: '100',
+    });
+    expect(once.data.map((row) => row.id)).toEqual(matches.map((m) => m.messageId));
+    expect(once.nextCursor).toBeNull();
+
+    tinyBudget();
+    const pages = await allPages('messages', w.appId, { ...range, search: '"z-' });
+    expect(idsOf(pages)).toEqual(matches.map((m) => m.messageId));
+    // A slice never spans two partitions, and a tiny budget searches one slice a request: at least a
+    // page per partition holding a match.
+    expect(pages.length).toBeGreaterThanOrEqual(24);
+    const deliveries = await allPages('deliveries', w.appId, { ...range, search: '"z-' });
+    expect(idsOf(deliveries)).toEqual(matches.flatMap((m) => m.deliveries));
+  });
+});
