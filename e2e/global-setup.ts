@@ -11,6 +11,7 @@ import { ensureDatabase, freePort, startEmbeddedPostgres } from '../lib/database
 import { migrate } from '../lib/database/migrate';
 import { publishE2eEnv } from './support/env';
 import { startE2eReceiver } from './support/receiver';
+import { startOidcProvider } from '../test/support/oidc-provider';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const ADMIN_EMAIL = 'oncall@hookline.test';
@@ -43,6 +44,9 @@ export default async function globalSetup() {
 
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
+    // A real OpenID provider for "Sign in with SSO" (e2e/sso.spec.ts); password sign-in stays on.
+    const oidc = await startOidcProvider({ redirectUris: [`${baseUrl}/api/auth/sso/callback`] });
+    cleanups.push(() => oidc.close());
     const dataDir = join(tempDir, 'data');
     const server = await startServer({
       DATABASE_URL: databaseUrl,
@@ -66,6 +70,9 @@ export default async function globalSetup() {
       HOOKLINE_JOB_BATCH_SIZE: '20',
       HOOKLINE_JOB_BATCH_PAUSE_MS: '250',
       HOOKLINE_LOG_LEVEL: 'warn',
+      HOOKLINE_OIDC_ISSUER: oidc.issuer,
+      HOOKLINE_OIDC_CLIENT_ID: oidc.clientId,
+      HOOKLINE_OIDC_CLIENT_SECRET: oidc.clientSecret,
       // A payload search answers after one slice of time a request, so "Continue searching" can be
       // seen and used (e2e/search.spec.ts); a search of the last minutes still finds them at once.
       HOOKLINE_SEARCH_BUDGET_MS: '1',
@@ -82,6 +89,7 @@ export default async function globalSetup() {
       adminPassword: ADMIN_PASSWORD,
       databaseUrl,
       ...seed,
+      oidcIssuer: oidc.issuer,
     });
     return teardown;
   } catch (error) {

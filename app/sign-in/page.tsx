@@ -1,7 +1,11 @@
 import type { Metadata } from 'next';
 import { SignInForm } from '@/components/auth/sign-in-form';
+import { getApiSettings } from '@/lib/runtime/api-settings';
+import { ssoFailureMessage } from '@/lib/domain/auth/sso/sso-error';
 
 export const metadata: Metadata = { title: 'Sign in' };
+// The sign-in methods come from the environment of the running server, not of the build.
+export const dynamic = 'force-dynamic';
 
 function safeNext(next: string | string[] | undefined): string {
   // Only same-site paths: "//evil.example" would be a protocol-relative redirect off the site.
@@ -9,8 +13,13 @@ function safeNext(next: string | string[] | undefined): string {
   return '/overview';
 }
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { next } = await searchParams;
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { next, sso_error: ssoError } = await searchParams;
+  const settings = getApiSettings();
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm">
@@ -18,7 +27,12 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           <div className="text-xl font-semibold tracking-tight">Hookline</div>
           <p className="text-sm text-zinc-500">Sign in to the webhook dashboard</p>
         </div>
-        <SignInForm next={safeNext(next)} />
+        <SignInForm
+          next={safeNext(next)}
+          password={settings.passwordSignIn}
+          sso={settings.oidc !== null}
+          ssoError={ssoFailureMessage(typeof ssoError === 'string' ? ssoError : undefined)}
+        />
       </div>
     </main>
   );

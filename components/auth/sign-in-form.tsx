@@ -7,7 +7,22 @@ import { Card } from '../ui/card';
 import { Field, Input } from '../ui/field';
 import { InlineError } from '../ui/states';
 
-export function SignInForm({ next }: { next: string }) {
+/**
+ * Password sign-in and, when configured, "Sign in with SSO" (a plain link: the server redirects to the
+ * identity provider). With HOOKLINE_PASSWORD_SIGN_IN=false only the SSO button is shown.
+ */
+export function SignInForm({
+  next,
+  password: passwordSignIn = true,
+  sso = false,
+  ssoError = null,
+}: {
+  next: string;
+  password?: boolean;
+  sso?: boolean;
+  /** Why the last SSO attempt was refused, as the page says it. */
+  ssoError?: string | null;
+}) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   // Asked for once the server says the password was right and the member has a second factor.
@@ -30,8 +45,36 @@ export function SignInForm({ next }: { next: string }) {
     event.preventDefault();
     signIn.mutate();
   };
+  const ssoLink = sso ? (
+    <a
+      href={`/api/auth/sso/start?next=${encodeURIComponent(next)}`}
+      className="flex w-full items-center justify-center rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm font-medium text-zinc-800 hover:bg-zinc-50"
+    >
+      Sign in with SSO
+    </a>
+  ) : null;
+  const ssoAlert = ssoError ? (
+    <div role="alert" className="mb-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+      {ssoError}
+    </div>
+  ) : null;
+  if (!passwordSignIn) {
+    return (
+      <Card className="p-5">
+        {ssoAlert}
+        {ssoLink ?? <p className="text-sm text-zinc-600">No sign-in method is configured.</p>}
+      </Card>
+    );
+  }
   return (
     <Card className="p-5">
+      {ssoAlert}
+      {ssoLink ? (
+        <div className="mb-4 space-y-3">
+          {ssoLink}
+          <div className="text-center text-xs text-zinc-400">or with your password</div>
+        </div>
+      ) : null}
       <form onSubmit={submit} className="space-y-3">
         <Field label="Email">
           <Input

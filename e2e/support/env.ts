@@ -11,6 +11,8 @@ export interface E2eEnv {
   appId: string;
   appName: string;
   endpointId: string;
+  /** The OpenID provider the server signs in with (test/support/oidc-provider.ts). */
+  oidcIssuer: string;
 }
 
 const VARIABLE = 'HOOKLINE_E2E_ENV';

@@ -17,6 +17,9 @@ export const DOMAIN_ERROR_CODES = [
   'invalid_credentials',
   // The password was right, and the member has a second factor: send the authenticator's code too.
   'second_factor_required',
+  // A single sign-on callback refused (details.reason: lib/domain/auth/sso/sso-error.ts); the
+  // browser sees the sign-in page with the reason, not this code.
+  'sso_failed',
   // An invitation link that is unknown, expired, revoked or used already (one code for all four).
   'invitation_invalid',
   // A change that would leave no owner (demoting or removing the last one).

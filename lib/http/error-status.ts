@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   invalid_cursor: 400,
   invalid_credentials: 401,
   second_factor_required: 401,
+  sso_failed: 401,
   invitation_invalid: 404,
   last_owner: 409,
   // Also what an app-limited key gets for another app's resources: it must not learn they exist.
@@ -35,6 +36,8 @@ export const ERROR_STATUS = {
   // The caller's role lacks the permission the operation needs (lib/http/permissions.ts).
   forbidden: 403,
   csrf_rejected: 403,
+  // HOOKLINE_PASSWORD_SIGN_IN=false: members sign in by SSO only.
+  password_sign_in_disabled: 403,
   portal_read_only: 403,
   payload_too_large: 413,
   unsupported_media_type: 415,

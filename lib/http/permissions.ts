@@ -97,6 +97,8 @@ export const OPERATION_PERMISSION = {
   revokeInvitation: 'members.manage',
   // The dashboard's own (/api/auth)
   signIn: 'public',
+  startSsoSignIn: 'public',
+  finishSsoSignIn: 'public',
   signOut: 'public',
   getSession: 'public',
   acceptInvitation: 'public',

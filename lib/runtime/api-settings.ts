@@ -13,8 +13,19 @@ export interface ApiSettings {
   /** The per-attempt deadline of endpoints (and apps) that set none. */
   deliveryTimeoutMs: number;
   trustProxy: boolean;
+  /** Single sign-on (HOOKLINE_OIDC_*); null when not configured. */
+  oidc: OidcSettings | null;
+  passwordSignIn: boolean;
   /** How long one request of a payload search may scan before it answers with a cursor. */
   searchBudgetMs: number;
+}
+
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The role of a member created at its first SSO sign-in; null: no such creation. */
+  defaultRole: 'owner' | 'admin' | 'developer' | 'viewer' | null;
 }
 
 let cached: ApiSettings | undefined;
@@ -34,6 +45,16 @@ export function getApiSettings(): ApiSettings {
     retryScheduleMs: config.HOOKLINE_RETRY_SCHEDULE,
     deliveryTimeoutMs: config.HOOKLINE_DELIVERY_TIMEOUT_MS,
     trustProxy: config.HOOKLINE_TRUST_PROXY,
+    oidc:
+      config.HOOKLINE_OIDC_ISSUER && config.HOOKLINE_OIDC_CLIENT_ID && config.HOOKLINE_OIDC_CLIENT_SECRET
+        ? {
+            issuer: config.HOOKLINE_OIDC_ISSUER,
+            clientId: config.HOOKLINE_OIDC_CLIENT_ID,
+            clientSecret: config.HOOKLINE_OIDC_CLIENT_SECRET,
+            defaultRole: config.HOOKLINE_OIDC_DEFAULT_ROLE ?? null,
+          }
+        : null,
+    passwordSignIn: config.HOOKLINE_PASSWORD_SIGN_IN,
     searchBudgetMs: config.HOOKLINE_SEARCH_BUDGET_MS,
   };
   return cached;

@@ -197,6 +197,47 @@ const configSchema = z.object({
       error: 'HOOKLINE_PUBLIC_URL must be an origin without a path, such as https://hooks.example.com',
     })
     .optional(),
+  // Single sign-on with OpenID Connect (lib/domain/auth/sso): the issuer's URL (its
+  // /.well-known/openid-configuration is read), and the client registered there for Hookline, whose
+  // redirect URI is <HOOKLINE_PUBLIC_URL or the browser's origin>/api/auth/sso/callback.
+  HOOKLINE_OIDC_ISSUER: z
+    .url({
+      protocol: /^https?$/,
+      error: 'HOOKLINE_OIDC_ISSUER must be an http(s) URL such as https://accounts.example.com',
+    })
+    .optional(),
+  HOOKLINE_OIDC_CLIENT_ID: z.string().trim().min(1).optional(),
+  HOOKLINE_OIDC_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  // Unset: only existing members (or emails with an open invitation) sign in by SSO. Set: a verified
+  // email that is no member yet becomes one, with this role and every app.
+  HOOKLINE_OIDC_DEFAULT_ROLE: z
+    .enum(['owner', 'admin', 'developer', 'viewer'], {
+      error: 'HOOKLINE_OIDC_DEFAULT_ROLE must be owner, admin, developer or viewer',
+    })
+    .optional(),
+  // false: members sign in by SSO only (POST /api/auth/sign-in answers 403 password_sign_in_disabled).
+  HOOKLINE_PASSWORD_SIGN_IN: boolean('HOOKLINE_PASSWORD_SIGN_IN', true),
+});
+
+// What no single variable can say: the SSO settings go together, and passwords need SSO to be turned off.
+const checkedConfigSchema = configSchema.superRefine((config, ctx) => {
+  const oidc = [config.HOOKLINE_OIDC_ISSUER, config.HOOKLINE_OIDC_CLIENT_ID, config.HOOKLINE_OIDC_CLIENT_SECRET];
+  if (oidc.some(Boolean) && !oidc.every(Boolean)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['HOOKLINE_OIDC_ISSUER'],
+      message:
+        'HOOKLINE_OIDC_ISSUER, HOOKLINE_OIDC_CLIENT_ID and HOOKLINE_OIDC_CLIENT_SECRET are set together or not at all',
+    });
+  }
+  // Without SSO, turning passwords off would leave nobody a way in.
+  if (!config.HOOKLINE_PASSWORD_SIGN_IN && !config.HOOKLINE_OIDC_ISSUER) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['HOOKLINE_PASSWORD_SIGN_IN'],
+      message: 'HOOKLINE_PASSWORD_SIGN_IN=false needs single sign-on configured (HOOKLINE_OIDC_ISSUER)',
+    });
+  }
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -213,7 +254,7 @@ export class ConfigError extends Error {
 
 /** Parses the environment; throws ConfigError naming every bad variable at once. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = configSchema.safeParse(env);
+  const parsed = checkedConfigSchema.safeParse(env);
   if (parsed.success) return parsed.data;
   throw new ConfigError(
     parsed.error.issues.map((issue) => {

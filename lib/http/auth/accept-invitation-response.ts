@@ -1,6 +1,6 @@
 import { getApiSettings } from '../../runtime/api-settings';
 import { takeToken } from '../rate-limit';
-import { rateLimited } from '../http-error';
+import { HttpError, rateLimited } from '../http-error';
 import { assertSameOrigin } from './authenticate-request';
 import { clientInfo } from './client-info';
 import { withSessionCookie } from './sign-in-response';
@@ -13,6 +13,14 @@ const ACCEPTS_PER_SECOND = 10;
 
 /** Accepts an invitation (a new member with the password chosen now) and signs it in. */
 export async function acceptInvitationResponse(request: Request, body: { token: string; password: string }) {
+  // With SSO only, a password would open nothing: the invitation is accepted at the first SSO sign-in
+  // with its email (lib/domain/auth/sso/finish-sso-sign-in.ts), and the link stays open for it.
+  if (!getApiSettings().passwordSignIn) {
+    throw new HttpError(
+      'password_sign_in_disabled',
+      'Password sign-in is turned off here; sign in with SSO using the invited email to join',
+    );
+  }
   if (request.headers.get('origin') !== null) assertSameOrigin(request);
   const wait = await takeToken('accept-invitation', ACCEPTS_PER_SECOND);
   if (wait > 0) throw rateLimited('Too many attempts; wait a moment', wait);

@@ -1,6 +1,6 @@
 import { getApiSettings } from '../../runtime/api-settings';
 import { takeToken } from '../rate-limit';
-import { rateLimited } from '../http-error';
+import { HttpError, rateLimited } from '../http-error';
 import { assertSameOrigin, isSecureRequest } from './authenticate-request';
 import { clientInfo } from './client-info';
 import { sessionCookie } from './session-cookie';
@@ -16,6 +16,12 @@ export async function signInResponse(
   request: Request,
   { email, password, code }: { email: string; password: string; code?: string },
 ) {
+  if (!getApiSettings().passwordSignIn) {
+    throw new HttpError(
+      'password_sign_in_disabled',
+      'Password sign-in is turned off here (HOOKLINE_PASSWORD_SIGN_IN=false); sign in with SSO',
+    );
+  }
   if (request.headers.get('origin') !== null) assertSameOrigin(request);
   const wait = await takeToken(`sign-in:${email.trim().toLowerCase()}`, SIGN_IN_ATTEMPTS_PER_SECOND);
   if (wait > 0) {
