@@ -15,7 +15,8 @@
 // - No producer waits: a period is created beside the parent and attached (SHARE UPDATE EXCLUSIVE,
 //   which inserts do not conflict with), and dropped after DETACH ... CONCURRENTLY (PostgreSQL 14+),
 //   which waits for transactions instead of blocking them. The one exception is turning a non-empty
-//   overflow into a period, which must detach it under an ACCESS EXCLUSIVE lock (lock_timeout 5 s).
+//   overflow into a period, which must detach it under an ACCESS EXCLUSIVE lock (each lock waited for
+//   at most 100 ms, and the step tried again: see withShortLocks).
 import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
 import { withTryLock } from './advisory-lock';
@@ -177,8 +178,7 @@ async function extendAhead(
     );
     await query(`ALTER TABLE hookline.${name}_overflow VALIDATE CONSTRAINT ${name}_overflow_upper`);
   }
-  await inTransaction(query, async () => {
-    await query(`SET LOCAL lock_timeout = '5s'`);
+  await withShortLocks(query, async () => {
     for (const { name } of TABLES) {
       const { period, lower, upper: upperId } = bounds.get(name)!;
       await query(`ALTER TABLE hookline.${name} DETACH PARTITION hookline.${name}_overflow`);
@@ -334,6 +334,35 @@ async function finishInterruptedDetaches(query: Query, result: TimePartitionResu
         await query(`ALTER TABLE hookline.${name} DETACH PARTITION hookline.${name}_${period.name} CONCURRENTLY`);
     }
     await dropOrReattach(query, period, await boundsOf(query, 'msg', period), result);
+  }
+}
+
+const LOCK_TIMEOUT_MS = 100;
+const LOCK_ATTEMPTS = 50;
+
+/**
+ * `work` in a transaction whose locks are waited for at most 100 ms each, tried again (up to 50 times,
+ * a little later each time) when one is not granted. The exclusive locks on the three tables are taken
+ * one after another while producers and the worker's statements take theirs in their own orders: a
+ * long wait could deadlock with one of them (seen in the soak: the claim aborted with "deadlock
+ * detected" after the default 1 s deadlock timeout), and would hold every producer queued behind it.
+ * Giving up first bounds what a producer waits to 100 ms, and leaves no deadlock for PostgreSQL to
+ * break by aborting someone else's statement.
+ */
+async function withShortLocks(query: Query, work: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await inTransaction(query, async () => {
+        await query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT_MS}ms'`);
+        await work();
+      });
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      // 55P03 lock_not_available (the lock timeout), 40P01 deadlock_detected.
+      if ((code !== '55P03' && code !== '40P01') || attempt >= LOCK_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+    }
   }
 }
 
