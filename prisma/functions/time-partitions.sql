@@ -83,16 +83,33 @@ END $$;
 -- Gives each table an overflow partition if it has none, from the end of its newest partition: run
 -- by the migration runner after every migration and by the worker's maintenance, so ids after the
 -- newest period always have a partition to go to. Returns the partitions it created.
+-- A table without one is a table just migrated (the overflow is only ever missing between the
+-- migration that made the table partitioned and this call, or for a moment in the maintenance), so it
+-- first gets one-minute periods up to 15 minutes from now: producers that start right away write into
+-- periods, not into the overflow, and the worker's first maintenance has no overflow holding rows to
+-- turn into a period (the one step producers would wait for). The maintenance replaces the
+-- one-minute periods with its own length from their end on; retention drops them as any other.
 CREATE OR REPLACE FUNCTION hookline.ensure_overflow_partitions() RETURNS SETOF text
 LANGUAGE plpgsql AS $$
 DECLARE
   v_table text;
   v_end timestamptz;
+  v_until timestamptz := date_trunc('minute', clock_timestamp()) + interval '15 minutes';
 BEGIN
   FOR v_table IN SELECT t.table_name FROM hookline.time_partitioned_tables() AS t LOOP
     IF NOT EXISTS (SELECT 1 FROM hookline.time_partitions(v_table) AS p WHERE p.upper_at IS NULL) THEN
-      SELECT max(p.upper_at) INTO v_end FROM hookline.time_partitions(v_table) AS p;
-      RETURN NEXT hookline.add_time_partition(v_table, coalesce(v_end, '1970-01-01'), NULL);
+      SELECT coalesce(max(p.upper_at), date_trunc('minute', clock_timestamp())) INTO v_end
+        FROM hookline.time_partitions(v_table) AS p;
+      -- At most 16 of them; an end already past (never after a migration) is caught up in one.
+      IF v_end < v_until - interval '16 minutes' THEN
+        RETURN NEXT hookline.add_time_partition(v_table, v_end, v_until - interval '15 minutes');
+        v_end := v_until - interval '15 minutes';
+      END IF;
+      WHILE v_end < v_until LOOP
+        RETURN NEXT hookline.add_time_partition(v_table, v_end, date_trunc('minute', v_end) + interval '1 minute');
+        v_end := date_trunc('minute', v_end) + interval '1 minute';
+      END LOOP;
+      RETURN NEXT hookline.add_time_partition(v_table, v_end, NULL);
     END IF;
   END LOOP;
 END $$;

@@ -99,15 +99,23 @@ async function expectContiguous(): Promise<void> {
 }
 
 describe('time partitions', () => {
-  it('start as the legacy partition and an overflow to MAXVALUE, and take writes right away', async () => {
-    const names = (await partitionsOf('messages')).map((p) => p.partition_name);
-    expect(names).toEqual([expect.stringMatching(/^messages_before_\d{8}t\d{4}$/), 'messages_overflow']);
+  it('start as the legacy partition, one-minute periods for 15 minutes and an overflow to MAXVALUE', async () => {
+    const partitions = await partitionsOf('messages');
+    const names = partitions.map((p) => p.partition_name);
+    expect(names[0]).toMatch(/^messages_before_\d{8}t\d{4}$/);
+    expect(names.at(-1)).toBe('messages_overflow');
+    const periods = partitions.slice(1, -1);
+    expect(periods.length).toBeGreaterThanOrEqual(14);
+    for (const period of periods) expect(period.upper_at!.getTime() - period.lower_at!.getTime()).toBe(MINUTE);
+    // Producers starting now write into periods: the worker's first maintenance has no overflow
+    // holding rows to turn into a period.
+    expect(partitions.at(-1)!.lower_at!.getTime()).toBeGreaterThan(Date.now() + 13 * MINUTE);
     await expectContiguous();
     const { rows } = await db.pool.query<{ id: string }>(
       `SELECT hookline.send($1, 'spice.harvested', '{"n": 1}') AS id`,
       [appId],
     );
-    expect(await partitionOf('messages', rows[0]!.id)).toMatch(/^messages_(before_|overflow)/);
+    expect(await partitionOf('messages', rows[0]!.id)).toMatch(/^messages_(before_|p)/);
     // Fanned out to nobody, as a worker would: nothing of this test holds a period later on.
     await db.pool.query('DELETE FROM hookline.fanout_queue');
   });
@@ -123,7 +131,9 @@ describe('time partitions', () => {
        RETURNING id`,
       [appId, overflowStart],
     );
-    const result = await maintainTimePartitions(db.pool, { retentionMs: null, periodMs: MINUTE });
+    // Ten minutes on (the clock moved), the overflow is less than the 10 minutes ahead it must be.
+    const later = Date.now() + 10 * MINUTE;
+    const result = await maintainTimePartitions(db.pool, { retentionMs: null, periodMs: MINUTE, now: () => later });
     expect(result?.overflowTaken).toBe(true);
     expect(result?.created).toHaveLength(1);
     expect(await countRows(db.pool, 'messages')).toBe(before + 1);
@@ -131,15 +141,15 @@ describe('time partitions', () => {
     // The new overflow starts at least 10 minutes ahead, and is empty.
     const overflow = (await partitionsOf('messages')).at(-1)!;
     expect(overflow.partition_name).toBe('messages_overflow');
-    expect(overflow.lower_at!.getTime()).toBeGreaterThanOrEqual(Date.now() + 10 * MINUTE - 5_000);
+    expect(overflow.lower_at!.getTime()).toBeGreaterThanOrEqual(later + 10 * MINUTE);
     expect(await countRows(db.pool, 'messages_overflow')).toBe(0);
     await expectContiguous();
   });
 
   it('make periods ahead of the clock without touching the overflow’s rows (it has none)', async () => {
-    // Five minutes on, the overflow (10 minutes ahead) is still in the future: it is empty, and
-    // detached without a lock that would hold producers back.
-    const later = Date.now() + 5 * MINUTE;
+    // Fifteen minutes on, the overflow (about 21 minutes ahead now) is still in the future: it is
+    // empty, and detached without a lock that would hold producers back.
+    const later = Date.now() + 15 * MINUTE;
     const result = await maintainTimePartitions(db.pool, { retentionMs: null, periodMs: MINUTE, now: () => later });
     expect(result?.overflowTaken).toBe(false);
     expect(result?.created.length).toBeGreaterThanOrEqual(3);
