@@ -32,7 +32,7 @@ import {
 import { ReplayMatchingDialog } from './replay-matching-dialog';
 import { useCan } from '../auth/member-context';
 import { SearchProgress } from '../filters/search-progress';
-import { isPayloadSearch, type PayloadMatch } from '@/lib/contract/schemas/payload-search';
+import { isPayloadSearch, type PayloadMatch } from '@/lib/contract/payload-search-params';
 
 function isStateFilter(value: string | undefined): value is DeliveryStateFilter {
   return value !== undefined && (DELIVERY_STATE_FILTERS as readonly string[]).includes(value);

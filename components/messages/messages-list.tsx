@@ -16,7 +16,7 @@ import { TextFilterFields, type TextFilterSpec } from '../filters/text-filter-fi
 import { TimeRangePicker } from '../filters/time-range-picker';
 import { PAYLOAD_SEARCH_NAMES, PayloadSearchFields } from '../filters/payload-search-fields';
 import { SearchProgress } from '../filters/search-progress';
-import { isPayloadSearch, type PayloadMatch } from '@/lib/contract/schemas/payload-search';
+import { isPayloadSearch, type PayloadMatch } from '@/lib/contract/payload-search-params';
 import { useDefaultApp } from '../filters/use-default-app';
 import { useUrlFilters } from '../filters/use-url-filters';
 import { formatTime } from '../format';

@@ -297,7 +297,7 @@ describe('the portal', () => {
 });
 
 describe('a range over many time partitions', () => {
-  it('walks back partition by partition and finds every match exactly once', async () => {
+  it('walks back through every partition and finds every match exactly once', async () => {
     const w = await world('partitions', 1);
     // Hourly periods: first the overflow becomes a period up to a few hours ahead (as the worker's
     // first run does); then, with the clock moved an hour on and periods wanted 30 hours ahead, a
@@ -338,9 +338,9 @@ describe('a range over many time partitions', () => {
     tinyBudget();
     const pages = await allPages('messages', w.appId, { ...range, search: '"z-' });
     expect(idsOf(pages)).toEqual(matches.map((m) => m.messageId));
-    // A slice never spans two partitions, and a tiny budget searches one slice a request: at least a
-    // page per partition holding a match.
-    expect(pages.length).toBeGreaterThanOrEqual(24);
+    // A tiny budget searches one slice a request (a slice may span several partitions): the walk takes
+    // several pages over the 24 partitions, and finds each match once.
+    expect(pages.length).toBeGreaterThan(1);
     const deliveries = await allPages('deliveries', w.appId, { ...range, search: '"z-' });
     expect(idsOf(deliveries)).toEqual(matches.flatMap((m) => m.deliveries));
   });

@@ -3,8 +3,8 @@ import { apiFetch, type QueryValue } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
 import { rangeToWindow, type TimeRange } from './time-range';
 import type { ReplayResult } from '../../contract/schemas/common';
-import type { PayloadMatch, SearchablePage } from '../../contract/schemas/payload-search';
-import { isPayloadSearch } from '../../contract/schemas/payload-search';
+import type { SearchablePage } from '../../contract/schemas/payload-search';
+import { isPayloadSearch, type PayloadMatch } from '../../contract/payload-search-params';
 import type { Delivery, DeliveryDetail, ReplaySelectionResult } from '../../contract/schemas/deliveries';
 import type { DeliveryStateFilter } from '../../domain/deliveries/delivery-states';
 

@@ -4,8 +4,8 @@ import { LIVE_REFRESH_MS } from './refresh';
 import { rangeToWindow, type TimeRange } from './time-range';
 import type { z } from 'zod';
 import type { ReplayResult } from '../../contract/schemas/common';
-import type { PayloadMatch, SearchablePage } from '../../contract/schemas/payload-search';
-import { isPayloadSearch } from '../../contract/schemas/payload-search';
+import type { SearchablePage } from '../../contract/schemas/payload-search';
+import { isPayloadSearch, type PayloadMatch } from '../../contract/payload-search-params';
 import type { MessageDetail } from '../../contract/schemas/deliveries';
 import type { createMessageBody, Message, MessageWithOutcome } from '../../contract/schemas/messages';
 

@@ -4,10 +4,15 @@
 // (lib/domain/search/walk-back.ts) and answers what it found with where it got to: `searchedBackTo`,
 // and a cursor to continue from there.
 import { z } from 'zod';
+import { PAYLOAD_MATCHES } from '../payload-search-params';
 import { page, timestamp, type Page } from './common';
 
-export const PAYLOAD_MATCHES = ['equals', 'contains'] as const;
-export type PayloadMatch = (typeof PAYLOAD_MATCHES)[number];
+export {
+  PAYLOAD_MATCHES,
+  isPayloadSearch,
+  type PayloadMatch,
+  type PayloadSearchParams,
+} from '../payload-search-params';
 
 export const payloadSearchQuery = {
   search: z
@@ -39,13 +44,6 @@ export const payloadSearchQuery = {
     .describe('How payloadValue matches the field at payloadPath: equals (the default) or contains'),
 };
 
-export interface PayloadSearchParams {
-  search?: string;
-  payloadPath?: string;
-  payloadValue?: string;
-  payloadMatch?: PayloadMatch;
-}
-
 /** A list page that may come from a search: with a search, `nextCursor` continues it from `searchedBackTo`. */
 export function searchablePage<T extends z.ZodType>(item: T) {
   return page(item).extend({
@@ -59,7 +57,3 @@ export function searchablePage<T extends z.ZodType>(item: T) {
 
 /** A list answer that may come from a search (the JSON searchablePage describes). */
 export type SearchablePage<Item> = Page<Item> & { searchedBackTo: string | null };
-
-/** Whether these parameters make the list a payload search. */
-export const isPayloadSearch = (params: PayloadSearchParams) =>
-  params.search !== undefined || params.payloadPath !== undefined;

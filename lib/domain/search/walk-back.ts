@@ -6,9 +6,9 @@
 // search pays instead, and only while someone searches.
 //
 // Why it is cheap: ids begin with 12 hex digits of milliseconds and are the partition key (migration
-// 20261126130000_time_partitions), so a slice `id >= lower AND id < upper` is read from one partition
-// alone, and through its primary key newest first. Slices are clipped to partition bounds, skip the
-// gaps retention left, and end at the oldest partition.
+// 20261126130000_time_partitions), so a slice `id >= lower AND id < upper` reads only the partitions
+// of its time, in id order, through their primary keys newest first. Slices skip the gaps retention
+// left, and end at the oldest partition.
 //
 // The slice length adapts: it starts at 15 minutes and is scaled by how long the last slice took
 // against a fifth of the budget (at most 4x up, 4x down), so an empty week costs a few queries and a
@@ -98,8 +98,10 @@ export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult
     // The newest partition holding ids below the position; none: retention dropped everything older.
     const partition = partitions.findLast((p) => p.lower_at === null || messageIdAt(p.lower_at.getTime()) < upper);
     if (!partition) return exhausted();
+    // A slice may span several partitions (one-minute periods: a 15-minute slice reads 15 of them,
+    // in id order, each through its primary key); it starts below the gap retention left above it.
     const positionMs = Math.min(idTimeMs(upper), partition.upper_at?.getTime() ?? Infinity);
-    const lowerMs = Math.max(partition.lower_at?.getTime() ?? 0, floorMs, positionMs - sliceMs);
+    const lowerMs = Math.max(floorMs, positionMs - sliceMs);
     const lower = messageIdAt(lowerMs);
 
     const sliceStarted = performance.now();
