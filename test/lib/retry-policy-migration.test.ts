@@ -4,19 +4,15 @@
 // is migrated in place. Every endpoint inherits (the deployment's schedule, its own timeout), the same
 // hookline.http_post call finds the same implicit endpoint, and a worker delivers it without the
 // reserved header.
-import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { defaultMigrationsDir, migrate } from '../../lib/database/migrate';
-import { createPool, withDatabase, type Pool } from '../../lib/database/pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../lib/database/migrate';
+import { createPool, type Pool } from '../../lib/database/pg';
 import { startReceiver, waitUntil, type Receiver } from '../support/receiver';
+import { databaseBefore } from '../support/database-before';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 
 const FIRST = '20261124160000_retry_policy';
-let name: string;
+let dropDatabase: (() => Promise<void>) | undefined;
 let pool: Pool | undefined;
 let receiver: Receiver | undefined;
 
@@ -24,29 +20,14 @@ afterAll(async () => {
   await stopTestWorkers();
   await receiver?.close();
   await pool?.end();
-  const admin = new pg.Client({ connectionString: inject('maintenanceUrl') });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await dropDatabase?.();
 });
-
-async function migrationsBefore(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'hookline-before-retry-policy-'));
-  for (const entry of await readdir(defaultMigrationsDir)) {
-    if (entry < FIRST) await cp(join(defaultMigrationsDir, entry), join(dir, entry), { recursive: true });
-  }
-  return dir;
-}
 
 describe(`migrations ${FIRST} and 20261124161000_reserved_headers`, () => {
   it('keep every app and endpoint as they were, and find and deliver old implicit endpoints', async () => {
-    name = `hookline_retry_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: inject('maintenanceUrl') });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = withDatabase(inject('maintenanceUrl'), name);
-    await migrate(url, await migrationsBefore());
+    const migrated = await databaseBefore(FIRST);
+    dropDatabase = migrated.drop;
+    const url = migrated.url;
     pool = createPool(url, { max: 4 });
     receiver = await startReceiver();
 

@@ -4,20 +4,16 @@
 // copied and nothing is lost: the old tables become the legacy partitions, a repeated idempotency key
 // still answers its first message, the new worker delivers what was waiting, and retention later
 // drops the legacy partitions whole once nothing in them is unfinished.
-import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { defaultMigrationsDir, migrate } from '../../lib/database/migrate';
-import { createPool, withDatabase, type Pool } from '../../lib/database/pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../lib/database/migrate';
+import { createPool, type Pool } from '../../lib/database/pg';
 import { maintainTimePartitions } from '../../worker/time-partitions';
 import { answer, startReceiver, waitUntil, type Receiver } from '../support/receiver';
+import { databaseBefore } from '../support/database-before';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 
 const MIGRATION = '20261126130000_time_partitions';
-let name: string;
+let dropDatabase: (() => Promise<void>) | undefined;
 let pool: Pool | undefined;
 let receiver: Receiver | undefined;
 
@@ -25,31 +21,14 @@ afterAll(async () => {
   await stopTestWorkers();
   await receiver?.close();
   await pool?.end();
-  const admin = new pg.Client({ connectionString: inject('maintenanceUrl') });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await dropDatabase?.();
 });
-
-/** The migrations and function files as they were before `MIGRATION`. */
-async function releaseBefore(): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'hookline-before-partitions-'));
-  const dir = join(root, 'migrations');
-  for (const entry of await readdir(defaultMigrationsDir)) {
-    if (entry < MIGRATION) await cp(join(defaultMigrationsDir, entry), join(dir, entry), { recursive: true });
-  }
-  return dir;
-}
 
 describe(`migration ${MIGRATION}`, () => {
   it('keeps every row in place, keeps idempotency keys answering, and the new worker delivers what was waiting', async () => {
-    name = `hookline_partitions_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: inject('maintenanceUrl') });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = withDatabase(inject('maintenanceUrl'), name);
-    await migrate(url, await releaseBefore());
+    const migrated = await databaseBefore(MIGRATION);
+    dropDatabase = migrated.drop;
+    const url = migrated.url;
     pool = createPool(url, { max: 3 });
 
     receiver = await startReceiver(answer(200, 'ok'));

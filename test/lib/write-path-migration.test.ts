@@ -3,20 +3,16 @@
 // the old hookline.send, one in flight under a lease, finished ones with attempts, a finished row
 // still naming a lease owner), is migrated in place; nothing is lost, what was waiting is delivered
 // by the new worker, and new events take the new path.
-import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { defaultMigrationsDir, migrate } from '../../lib/database/migrate';
-import { createPool, withDatabase, type Pool } from '../../lib/database/pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../lib/database/migrate';
+import { createPool, type Pool } from '../../lib/database/pg';
 import { fanOutQueued } from '../support/deliveries';
 import { answer, startReceiver, waitUntil, type Receiver } from '../support/receiver';
+import { databaseBefore } from '../support/database-before';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 
 const MIGRATION = '20261123170000_write_path_v2';
-let name: string;
+let dropDatabase: (() => Promise<void>) | undefined;
 let pool: Pool | undefined;
 let receiver: Receiver | undefined;
 
@@ -24,30 +20,14 @@ afterAll(async () => {
   await stopTestWorkers();
   await receiver?.close();
   await pool?.end();
-  const admin = new pg.Client({ connectionString: inject('maintenanceUrl') });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await dropDatabase?.();
 });
-
-/** The migrations folder as it was before `MIGRATION`: a copy of every earlier one. */
-async function migrationsBefore(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'hookline-before-v2-'));
-  for (const entry of await readdir(defaultMigrationsDir)) {
-    if (entry < MIGRATION) await cp(join(defaultMigrationsDir, entry), join(dir, entry), { recursive: true });
-  }
-  return dir;
-}
 
 describe(`migration ${MIGRATION}`, () => {
   it('keeps every message, delivery and attempt, repairs stray leases, and the new worker delivers what was waiting', async () => {
-    name = `hookline_v2_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: inject('maintenanceUrl') });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = withDatabase(inject('maintenanceUrl'), name);
-    await migrate(url, await migrationsBefore());
+    const migrated = await databaseBefore(MIGRATION);
+    dropDatabase = migrated.drop;
+    const url = migrated.url;
     pool = createPool(url, { max: 3 });
 
     receiver = await startReceiver(answer(200, 'ok'));
