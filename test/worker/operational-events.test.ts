@@ -239,6 +239,9 @@ describe('the operations pass', () => {
       [endpoint.id],
     );
     expect(issue.rows[0]).toMatchObject({ affected_deliveries: 3 });
+    // Counted into the issue endpoint.failing opened, which keeps its title: the heading an operator
+    // reads does not change under them.
+    expect(issue.rows[0].title).toMatch(/^Failing: /);
     expect(await countRows(db.pool, 'issue_deliveries', 'issue_id = $1', [issue.rows[0].id])).toBe(3);
 
     // Resolved by an operator, then it happens again: the same issue reopens.
@@ -257,6 +260,8 @@ describe('the operations pass', () => {
       reopened_count: 1,
       affected_deliveries: 4,
       resolved_at: null,
+      // Reopened by dead deliveries: the title says what reopened it.
+      title: 'Deliveries dead (http_5xx)',
     });
   });
 
