@@ -79,6 +79,20 @@ export async function readGauges(
   return { queue: queue.rows, circuits: circuits.rows };
 }
 
+/**
+ * Periods of messages that ended more than the retention ago and are still stored: retention keeps
+ * them while a delivery in them is unfinished. Read from the catalog, not from the last time-partition
+ * run, so every worker reports the same whichever holds the maintenance lock.
+ */
+export async function countPeriodsPastRetention(pool: Pool, retentionMs: number, now = new Date()): Promise<number> {
+  const { rows } = await pool.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM hookline.time_partitions('messages')
+      WHERE upper_at <= $2::timestamptz - make_interval(secs => $1::float8 / 1000)`,
+    [retentionMs, now],
+  );
+  return rows[0]?.count ?? 0;
+}
+
 export function logRetention(log: Logger, result: RetentionResult | null): void {
   if (result && (result.rollups || result.samples || result.auditEvents)) {
     log.info('retention removed old rows', { ...result });
@@ -115,7 +129,9 @@ export async function runMaintenance(options: {
     for (const state of ['closed', 'open', 'half_open']) {
       metrics.circuits.set({ state }, gauges.circuits.find((row) => row.state === state)?.count ?? 0);
     }
-    logTimePartitions(log, await maintainTimePartitions(pool, { retentionMs: options.retention?.retentionMs ?? null }));
+    const retentionMs = options.retention?.retentionMs ?? null;
+    logTimePartitions(log, await maintainTimePartitions(pool, { retentionMs }));
+    if (retentionMs !== null) metrics.periodsPastRetention.set({}, await countPeriodsPastRetention(pool, retentionMs));
     if (options.retention) logRetention(log, await applyRetention(pool, options.retention));
     // Operational events (issue 14): newly dead deliveries, alert rules.
     await runOperationsPass(pool, { retentionMs: options.retention?.retentionMs });

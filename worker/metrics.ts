@@ -107,6 +107,11 @@ export class WorkerMetrics {
     'Endpoints by circuit breaker state.',
     ['state'],
   );
+  readonly periodsPastRetention = new GaugeFamily(
+    this.registry,
+    'hookline_time_partitions_past_retention',
+    'Periods of events older than HOOKLINE_RETENTION still stored because a delivery in them is unfinished.',
+  );
   readonly inFlight = new GaugeFamily(this.registry, 'hookline_in_flight', 'HTTP attempts in flight in this worker.');
   readonly held = new GaugeFamily(this.registry, 'hookline_held_deliveries', 'Deliveries leased by this worker.');
   readonly unrecorded = new GaugeFamily(

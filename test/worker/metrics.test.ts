@@ -123,6 +123,7 @@ describe('GET /metrics', () => {
       'hookline_queue_depth',
       'hookline_endpoint_circuits',
       'hookline_in_flight',
+      'hookline_time_partitions_past_retention',
       'hookline_attempt_duration_seconds',
       'hookline_claim_duration_seconds',
       'hookline_flush_duration_seconds',
@@ -167,6 +168,8 @@ describe('GET /metrics', () => {
     expect(samples.get('hookline_endpoint_circuits{state="open"}')).toBe(1);
     expect(samples.get('hookline_endpoint_circuits{state="closed"}')).toBe(4);
     expect(samples.get('hookline_endpoint_circuits{state="half_open"}')).toBe(0);
+    // Nothing here is older than the retention (README: a number above 0 for long means a stuck period).
+    expect(samples.get('hookline_time_partitions_past_retention')).toBe(0);
 
     // One request still in flight: the hanging one.
     expect(samples.get('hookline_in_flight')).toBe(1);

@@ -3,6 +3,7 @@
 // moved clock, retention dropping whole periods and keeping one with a delivery still to send, and a
 // drop cut short between its steps finished the way retention would have.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { countPeriodsPastRetention } from '../../worker/maintenance';
 import { maintainTimePartitions, periodForRetention } from '../../worker/time-partitions';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
@@ -209,6 +210,8 @@ describe('time partitions', () => {
     expect(result?.dropped).toContain(finishedPeriod);
     expect(result?.dropped).toContain(legacy);
     expect(result?.held).toEqual([waitingPeriod]);
+    // The operator sees it: one period past retention, in every worker's metrics.
+    expect(await countPeriodsPastRetention(db.pool, HOUR, new Date(later))).toBe(1);
     for (const table of ['messages', 'deliveries', 'attempts']) {
       const { rows } = await db.pool.query(`SELECT to_regclass($1) AS gone`, [`hookline.${table}_${finishedPeriod}`]);
       expect(rows[0]!.gone).toBeNull();
@@ -226,6 +229,7 @@ describe('time partitions', () => {
     ]);
     const next = await maintainTimePartitions(db.pool, { retentionMs: HOUR, periodMs: MINUTE, now: () => later });
     expect(next?.dropped).toEqual([waitingPeriod]);
+    expect(await countPeriodsPastRetention(db.pool, HOUR, new Date(later))).toBe(0);
     await expectOverflowLast();
     expect(await countRows(db.pool, 'messages', 'id = $1', [waiting.messageId])).toBe(0);
   });
