@@ -13,7 +13,7 @@
 import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
 import type { ClaimedDelivery, EndpointSettings } from './deliver';
-import { sql } from './statements';
+import { statements } from './statements';
 
 export interface CircuitSettings {
   /** Failed attempts in a row that open an endpoint's circuit. */
@@ -70,7 +70,7 @@ export class CircuitGate {
       const probeMs = (first!.endpoint.timeoutMs ?? this.defaultTimeoutMs) + 1000;
       let won = false;
       try {
-        won = (await this.pool.query(sql.takeCircuitProbe, [endpointId, probeMs])).rowCount === 1;
+        won = (await statements.takeCircuitProbe.run(this.pool, { endpointId, probeMs })).rowCount === 1;
       } catch (error) {
         this.log.warn('taking the circuit probe failed', { error, endpointId });
       }

@@ -24,7 +24,7 @@ import type { LeaseKeeper } from './lease-keeper';
 import type { WorkerMetrics } from './metrics';
 import { BUSY_POLL_MS, BUSY_WINDOW_MS, type PollingPresence } from './polling-presence';
 import type { Service } from './service';
-import { sql } from './statements';
+import { statements } from './statements';
 import type { DeliverySource } from './take-deliveries';
 import type { Wake } from './wake';
 
@@ -192,7 +192,7 @@ export class ClaimLoop implements Service {
       // Sent as text, not prepared: a statement without parameters keeps its first (generic) plan
       // whatever plan_cache_mode says, and one made while deliveries was empty could scan it whole on
       // every idle poll once it holds millions of rows.
-      const { rows } = await pool.query<{ next_due_at: Date | null }>(sql.nextDueAt);
+      const { rows } = await statements.nextDueAt.run(pool, {});
       const nextDue = rows[0]?.next_due_at;
       if (!nextDue) return pollIntervalMs;
       return Math.max(1, Math.min(pollIntervalMs, nextDue.getTime() - Date.now() + 1));

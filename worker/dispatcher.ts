@@ -25,7 +25,7 @@ import type { HttpPools } from './http-pools';
 import type { LeaseKeeper, Release } from './lease-keeper';
 import type { LeaseBook } from './leases';
 import type { WorkerMetrics } from './metrics';
-import { sql } from './statements';
+import { statements } from './statements';
 import type { TakenRow } from './take-deliveries';
 
 // A delivery of a disabled endpoint goes back to the queue for this long without spending an
@@ -117,8 +117,8 @@ export class Dispatcher {
     );
     if (orphans.length > 0) {
       // If this fails, the rows come back when their lease ends and are tried again.
-      await this.options.pool
-        .query(sql.deleteOrphanDeliveries, [this.options.workerId, orphans])
+      await statements.deleteOrphanDeliveries
+        .run(this.options.pool, { workerId: this.options.workerId, deliveryIds: orphans })
         .catch((error: unknown) => {
           log.warn('deleting deliveries of a deleted endpoint failed', { error, deliveries: orphans.length });
         });

@@ -6,9 +6,10 @@ import type { Pool } from '../lib/database/pg';
 import { decryptSecret } from '../lib/runtime/secret-box';
 import type { EndpointSettings } from './deliver';
 import type { HttpMethod } from './http-pools';
-import { sql } from './statements';
+import { statements } from './statements';
 
-interface Row {
+/** An endpoint as worker/sql/load-endpoints.sql reads it. */
+export interface EndpointRow {
   id: string;
   app_id: string;
   url: string;
@@ -44,7 +45,7 @@ export class EndpointCache {
       } else stale.push(id);
     }
     if (stale.length > 0) {
-      const { rows } = await this.pool.query<Row>(sql.loadEndpoints, [stale]);
+      const { rows } = await statements.loadEndpoints.run(this.pool, { endpointIds: stale });
       for (const id of stale) this.entries.set(id, { settings: null, loadedAt: now });
       for (const row of rows) {
         const settings: EndpointSettings = {

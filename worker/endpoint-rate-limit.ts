@@ -8,7 +8,7 @@
 // going out unmetered: the limit is a promise to the receiver.
 import type { Pool } from '../lib/database/pg';
 import type { EndpointSettings } from './deliver';
-import { sql } from './statements';
+import { statements } from './statements';
 
 interface Limited {
   endpoint: EndpointSettings;
@@ -36,11 +36,11 @@ export async function applyRateLimits<T extends Limited>(pool: Pool, batch: T[])
   const later: RateDecision<T>['later'] = [];
   let rows: { endpoint_id: string; granted: number; tokens: number; rate: number }[];
   try {
-    ({ rows } = await pool.query(sql.takeEndpointTokens, [
-      groups.map((items) => items[0]!.endpoint.id),
-      groups.map((items) => items.length),
-      groups.map((items) => items[0]!.endpoint.rateLimitPerSecond),
-    ]));
+    ({ rows } = await statements.takeEndpointTokens.run(pool, {
+      endpointIds: groups.map((items) => items[0]!.endpoint.id),
+      wanted: groups.map((items) => items.length),
+      ratesPerSecond: groups.map((items) => items[0]!.endpoint.rateLimitPerSecond ?? null),
+    }));
   } catch {
     const dueAt = new Date(Date.now() + 1000);
     for (const items of groups) for (const item of items) later.push({ item, dueAt });

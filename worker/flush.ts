@@ -10,7 +10,7 @@ import type { CircuitSettings, CircuitState } from './circuit-breaker';
 import type { AttemptResult } from './deliver';
 import type { WorkerMetrics } from './metrics';
 import { databaseBackoffMs } from './database-backoff';
-import { prepared, sql } from './statements';
+import { statements } from './statements';
 
 export interface FlushOutcome {
   recorded: number;
@@ -126,30 +126,28 @@ export class ResultFlusher {
     // What only an attempt row would keep is not sent for successes that get none.
     const keepsRow = (r: AttemptResult) => r.errorClass !== null || this.options.keepSuccessfulAttempts;
     try {
-      const { rows } = await this.options.pool.query<FlushOutcome>(
-        prepared('recordResults', [
-          this.options.workerId,
-          batch.map((r) => r.deliveryId),
-          batch.map((r) => r.state),
-          batch.map((r) => r.nextAttemptAt),
-          batch.map((r) => r.startedAt),
-          batch.map((r) => r.durationMs),
-          batch.map((r) => r.statusCode),
-          batch.map((r) => r.errorClass),
-          batch.map((r) => r.errorMessage),
-          batch.map((r) => (keepsRow(r) ? JSON.stringify(r.requestHeaders) : null)),
-          batch.map((r) => (keepsRow(r) && r.responseHeaders ? JSON.stringify(r.responseHeaders) : null)),
-          batch.map((r) => (keepsRow(r) && r.responseBody !== null ? stripNul(r.responseBody) : null)),
-          batch.map((r) => r.responseTruncated),
-          this.options.circuit.failureThreshold,
-          this.options.circuit.openBaseMs,
-          this.options.circuit.openMaxMs,
-          this.options.autoDisableAfterMs,
-          this.options.keepSuccessfulAttempts,
-          batch.flatMap((r) => this.settles.get(r) ?? []),
-          this.options.rollupShard,
-        ]),
-      );
+      const { rows } = await statements.recordResults.run(this.options.pool, {
+        workerId: this.options.workerId,
+        deliveryIds: batch.map((r) => r.deliveryId),
+        states: batch.map((r) => r.state),
+        nextAttemptAts: batch.map((r) => r.nextAttemptAt),
+        startedAts: batch.map((r) => r.startedAt),
+        durationsMs: batch.map((r) => r.durationMs),
+        statusCodes: batch.map((r) => r.statusCode),
+        errorClasses: batch.map((r) => r.errorClass),
+        errorMessages: batch.map((r) => r.errorMessage),
+        requestHeaders: batch.map((r) => (keepsRow(r) ? JSON.stringify(r.requestHeaders) : null)),
+        responseHeaders: batch.map((r) => (keepsRow(r) && r.responseHeaders ? JSON.stringify(r.responseHeaders) : null)),
+        responseBodies: batch.map((r) => (keepsRow(r) && r.responseBody !== null ? stripNul(r.responseBody) : null)),
+        responsesTruncated: batch.map((r) => r.responseTruncated),
+        circuitFailureThreshold: this.options.circuit.failureThreshold,
+        circuitOpenBaseMs: this.options.circuit.openBaseMs,
+        circuitOpenMaxMs: this.options.circuit.openMaxMs,
+        autoDisableAfterMs: this.options.autoDisableAfterMs,
+        keepSuccessfulAttempts: this.options.keepSuccessfulAttempts,
+        settledMessageIds: batch.flatMap((r) => this.settles.get(r) ?? []),
+        rollupShard: this.options.rollupShard,
+      });
       this.failures = 0;
       for (const result of batch) this.settles.delete(result);
       const outcome: FlushOutcome = rows[0] ?? { recorded: 0, succeeded: 0, dead: 0, endpoints: [], unrecorded: null };
@@ -182,12 +180,7 @@ export class ResultFlusher {
    */
   private async explainUnrecorded(ids: string[]): Promise<void> {
     try {
-      const { rows } = await this.options.pool.query<{
-        taken_over: number;
-        given_back: number;
-        already_finished: number;
-        gone: number;
-      }>(sql.unrecordedResults, [ids]);
+      const { rows } = await statements.unrecordedResults.run(this.options.pool, { deliveryIds: ids });
       const where = rows[0]!;
       this.notRecorded.takenOver += where.taken_over;
       this.notRecorded.givenBack += where.given_back;

@@ -13,7 +13,7 @@ import type { Pool } from '../lib/database/pg';
 import type { LeaseBook } from './leases';
 import type { WorkerMetrics } from './metrics';
 import { PeriodicChore, type Service } from './service';
-import { prepared, sql } from './statements';
+import { statements } from './statements';
 
 // Time a delivery's lease must still run, beyond the next renewal, for it to be sent: a renewal round
 // trip plus event-loop lag under load.
@@ -60,9 +60,12 @@ export class LeaseKeeper {
     if (this.leases.size === 0) return;
     const ids = this.leases.ids();
     try {
-      const { rows } = await this.pool.query<{ id: string }>(
-        prepared('renewLeases', [this.workerId, ids, this.leaseSeconds, this.leases.messages()]),
-      );
+      const { rows } = await statements.renewLeases.run(this.pool, {
+        workerId: this.workerId,
+        deliveryIds: ids,
+        leaseSeconds: this.leaseSeconds,
+        messageIds: this.leases.messages(),
+      });
       const renewed = new Set(rows.map((row) => row.id));
       // Recorded or released while the renewal ran: nothing to do. Still held: extend. Otherwise its
       // lease ended before this renewal (this process froze, or could not renew, for longer than a
@@ -95,12 +98,12 @@ export class LeaseKeeper {
     const ids = deliveries.map((delivery) => delivery.id);
     const settledMessages = ids.flatMap((id) => this.leases.settle(id) ?? []);
     try {
-      await this.pool.query(sql.releaseDeliveries, [
-        this.workerId,
-        ids,
-        deliveries.map((delivery) => delivery.dueAt),
-        settledMessages,
-      ]);
+      await statements.releaseDeliveries.run(this.pool, {
+        workerId: this.workerId,
+        deliveryIds: ids,
+        dueAts: deliveries.map((delivery) => delivery.dueAt),
+        settledMessageIds: settledMessages,
+      });
     } catch (error) {
       // Their leases run out and they are claimed again; at worst a delay of one lease.
       this.metrics.databaseErrors.inc({ operation: 'release' });
@@ -121,11 +124,11 @@ export class LeaseKeeper {
    */
   async releaseStrays(): Promise<number> {
     try {
-      const { rowCount } = await this.pool.query(sql.releaseStrayLeases, [
-        this.workerId,
-        this.leases.ids(),
-        this.leases.messages(),
-      ]);
+      const { rowCount } = await statements.releaseStrayLeases.run(this.pool, {
+        workerId: this.workerId,
+        heldDeliveryIds: this.leases.ids(),
+        heldMessageIds: this.leases.messages(),
+      });
       if (rowCount)
         this.log.warn('gave back deliveries leased by a claim whose answer was lost', { deliveries: rowCount });
       // A lost fan-out's queue rows were just expired: give their deliveries back now.
@@ -140,7 +143,7 @@ export class LeaseKeeper {
   /** Gives back the first attempts of messages whose worker (any worker) let their queue-row lease run out. */
   async releaseExpiredMessageLeases(): Promise<number> {
     try {
-      const { rows } = await this.pool.query<{ messages: number; deliveries: number }>(sql.releaseExpiredMessageLeases);
+      const { rows } = await statements.releaseExpiredMessageLeases.run(this.pool, {});
       const released = rows[0];
       if (released && released.deliveries > 0) {
         this.log.warn('gave back first attempts whose worker let their lease run out', released);

@@ -7,7 +7,7 @@ import type { Pool } from '../lib/database/pg';
 import { withTryLock } from './advisory-lock';
 import type { WorkerMetrics } from './metrics';
 import { runOperationsPass } from './operations/run-operations-pass';
-import { sql } from './statements';
+import { statements } from './statements';
 import { sealEndpointSecrets, type SealResult } from '../lib/database/seal-endpoint-secrets';
 import { PeriodicChore, type Service } from './service';
 import { logTimePartitions, maintainTimePartitions } from './time-partitions';
@@ -31,7 +31,7 @@ export interface RetentionOptions {
 /** Writes this minute's sample unless another worker did. Returns the rows written, or null if skipped. */
 export async function sampleQueueDepth(pool: Pool): Promise<{ state: string; count: number }[] | null> {
   return withTryLock(pool, QUEUE_DEPTH_LOCK, 'transaction', async (query) => {
-    const { rows } = await query<{ state: string; count: number }>(sql.sampleQueueDepth);
+    const { rows } = await statements.sampleQueueDepth.run(query, {});
     return rows;
   });
 }
@@ -49,12 +49,14 @@ export interface RetentionResult {
  */
 export async function applyRetention(pool: Pool, options: RetentionOptions): Promise<RetentionResult | null> {
   return withTryLock(pool, RETENTION_LOCK, 'session', async (query) => {
-    const { rows } = await query<{ rollups: number; samples: number }>(sql.deleteOldStats, [options.statsRetentionMs]);
+    const { rows } = await statements.deleteOldStats.run(query, { olderThanMs: options.statsRetentionMs });
     let auditEvents = 0;
     if (options.auditRetentionMs !== undefined) {
       // Batches of 10,000 rows, each its own transaction, until fewer are left.
       for (;;) {
-        const deleted = (await query(sql.deleteOldAuditEvents, [options.auditRetentionMs, 10_000])).rowCount ?? 0;
+        const deleted =
+          (await statements.deleteOldAuditEvents.run(query, { olderThanMs: options.auditRetentionMs, limit: 10_000 }))
+            .rowCount ?? 0;
         auditEvents += deleted;
         if (deleted < 10_000) break;
       }

@@ -3,7 +3,7 @@
 // the commits of every producer, so while a worker is busy anyway, producers should not send it.
 import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
-import { prepared, sql } from './statements';
+import { statements } from './statements';
 
 /** How long a worker keeps polling after it last found work, before it sleeps on LISTEN again. */
 export const BUSY_WINDOW_MS = 1000;
@@ -28,7 +28,7 @@ export class PollingPresence {
     const now = Date.now();
     if (this.marked && now < this.nextRenewAt) return;
     try {
-      await this.pool.query(prepared('renewPolling', [this.workerId, ROW_LIFETIME_MS]));
+      await statements.renewPolling.run(this.pool, { workerId: this.workerId, lifetimeMs: ROW_LIFETIME_MS });
       this.marked = true;
       this.nextRenewAt = now + RENEW_EVERY_MS;
     } catch (error) {
@@ -43,7 +43,7 @@ export class PollingPresence {
     if (!this.marked) return false;
     this.marked = false;
     try {
-      await this.pool.query(sql.endPolling, [this.workerId]);
+      await statements.endPolling.run(this.pool, { workerId: this.workerId });
     } catch (error) {
       // The row expires on its own within two seconds.
       this.log.debug('could not unmark the worker as polling', { error });

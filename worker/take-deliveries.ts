@@ -9,7 +9,7 @@
 import type { Pool } from '../lib/database/pg';
 import type { CircuitState } from './circuit-breaker';
 import type { LeaseBook } from './leases';
-import { prepared } from './statements';
+import { statements, type FanOutRow } from './statements';
 
 export interface TakenRow {
   id: string;
@@ -26,7 +26,6 @@ export interface TakenRow {
 }
 
 /** A fan-out row: a leased delivery with the statement's counts, or only the counts (id NULL). */
-type FanOutRow = (TakenRow | { [K in keyof TakenRow]: null }) & { messages_taken: number; deliveries_created: number };
 
 export interface Taken {
   rows: TakenRow[];
@@ -51,7 +50,7 @@ export class DeliverySource {
   async take(limit: number): Promise<Taken> {
     let sentAt = Date.now();
     const claimed = (
-      await this.pool.query<TakenRow>(prepared('claimDeliveries', [this.workerId, limit, this.leaseSeconds]))
+      await statements.claimDeliveries.run(this.pool, { workerId: this.workerId, limit, leaseSeconds: this.leaseSeconds })
     ).rows;
     this.leases.extend(
       claimed.map((row) => row.id),
@@ -64,7 +63,12 @@ export class DeliverySource {
     const messages = Math.max(1, Math.min(room, Math.floor(room / this.deliveriesPerMessage)));
     sentAt = Date.now();
     const rows = (
-      await this.pool.query<FanOutRow>(prepared('fanOutMessages', [this.workerId, messages, room, this.leaseSeconds]))
+      await statements.fanOutMessages.run(this.pool, {
+        workerId: this.workerId,
+        messages,
+        room,
+        leaseSeconds: this.leaseSeconds,
+      })
     ).rows;
     const counts = rows[0];
     const messagesTaken = counts?.messages_taken ?? 0;

@@ -11,7 +11,7 @@ import { startReceiver, waitUntil, type Receiver } from '../support/receiver';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 import { call, setUpApiTest, type ApiTestContext } from './support/api';
 import { insertRollup } from '../support/rollups';
-import { sql } from '../../worker/statements';
+import { statements } from '../../worker/statements';
 
 let ctx: ApiTestContext;
 let receiver: Receiver;
@@ -225,7 +225,7 @@ describe('stats retention (worker/sql/delete-old-stats.sql)', () => {
         }),
       );
     expect(await counts()).toEqual([2, 2, 2, 2, 2]);
-    const { rows } = await ctx.db.pool.query(sql.deleteOldStats, [2 * 86_400_000]);
+    const { rows } = await statements.deleteOldStats.run(ctx.db.pool, { olderThanMs: 2 * 86_400_000 });
     expect(rows[0]).toMatchObject({ samples: 1 });
     expect(await counts()).toEqual([1, 1, 1, 1, 1]);
   });

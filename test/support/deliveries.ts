@@ -1,5 +1,5 @@
 // Reading and waiting on deliveries and attempts in worker tests, with plain SQL.
-import { sql } from '../../worker/statements';
+import { statements } from '../../worker/statements';
 import type { Pool } from '../../lib/database/pg';
 import { waitUntil } from './receiver';
 
@@ -89,12 +89,12 @@ export function waitForDelivery(
 export async function fanOutQueued(pool: Pool): Promise<number> {
   let created = 0;
   for (;;) {
-    const { rows } = await pool.query<{ messages_taken: number; deliveries_created: number }>(sql.fanOutMessages, [
-      'test-fan-out',
-      1000,
-      0,
-      60,
-    ]);
+    const { rows } = await statements.fanOutMessages.run(pool, {
+      workerId: 'test-fan-out',
+      messages: 1000,
+      room: 0,
+      leaseSeconds: 60,
+    });
     created += rows[0]?.deliveries_created ?? 0;
     if ((rows[0]?.messages_taken ?? 0) === 0) return created;
   }

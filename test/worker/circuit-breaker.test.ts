@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { answer, startReceiver, waitUntil, type Receiver } from '../support/receiver';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
-import { sql } from '../../worker/statements';
+import { statements } from '../../worker/statements';
 
 let db: TestDatabase;
 let appId: string;
@@ -163,7 +163,7 @@ describe('disabling endpoints', () => {
       await client.query('BEGIN');
       await client.query('UPDATE hookline.endpoints SET enabled = true WHERE id = $1', [endpointId]);
       later = await sendEvent(client, appId, eventType, { n: 2 });
-      await client.query(sql.fanOutMessages, ['test-fan-out', 10, 0, 60]);
+      await statements.fanOutMessages.run(client, { workerId: 'test-fan-out', messages: 10, room: 0, leaseSeconds: 60 });
       await client.query('UPDATE hookline.endpoints SET enabled = false WHERE id = $1', [endpointId]);
       await client.query('COMMIT');
     } finally {

@@ -1,7 +1,7 @@
 // The claim stays a read of the partial claim index however many finished rows the table holds.
 // (Retention itself drops whole time partitions: test/worker/time-partitions.test.ts.)
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sql } from '../../worker/statements';
+import { statements } from '../../worker/statements';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
 
@@ -64,8 +64,8 @@ describe('the claim with 200,000 finished rows', () => {
       // The real statement, run (EXPLAIN ANALYZE) inside a transaction that is rolled back.
       await client.query('BEGIN');
       const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)\n${sql.claimDeliveries}`,
-        ['explain-worker', 64, 30],
+        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)\n${statements.claimDeliveries.text}`,
+        statements.claimDeliveries.values({ workerId: 'explain-worker', limit: 64, leaseSeconds: 30 }),
       );
       // The `due` CTE is the search for claimable rows; the rest of the plan updates the 64 it found
       // (and their index entries), which costs the same with 200 or 200,000 finished rows.

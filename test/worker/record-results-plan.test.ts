@@ -8,7 +8,7 @@
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BY_KEY_SETTINGS, RECORD_BY_KEY_SETTINGS } from '../../worker/worker-connections';
-import { sql } from '../../worker/statements';
+import { statements } from '../../worker/statements';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
 
@@ -114,28 +114,28 @@ const inFlight = (count: number) =>
 /** record-results.sql's parameters for a success of each delivery, recorded by WORKER. */
 function successes(ids: string[]): unknown[] {
   const now = new Date();
-  return [
-    WORKER,
-    ids,
-    ids.map(() => 'succeeded'),
-    ids.map(() => null),
-    ids.map(() => now),
-    ids.map(() => 3.5),
-    ids.map(() => 200),
-    ids.map(() => null),
-    ids.map(() => null),
-    ids.map(() => '{}'),
-    ids.map(() => null),
-    ids.map(() => 'ok'),
-    ids.map(() => false),
-    10,
-    30_000,
-    1_800_000,
-    0,
-    false,
-    [],
-    0,
-  ];
+  return statements.recordResults.values({
+    workerId: WORKER,
+    deliveryIds: ids,
+    states: ids.map(() => 'succeeded'),
+    nextAttemptAts: ids.map(() => null),
+    startedAts: ids.map(() => now),
+    durationsMs: ids.map(() => 3.5),
+    statusCodes: ids.map(() => 200),
+    errorClasses: ids.map(() => null),
+    errorMessages: ids.map(() => null),
+    requestHeaders: ids.map(() => '{}'),
+    responseHeaders: ids.map(() => null),
+    responseBodies: ids.map(() => 'ok'),
+    responsesTruncated: ids.map(() => false),
+    circuitFailureThreshold: 10,
+    circuitOpenBaseMs: 30_000,
+    circuitOpenMaxMs: 1_800_000,
+    autoDisableAfterMs: 0,
+    keepSuccessfulAttempts: false,
+    settledMessageIds: [],
+    rollupShard: 0,
+  });
 }
 
 /** The table a relation of a plan belongs to: a time partition (deliveries_overflow, ...) is its table's. */
@@ -163,7 +163,7 @@ function deliveriesReads(plan: PlanNode): [string, string | undefined, number][]
 
 describe('recording 500 results behind a 20,000-row backlog', () => {
   it('finds each result by primary key, and reads no other delivery', async () => {
-    const plan = await explain(sql.recordResults, successes(inFlight(500)), RECORD_BY_KEY_SETTINGS);
+    const plan = await explain(statements.recordResults.text, successes(inFlight(500)), RECORD_BY_KEY_SETTINGS);
     const reads = deliveriesReads(plan);
     expect(reads.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'pkey']]);
     // 500 rows looked up, 500 found: nothing of the other 19,500 in flight, nor of the history.
@@ -182,7 +182,14 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
       { length: 100 },
       (_, index) => `dlv_giediprime00_flight_${String(index + 1001).padStart(5, '0')}`,
     );
-    const plan = await explain(sql.releaseDeliveries, [WORKER, ids, ids.map(() => new Date()), []], BY_KEY_SETTINGS);
+    const plan = await explain(
+      statements.releaseDeliveries.text,
+      statements.releaseDeliveries.values({
+        workerId: WORKER,
+        deliveryIds: ids,
+        dueAts: ids.map(() => new Date()),
+        settledMessageIds: [],
+      }), BY_KEY_SETTINGS);
     const reads = deliveriesReads(plan);
     expect(reads.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'pkey']]);
     expect(reads[0]![2]).toBe(100);
@@ -190,28 +197,7 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
 
   it('leaves a healthy endpoint row alone when its last success is under a second old, so workers do not queue on it', async () => {
     const record = (id: string) =>
-      db.pool.query(sql.recordResults, [
-        WORKER,
-        [id],
-        ['succeeded'],
-        [null],
-        [new Date()],
-        [3.5],
-        [200],
-        [null],
-        [null],
-        ['{}'],
-        [null],
-        ['ok'],
-        [false],
-        10,
-        30_000,
-        1_800_000,
-        0,
-        false,
-        [],
-        0,
-      ]);
+      db.pool.query(statements.recordResults.text, successes([id]));
     const version = async () =>
       (
         await db.pool.query<{ xmin: string; last_success_at: Date | null }>(
@@ -270,7 +256,9 @@ describe('taking work behind a backlog', () => {
   }
 
   it('fans out 256 messages reading 256 queue rows and messages by key', async () => {
-    const plan = await explain(sql.fanOutMessages, ['a-worker', 256, 256, 10], BY_KEY_SETTINGS);
+    const plan = await explain(
+      statements.fanOutMessages.text,
+      statements.fanOutMessages.values({ workerId: 'a-worker', messages: 256, room: 256, leaseSeconds: 10 }), BY_KEY_SETTINGS);
     const read = reads(plan);
     // The backlog's tables are read by key; the app's endpoints (a few rows) may well be scanned.
     const backlog = ['messages', 'fanout_queue', 'deliveries'];
@@ -285,7 +273,9 @@ describe('taking work behind a backlog', () => {
   });
 
   it('claims due deliveries through the claim index, reading none of the 20,000 scheduled for later', async () => {
-    const plan = await explain(sql.claimDeliveries, ['a-worker', 256, 10], BY_KEY_SETTINGS);
+    const plan = await explain(
+      statements.claimDeliveries.text,
+      statements.claimDeliveries.values({ workerId: 'a-worker', limit: 256, leaseSeconds: 10 }), BY_KEY_SETTINGS);
     const read = reads(plan).filter((r) => r.relation === 'deliveries');
     expect(read.filter((r) => r.node === 'Seq Scan' && r.rows > 0)).toEqual([]);
     // The in-flight backlog is claimable when its lease ends (in a minute), the retries in an hour:
@@ -298,7 +288,9 @@ describe('taking work behind a backlog', () => {
       { length: 500 },
       (_, index) => `dlv_giediprime00_flight_${String(index + 1).padStart(5, '0')}`,
     );
-    const plan = await explain(sql.renewLeases, [WORKER, ids, 10, []], BY_KEY_SETTINGS);
+    const plan = await explain(
+      statements.renewLeases.text,
+      statements.renewLeases.values({ workerId: WORKER, deliveryIds: ids, leaseSeconds: 10, messageIds: [] }), BY_KEY_SETTINGS);
     const read = deliveriesReads(plan);
     expect(read.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'pkey']]);
     expect(read[0]![2]).toBe(500);
@@ -321,7 +313,7 @@ describe('the recording plan, made once per connection', () => {
     const client = await fresh.pool.connect();
     try {
       for (const [name, value] of Object.entries(RECORD_BY_KEY_SETTINGS)) await client.query(`SET ${name} = ${value}`);
-      await client.query(`PREPARE hot_statement AS\n${sql.recordResults}`);
+      await client.query(`PREPARE hot_statement AS\n${statements.recordResults.text}`);
       // The first flush, an empty one: its generic plan is made now, on an empty table...
       await client.query(`EXECUTE hot_statement(${executeArgs(client, successes([]))})`);
       // ...and then 20,000 deliveries are in flight.

@@ -12,7 +12,7 @@
 import type { Logger } from '../../lib/runtime/log';
 import { withPoolClient, type Pool, type PoolClient } from '../../lib/database/pg';
 import { replayMatch, type StoredReplayParams } from './job-filter';
-import { sql } from '../statements';
+import { statements } from '../statements';
 import { createJobConnection } from '../worker-connections';
 import { databaseBackoffMs } from '../database-backoff';
 import type { Service } from '../service';
@@ -31,7 +31,7 @@ export interface JobRunnerOptions {
   pollIntervalMs?: number;
 }
 
-interface TakenJob {
+export interface TakenJob {
   id: string;
   app_id: string;
   kind: 'replay' | 'recover' | 'backfill';
@@ -106,7 +106,10 @@ export class JobRunner implements Service {
 
   /** Takes one job and works it until it ends, is cancelled, is lost, or the runner stops. */
   private async runOne(): Promise<boolean> {
-    const { rows } = await this.pool.query<TakenJob>(sql.takeJob, [this.options.workerId, this.leaseSeconds]);
+    const { rows } = await statements.takeJob.run(this.pool, {
+      workerId: this.options.workerId,
+      leaseSeconds: this.leaseSeconds,
+    });
     const job = rows[0];
     if (!job) return false;
     const log = this.options.log.child({ jobId: job.id, kind: job.kind });
@@ -116,7 +119,9 @@ export class JobRunner implements Service {
     while (true) {
       if (this.stopping) {
         // Back to the queue now rather than when the lease runs out: another worker resumes it at once.
-        await this.pool.query(sql.endJob, [job.id, this.options.workerId, 'running', null]).catch(() => {});
+        await statements.endJob
+          .run(this.pool, { jobId: job.id, workerId: this.options.workerId, state: 'running', error: null })
+          .catch(() => {});
         return true;
       }
       let outcome: BatchOutcome | 'lost';
@@ -127,7 +132,9 @@ export class JobRunner implements Service {
         errors++;
         if (errors >= MAX_CONSECUTIVE_ERRORS) {
           const message = `stopped after ${errors} database errors in a row; the last: ${(error as Error).message}`;
-          await this.pool.query(sql.endJob, [job.id, this.options.workerId, 'failed', message]).catch(() => {});
+          await statements.endJob
+            .run(this.pool, { jobId: job.id, workerId: this.options.workerId, state: 'failed', error: message })
+            .catch(() => {});
           log.error('job failed', { error });
           return true;
         }
@@ -141,7 +148,12 @@ export class JobRunner implements Service {
         return true;
       }
       if (outcome.failure) {
-        await this.pool.query(sql.endJob, [job.id, this.options.workerId, 'failed', outcome.failure]);
+        await statements.endJob.run(this.pool, {
+          jobId: job.id,
+          workerId: this.options.workerId,
+          state: 'failed',
+          error: outcome.failure,
+        });
         log.warn('job failed', { error: outcome.failure });
         return true;
       }
@@ -160,7 +172,7 @@ export class JobRunner implements Service {
     return withPoolClient(this.pool, async (client) => {
       try {
         await client.query('BEGIN');
-        const fence = await client.query(sql.lockJob, [job.id, this.options.workerId]);
+        const fence = await statements.lockJob.run(client, { jobId: job.id, workerId: this.options.workerId });
         if (fence.rowCount === 0) {
           await client.query('ROLLBACK');
           return 'lost';
@@ -171,14 +183,14 @@ export class JobRunner implements Service {
           await client.query('ROLLBACK');
           return outcome;
         }
-        await client.query(sql.advanceJob, [
-          job.id,
-          this.options.workerId,
-          outcome.cursor ? JSON.stringify(outcome.cursor) : null,
-          outcome.changed,
-          outcome.done,
-          this.leaseSeconds,
-        ]);
+        await statements.advanceJob.run(client, {
+          jobId: job.id,
+          workerId: this.options.workerId,
+          cursor: outcome.cursor ? JSON.stringify(outcome.cursor) : null,
+          changed: outcome.changed,
+          done: outcome.done,
+          leaseSeconds: this.leaseSeconds,
+        });
         await client.query('COMMIT');
         return outcome;
       } catch (error) {
@@ -195,13 +207,13 @@ export class JobRunner implements Service {
   ): Promise<BatchOutcome> {
     const match = replayMatch(job.kind as 'replay' | 'recover', job.params);
     const after = typeof cursor?.id === 'string' ? cursor.id : '';
-    const { rows } = await client.query<{ scanned: number; changed: number; last_id: string | null }>(sql.replayBatch, [
-      job.app_id,
-      JSON.stringify(match),
-      after,
-      job.as_of,
-      this.batchSize,
-    ]);
+    const { rows } = await statements.replayBatch.run(client, {
+      appId: job.app_id,
+      match: JSON.stringify(match),
+      afterId: after,
+      asOf: job.as_of,
+      limit: this.batchSize,
+    });
     const row = rows[0]!;
     // Fewer rows than a batch means the keyset reached the end of the set.
     return {
@@ -216,20 +228,14 @@ export class JobRunner implements Service {
     job: TakenJob,
     cursor: Record<string, unknown> | null,
   ): Promise<BatchOutcome> {
-    const { rows } = await client.query<{
-      endpoints: number;
-      room: number;
-      scanned: number;
-      changed: number;
-      cursor: Record<string, unknown> | null;
-    }>(sql.backfillBatch, [
-      job.app_id,
-      job.params.endpointId,
-      job.params.since,
-      job.as_of,
-      cursor ? JSON.stringify(cursor) : null,
-      this.batchSize,
-    ]);
+    const { rows } = await statements.backfillBatch.run(client, {
+      appId: job.app_id,
+      endpointId: job.params.endpointId,
+      since: job.params.since,
+      asOf: job.as_of,
+      cursor: cursor ? JSON.stringify(cursor) : null,
+      limit: this.batchSize,
+    });
     const row = rows[0]!;
     if (row.endpoints === 0) return { changed: 0, cursor: null, done: false, failure: 'the endpoint was deleted' };
     if (row.room === 0) return { changed: 0, cursor: null, done: false, waiting: true };

@@ -1,3 +1,4 @@
+-- Parameters: $1 workerId, $2 limit, $3 leaseSeconds.
 -- Claims up to $2 due deliveries for worker $1 in one round trip, leasing them for $3 seconds.
 -- $2 is the worker's free concurrency (capped at the batch size), so a claim never takes more than
 -- the worker can start sending now.

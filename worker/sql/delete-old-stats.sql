@@ -1,3 +1,4 @@
+-- Parameters: $1 olderThanMs.
 -- Retention for the dashboard's history: rollups (per endpoint and per app, per minute and per hour)
 -- and queue depth samples older than $1 ms.
 -- Each is a few rows per minute, app and endpoint, and every table's key starts with its time, so

@@ -1,3 +1,4 @@
+-- Parameters: $1 workerId, $2 deliveryIds.
 -- Deletes deliveries leased to worker $1 whose endpoint no longer exists: the endpoint was deleted
 -- (with its deliveries) while their message was being fanned out, so the fan-out wrote them after the
 -- delete. Without this they would be claimed again at every lease expiry, forever.

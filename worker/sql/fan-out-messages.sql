@@ -1,3 +1,4 @@
+-- Parameters: $1 workerId, $2 messages, $3 room, $4 leaseSeconds.
 -- Fans out up to $2 queued messages (hookline.fanout_queue, written by hookline.send and
 -- hookline.http_post in the producer's transaction) into one delivery per enabled, subscribed
 -- endpoint, outside any producer's transaction: the producer's cost does not depend on how many

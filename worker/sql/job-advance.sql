@@ -1,3 +1,4 @@
+-- Parameters: $1 jobId, $2 workerId, $3 cursor, $4 changed, $5 done, $6 leaseSeconds.
 -- Records a batch in the batch's own transaction (after job-lock.sql): the cursor moves to $3 (NULL
 -- keeps it), processed grows by $4, and the lease is renewed for $6 seconds, or the job ends as
 -- succeeded when $5 says the set is exhausted. Crash cost: none; before the commit neither the rows

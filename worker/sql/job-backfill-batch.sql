@@ -1,3 +1,4 @@
+-- Parameters: $1 appId, $2 endpointId, $3 since, $4 asOf, $5 cursor, $6 limit.
 -- One batch of a backfill job: deliveries to endpoint $2 for the next messages of app $1 created
 -- since $3 and before the job ($4), after cursor $5 ({createdAt, id}: creation order), that the
 -- endpoint subscribes to and has no delivery for. A message still in the fan-out queue is skipped:

@@ -1,3 +1,4 @@
+-- Parameters: $1 jobId, $2 workerId.
 -- The fence each batch starts with, inside its transaction: the job is still running and still leased
 -- to this worker ($2). No row means it was cancelled (cancel-job sets the state) or its lease ran out
 -- and another worker took it; the batch then changes nothing. Holding this row lock until the batch

@@ -1,3 +1,4 @@
+-- Parameters: $1 appId, $2 match, $3 afterId, $4 asOf, $5 limit.
 -- One batch of a replay or recover job: the next $5 deliveries of app $1 after cursor $3 (keyset on
 -- the primary key) that match $2 and existed when the job was created ($4), put back to pending, due
 -- now: exactly what lib/domain/deliveries/replay-deliveries.ts does to the rows countReplayable counted for

@@ -1,3 +1,4 @@
+-- Parameters: $1 endpointIds.
 -- Endpoint settings and their currently valid signing secrets, newest first, for the worker's
 -- short-lived cache. During a rotation's grace period the old secret is still valid and signs too.
 -- The retry policy is resolved here: the endpoint's own, else its app's default (an empty schedule or

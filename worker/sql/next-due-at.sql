@@ -1,3 +1,4 @@
+-- Parameters: none.
 -- When the next delivery becomes due, so an idle worker can sleep exactly until then instead of
 -- polling: now if a message waits to be fanned out; else the first entry of deliveries_claim_idx, or
 -- the end of a message lease that a dead worker left (release-expired-message-leases.sql), whichever

@@ -1,3 +1,8 @@
+-- Parameters: $1 workerId, $2 deliveryIds, $3 states, $4 nextAttemptAts, $5 startedAts,
+--   $6 durationsMs, $7 statusCodes, $8 errorClasses, $9 errorMessages, $10 requestHeaders,
+--   $11 responseHeaders, $12 responseBodies, $13 responsesTruncated, $14 circuitFailureThreshold,
+--   $15 circuitOpenBaseMs, $16 circuitOpenMaxMs, $17 autoDisableAfterMs,
+--   $18 keepSuccessfulAttempts, $19 settledMessageIds, $20 rollupShard.
 -- Writes back a batch of finished attempts in one round trip: the deliveries' new states, an attempt
 -- row for each failure, the endpoints' health and circuit breaker, and the rollups the dashboard reads.
 -- One statement instead of 4 per attempt: at 2,000 attempts/s this is ~10 flushes/s, not 8,000 queries.

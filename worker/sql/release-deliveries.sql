@@ -1,3 +1,4 @@
+-- Parameters: $1 workerId, $2 deliveryIds, $3 dueAts, $4 settledMessageIds.
 -- Gives leased deliveries back without spending an attempt: on shutdown for work not yet sent, for a
 -- disabled endpoint, while an endpoint's circuit is open, or when a delivery waited too long for a
 -- free connection. $2 and $3 are parallel arrays: each delivery is due again at its own time.

@@ -1,3 +1,4 @@
+-- Parameters: none.
 -- Gives the first attempts of messages whose queue-row lease ran out (their worker died, froze, or
 -- lost its database connection for longer than a lease) back to the claim queue, due now, and deletes
 -- those queue rows. Any worker runs it every few seconds; SKIP LOCKED keeps two from doing the same

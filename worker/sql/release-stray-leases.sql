@@ -1,3 +1,4 @@
+-- Parameters: $1 workerId, $2 heldDeliveryIds, $3 heldMessageIds.
 -- Gives back what is leased to worker $1 that it does not know it holds ($2: the deliveries it
 -- holds; $3: the messages whose first attempts it is sending). A claim or fan-out whose connection
 -- dropped after the statement committed leased rows whose ids never reached the worker; without this

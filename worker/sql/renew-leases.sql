@@ -1,3 +1,4 @@
+-- Parameters: $1 workerId, $2 deliveryIds, $3 leaseSeconds, $4 messageIds.
 -- Extends worker $1's leases on deliveries $2, and on the queue rows of messages $4 whose first
 -- attempts it is sending, by $3 seconds from now. Run every third of a lease while the worker lives,
 -- for what it is sending: leases can be short (a frozen or partitioned worker's deliveries come back

@@ -1,3 +1,4 @@
+-- Parameters: none.
 -- Records the queue depth per app and state for the current minute, for the dashboard's queue chart.
 -- Every worker tries once a minute; the primary key (sampled_at, app_id, state) with DO NOTHING makes
 -- the first one win and the others harmless, and the caller's advisory lock keeps them from even

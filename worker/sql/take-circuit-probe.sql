@@ -1,3 +1,4 @@
+-- Parameters: $1 endpointId, $2 probeMs.
 -- Lets exactly one worker send the probe of an endpoint whose circuit has waited long enough: the
 -- first to flip it to half_open wins; the others see no row and keep waiting. The probe holds the
 -- circuit until $2 ms from now (the attempt deadline); if its worker dies, the next probe is due then.

@@ -1,3 +1,4 @@
+-- Parameters: $1 endpointIds, $2 wanted, $3 ratesPerSecond.
 -- Takes up to $2[i] tokens from the bucket of endpoint $1[i], limited to $3[i] requests a second with
 -- bursts of one second's worth, for every worker at once (migration 20261125160000_endpoint_rate_buckets).
 -- Returns how many were granted and how many tokens are left (a fraction: the next whole token comes in

@@ -1,3 +1,4 @@
+-- Parameters: $1 workerId, $2 leaseSeconds.
 -- Takes the oldest unfinished job for worker $1, leased for $2 seconds: a queued one, or a running one
 -- whose worker died or froze (its lease ran out). It resumes at the job's cursor, which only ever
 -- moves in the same transaction as the rows its batch changed (job-advance.sql), so the rows a dead

@@ -1,3 +1,4 @@
+-- Parameters: $1 deliveryIds.
 -- Where deliveries $1 are now, whose results a flush of this worker could not record because their
 -- lease was no longer its own (record-results.sql's fence): so the worker's log can say what happened
 -- instead of guessing. Run only after such a flush, which is rare (a worker frozen or cut off for
