@@ -34,7 +34,7 @@ const EXPECTED_ERRORS: [number, string, RegExp, string, boolean][] = [
   [409, 'POST', /\/jobs\/job_[^/]+\/cancel$/, 'Walkthrough: "# or 409 job_finished once it has run"', false],
   [422, 'POST', /\/apps\/app_[^/]+\/endpoints$/, 'Errors: "# HTTP/1.1 422 … Host is set by Hookline"', true],
   [409, 'POST', /\/apps\/app_[^/]+\/messages$/, 'Idempotency: "idempotency_key_reused"', true],
-  [401, 'GET', /\/portal\/open\?token=hlp_/, 'Portal: "# 401 now: a page saying the link has expired"', true],
+  [401, 'GET', /\/portal\/open\?token=hlp_/, 'Portal: "# now a 401 page saying so"', true],
 ];
 
 const children: ChildProcess[] = [];
