@@ -10,6 +10,7 @@
 import { ConfigError, loadConfig } from '../lib/runtime/env';
 import { MigrationError } from '../lib/database/migrate';
 import { SchemaVersionError } from '../lib/database/schema-version';
+import { generatedKeyWarning, getEncryptionKeys } from '../lib/runtime/secret-box';
 import { connectDatabase, StartupError } from './lib/connect-database';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -25,6 +26,8 @@ async function main(): Promise<void> {
         : 'No migration to apply.',
     );
     const { sealed } = database;
+    const keyWarning = generatedKeyWarning(getEncryptionKeys());
+    if (keyWarning) say(`Warning: ${keyWarning}`);
     say(
       `Signing secrets: ${sealed.encrypted} encrypted, ${sealed.rewrapped} moved to the current key` +
         (sealed.unknownKey ? `, ${sealed.unknownKey} under a key this process does not have (left as they are)` : ''),

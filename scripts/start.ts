@@ -17,7 +17,7 @@ import { MigrationError } from '../lib/database/migrate';
 import { answerHealthProbe, checkReadiness, type Readiness } from '../lib/database/health';
 import { createPool, type Pool } from '../lib/database/pg';
 import { SchemaVersionError } from '../lib/database/schema-version';
-import { getEncryptionKeys } from '../lib/runtime/secret-box';
+import { generatedKeyWarning, getEncryptionKeys } from '../lib/runtime/secret-box';
 import { REMOTE_ADDRESS_HEADER } from '../lib/http/remote-address';
 import { workerOptionsFromConfig, writeAlertSettings } from '../worker/start-worker';
 import { DeliveryWorker } from '../worker/delivery-worker';
@@ -77,6 +77,9 @@ async function main(): Promise<void> {
   running.healthPool = createPool(databaseUrl, { max: 2 });
   if (running.database.appliedMigrations.length > 0)
     say(`Applied migrations: ${running.database.appliedMigrations.join(', ')}`);
+  // Once a start, here: the web server's handlers read the same key file without a word.
+  const keyWarning = generatedKeyWarning(getEncryptionKeys());
+  if (keyWarning) log.warn(keyWarning);
   const { sealed } = running.database;
   if (sealed.encrypted || sealed.rewrapped)
     say(

@@ -5,6 +5,7 @@
 import { ConfigError, loadConfig } from '../lib/runtime/env';
 import { SchemaVersionError } from '../lib/database/schema-version';
 import { createLogger, setLogLevel } from '../lib/runtime/log';
+import { generatedKeyWarning, getEncryptionKeys } from '../lib/runtime/secret-box';
 import { startWorker } from './start-worker';
 import { stopOnSignals } from './shutdown';
 
@@ -14,6 +15,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   setLogLevel(config.HOOKLINE_LOG_LEVEL);
   if (!config.DATABASE_URL) throw new ConfigError(['DATABASE_URL must be set for a standalone worker']);
+  const keyWarning = generatedKeyWarning(getEncryptionKeys());
+  if (keyWarning) log.warn(keyWarning);
   const worker = await startWorker({ config, connectionString: config.DATABASE_URL, log });
   stopOnSignals([worker], log, {
     deadlineMs: config.HOOKLINE_SHUTDOWN_GRACE,

@@ -14,12 +14,11 @@
 // application). They still work, and the sealing step encrypts them at the next start or maintenance pass.
 //
 // No key set: a key is generated once into <HOOKLINE_DATA_DIR>/encryption-key (mode 0600) and used
-// from then on, with a warning; every process that reads secrets (web server, each worker) must then
+// from then on, with a warning once a start (generatedKeyWarning); every process that reads secrets (web server, each worker) must then
 // share that file, so production sets HOOKLINE_ENCRYPTION_KEY instead.
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createLogger } from './log';
 
 const PREFIX = 'hlenc:v1:';
 const IV_BYTES = 12;
@@ -146,13 +145,28 @@ export function getEncryptionKeys(env: Record<string, string | undefined> = proc
   } else {
     const file = resolve(env.HOOKLINE_DATA_DIR ?? '.data', 'encryption-key');
     keys = { current: encryptionKeyFrom(readOrCreateKeyFile(file)), previous, source: 'generated-file', file };
-    createLogger({ component: 'secrets' }).warn(
-      `HOOKLINE_ENCRYPTION_KEY is not set: signing secrets are encrypted with the generated key in ${file}. ` +
-        'Set HOOKLINE_ENCRYPTION_KEY in production (README, "Secrets at rest"); losing that file loses every secret.',
-    );
   }
   cached = { env: fingerprint, keys };
   return keys;
+}
+
+/**
+ * What a start says once when HOOKLINE_ENCRYPTION_KEY is not set; null when it is. The entry points
+ * say it (scripts/start.ts, worker/main.ts, scripts/migrate.ts), not getEncryptionKeys: the keys are
+ * read by the start itself and by the web server's handlers, which Next.js bundles with a copy of this
+ * module of their own, so a warning where they are read was said twice or more each start, and by every
+ * test that encrypts a secret.
+ */
+export function generatedKeyWarning(keys: EncryptionKeys): string | null {
+  if (keys.source !== 'generated-file') return null;
+  return (
+    `HOOKLINE_ENCRYPTION_KEY is not set, so Hookline uses a key it generated and keeps in ${keys.file}. ` +
+    'Endpoint signing secrets are stored encrypted with it: if that file is lost, the secrets are lost too, ' +
+    'so back it up with the database; and every web server and worker must read this same file. ' +
+    'For production, set HOOKLINE_ENCRYPTION_KEY to the same value in every Hookline process: the content ' +
+    `of that file (cat ${keys.file}) keeps the stored secrets readable as they are; a new key ` +
+    '(openssl rand -base64 32) needs the key change described in README, "Secrets at rest".'
+  );
 }
 
 /** Two processes starting at once both end up with the first one's key (the create is exclusive). */

@@ -5,6 +5,10 @@
 -- URL with credentials or longer than 2048 characters, a header undici would refuse to send (CR/LF, a
 -- control character, a name that is no token), too long, given twice in two spellings, or more than 50.
 -- Headers Hookline sets itself are dropped with a NOTICE, as pg_net accepts them.
+--
+-- SECURITY DEFINER with a fixed search_path, as hookline.send: a role that calls it (a trigger of the
+-- application, net.http_post, supabase_functions.http_request) needs only USAGE on schema hookline and
+-- cannot read the endpoints' URLs and headers it finds or creates. plpgsql: never inlined either way.
 CREATE OR REPLACE FUNCTION hookline.http_post(
   url text,
   body jsonb DEFAULT '{}'::jsonb,
@@ -12,7 +16,7 @@ CREATE OR REPLACE FUNCTION hookline.http_post(
   headers jsonb DEFAULT '{"Content-Type": "application/json"}'::jsonb,
   timeout_milliseconds integer DEFAULT 5000
 ) RETURNS bigint
-LANGUAGE plpgsql VOLATILE AS $$
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 #variable_conflict use_variable
 DECLARE
   v_app_id constant text := hookline.http_post_app_id();

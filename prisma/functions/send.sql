@@ -6,13 +6,20 @@
 -- app, an unknown or archived event type. It is on every producer's insert path, so its checks are the
 -- cheapest that say it: jsonb_typeof (reads the root's header) on every call, a regex only when a key
 -- is given, the size check only when the stored size says it might matter.
+--
+-- SECURITY DEFINER: it runs with its owner's rights, so a producer role needs only USAGE on schema
+-- hookline (README, "Privileges"), never SELECT on the tables it writes through this function. Its
+-- search_path is fixed (every Hookline object below is schema-qualified; pg_temp last so a caller's
+-- temporary objects shadow nothing). plpgsql is never inlined, so SECURITY DEFINER costs no inlining
+-- here; what it adds is the role switch and search_path set per call (migration
+-- 20261128090000_producer_functions_definer).
 CREATE OR REPLACE FUNCTION hookline.send(
   app_id text,
   event_type text,
   payload jsonb,
   idempotency_key text DEFAULT NULL
 ) RETURNS text
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 #variable_conflict use_column
 DECLARE
   v_message_id text;

@@ -1,5 +1,7 @@
 // The README's REST examples, run as a newcomer pastes them: every `sh` block of its "REST API" section
-// up to "A typed client", in order, in one bash (the blocks share their shell variables), from a folder
+// up to "A typed client", then every `sh` block of "The customer's portal" (a portal link made with a key
+// of the walkthrough's app, opened as a browser would, revoked), in order, in one bash (the blocks share
+// their shell variables: a later block may only use what an earlier one set), from a folder
 // whose `.data/` is the one Hookline writes its credentials to. Hookline is started once, as the README
 // says (`HOOKLINE_ALLOW_LOOPBACK=true npm start`, here scripts/start.ts on a free port and a test
 // database), and so is the receiver it says to run (`npm run receiver`, on a free port). The only
@@ -32,6 +34,7 @@ const EXPECTED_ERRORS: [number, string, RegExp, string, boolean][] = [
   [409, 'POST', /\/jobs\/job_[^/]+\/cancel$/, 'Walkthrough: "# or 409 job_finished once it has run"', false],
   [422, 'POST', /\/apps\/app_[^/]+\/endpoints$/, 'Errors: "# HTTP/1.1 422 … Host is set by Hookline"', true],
   [409, 'POST', /\/apps\/app_[^/]+\/messages$/, 'Idempotency: "idempotency_key_reused"', true],
+  [401, 'GET', /\/portal\/open\?token=hlp_/, 'Portal: "# now a 401 page saying so"', true],
 ];
 
 const children: ChildProcess[] = [];
@@ -41,9 +44,10 @@ let receiverUrl: string;
 let receiverOutput = '';
 let serverOutput = '';
 
-function restApiBlocks(readme: string): string[] {
-  const start = readme.indexOf('\n## REST API\n');
-  const end = readme.indexOf('\n### A typed client\n', start);
+/** Every `sh` block from one heading to the next one named. */
+function shBlocks(readme: string, from: string, to: string): string[] {
+  const start = readme.indexOf(`\n${from}\n`);
+  const end = readme.indexOf(`\n${to}\n`, start);
   expect(start).toBeGreaterThan(0);
   expect(end).toBeGreaterThan(start);
   return [...readme.slice(start, end).matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
@@ -128,10 +132,13 @@ afterAll(async () => {
 }, 60_000);
 
 describe('the README', () => {
-  it('runs its REST walkthrough as pasted against a started Hookline and a local receiver', async () => {
+  it('runs its REST walkthrough and its portal section as pasted against a started Hookline and a local receiver', async () => {
     const readme = await readFile(join(root, 'README.md'), 'utf8');
-    const blocks = restApiBlocks(readme);
-    expect(blocks.length).toBeGreaterThanOrEqual(6);
+    const restBlocks = shBlocks(readme, '## REST API', '### A typed client');
+    const portalBlocks = shBlocks(readme, "## The customer's portal", '## Receiving webhooks');
+    expect(restBlocks.length).toBeGreaterThanOrEqual(6);
+    expect(portalBlocks.length).toBeGreaterThanOrEqual(3);
+    const blocks = [...restBlocks, ...portalBlocks];
     const script = [
       'set -eo pipefail',
       // Every request's outcome, on a line of its own in stderr.
@@ -177,6 +184,20 @@ describe('the README', () => {
         where,
       ).toBe(true);
     }
+    // The portal link was made, opened (its redirect followed to the portal's first page) and revoked.
+    const portalSessions = `${baseUrl}/api/v1/apps/`;
+    expect(
+      requests.filter(
+        ({ method, url }) => method === 'POST' && url.startsWith(portalSessions) && url.endsWith('/portal-sessions'),
+      ),
+      context,
+    ).toEqual([expect.objectContaining({ status: 201 })]);
+    expect(requests, context).toContainEqual({ status: 200, method: 'GET', url: `${baseUrl}/portal` });
+    expect(stdout, context).toMatch(/^<title>Endpoints · [^<]+<\/title>$/m);
+    expect(
+      requests.filter(({ method, url }) => method === 'DELETE' && /\/portal-sessions\/psess_\w+$/.test(url)),
+      context,
+    ).toEqual([expect.objectContaining({ status: 200 })]);
     // The walkthrough's event reached the receiver the README runs.
     await waitUntil(
       () => /POST \/webhooks webhook-id=msg_\S+ \{"type":"invoice\.paid",.*"invoice": "in_1042"/.test(receiverOutput),

@@ -197,6 +197,31 @@ describe('its output', () => {
     const guess = new pg.Client({ ...target, password: 'hookline' });
     await expect(guess.connect()).rejects.toThrow(/password authentication failed/);
   });
+
+  it('says once, in plain words, that HOOKLINE_ENCRYPTION_KEY is unset, what that means and how to set it', async () => {
+    // The start's own steps (sealing secrets, the banner) and the web server's handlers (a new
+    // endpoint's secret encrypted, then shown) all use the key: the warning must not come with each.
+    const { apiKey } = JSON.parse(await readFile(join(dataDir, 'credentials.json'), 'utf8')) as { apiKey: string };
+    const api = (path: string, body?: unknown) =>
+      fetch(`${baseUrl}/api/v1${path}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+    const app = (await (await api('/apps', { name: 'Key warning' })).json()) as { id: string };
+    const created = await api(`/apps/${app.id}/endpoints`, { url: 'https://example.com/hooks' });
+    expect(created.status).toBe(201);
+    const endpoint = (await created.json()) as { id: string };
+    expect((await api(`/apps/${app.id}/endpoints/${endpoint.id}/secret`)).status).toBe(200);
+
+    const keyFile = join(dataDir, 'encryption-key');
+    const warnings = output.split('\n').filter((line) => line.includes('HOOKLINE_ENCRYPTION_KEY is not set'));
+    expect(warnings, output.slice(-3000)).toHaveLength(1);
+    // What it means (a key file that must be kept and shared) and how to set one.
+    expect(warnings[0]).toContain(keyFile);
+    expect(warnings[0]).toMatch(/lost/);
+    expect(warnings[0]).toContain('openssl rand -base64 32');
+  });
 });
 
 describe('a path with malformed percent-encoding', () => {
