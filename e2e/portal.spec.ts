@@ -356,6 +356,8 @@ test("the portal shows its operator's branding, and each endpoint's success rate
   // The branding: the name the customer knows (not the app's internal one), the logo, the accent colour.
   await expect(page.getByTestId('portal-app-name')).toHaveText('Acme Webhooks');
   await expect(page.getByText('Portal Branded internal name')).toHaveCount(0);
+  // The browser tab too: never the name of the software behind it.
+  await expect(page).toHaveTitle('Endpoints · Acme Webhooks');
   await expect(page.getByTestId('portal-logo')).toHaveAttribute('src', 'https://127.0.0.1:9/acme-logo.svg');
   expect((await (await response).allHeaders())['content-security-policy']).toContain(
     "img-src 'self' data: blob: https://127.0.0.1:9;",
@@ -367,6 +369,7 @@ test("the portal shows its operator's branding, and each endpoint's success rate
   // The endpoint's stats over the range the customer picks, from the rollups of its own app.
   await page.getByTestId('endpoint-row').getByRole('link').first().click();
   await expect(page.getByTestId('endpoint-stats-attempts')).toHaveText('3', { timeout: 20_000 });
+  await expect(page).toHaveTitle('Endpoint · Acme Webhooks');
   await expect(page.getByTestId('endpoint-stats-success-rate')).toHaveText(/^100(\.0)? ?%$/);
   await expect(page.getByTestId('endpoint-stats-p50')).toHaveText(/\d+(\.\d+)? ?(ms|s)$/);
   await expect(page.getByTestId('endpoint-stats-p95')).toHaveText(/\d+(\.\d+)? ?(ms|s)$/);

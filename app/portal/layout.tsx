@@ -3,13 +3,14 @@ import type { ReactNode } from 'react';
 import { ViewerProvider } from '@/components/shared/viewer';
 import { PortalShell } from '@/components/shell/portal-shell';
 import { portalSessionOfRequest } from './portal-session-of-request';
+import { portalTitle } from './portal-title';
 
 // The customer's portal: its own shell, one app, authenticated by the portal cookie only (the admin's
 // sign-in means nothing here). Every page depends on that cookie, so none can be prerendered. The pages
 // are the dashboard's own components, told by the viewer that a customer is looking.
 export const dynamic = 'force-dynamic';
 
-export const metadata: Metadata = { title: { default: 'Webhooks', template: '%s · Webhooks' } };
+export const generateMetadata = (): Promise<Metadata> => portalTitle();
 
 export default async function PortalLayout({ children }: { children: ReactNode }) {
   const session = await portalSessionOfRequest();

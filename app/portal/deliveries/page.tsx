@@ -2,8 +2,9 @@ import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { DeliveriesExplorer } from '@/components/deliveries/deliveries-explorer';
 import { Loading } from '@/components/ui/states';
+import { portalTitle } from '../portal-title';
 
-export const metadata: Metadata = { title: 'Deliveries' };
+export const generateMetadata = (): Promise<Metadata> => portalTitle('Deliveries');
 
 export default function PortalDeliveriesPage() {
   // useSearchParams needs a Suspense boundary. The explorer takes the app from the portal's session.

@@ -3,8 +3,9 @@ import { DeliveryDetail } from '@/components/deliveries/delivery-detail';
 import { findDelivery } from '@/lib/domain/deliveries/find-delivery';
 import { requirePortalResource } from '@/lib/http/portal/require-portal-resource';
 import { portalSessionOfRequest } from '../../portal-session-of-request';
+import { portalTitle } from '../../portal-title';
 
-export const metadata: Metadata = { title: 'Delivery' };
+export const generateMetadata = (): Promise<Metadata> => portalTitle('Delivery');
 
 export default async function PortalDeliveryPage({ params }: { params: Promise<{ deliveryId: string }> }) {
   const { deliveryId } = await params;

@@ -5,8 +5,9 @@ import { Loading } from '@/components/ui/states';
 import { findEndpoint } from '@/lib/domain/endpoints/find-endpoint';
 import { requirePortalResource } from '@/lib/http/portal/require-portal-resource';
 import { portalSessionOfRequest } from '../../portal-session-of-request';
+import { portalTitle } from '../../portal-title';
 
-export const metadata: Metadata = { title: 'Endpoint' };
+export const generateMetadata = (): Promise<Metadata> => portalTitle('Endpoint');
 
 export default async function PortalEndpointPage({ params }: { params: Promise<{ endpointId: string }> }) {
   const { endpointId } = await params;
