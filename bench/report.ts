@@ -287,9 +287,9 @@ export function judgeTargets(
       target: 'retention at 10,000/s without DELETE storms',
       measured:
         `${fmt(retention.deletedPerSecond)} deliveries/s dropped (${fmt(retention.deleted)} after ${drain.name}, ` +
-        `${fmt(retention.periodsDropped)} periods in ${fmt(retention.longestBatchMs)} ms), ` +
+        `${fmt(retention.periodsDropped)} periods in ${fmt(retention.dropMs)} ms), ` +
         `${fmt(retention.walBytesPerDelivery)} B WAL per delivery; whole time partitions, no DELETE`,
-      met: retention.deletedPerSecond >= 10_000 && retention.longestBatchMs < 1000,
+      met: retention.deletedPerSecond >= 10_000 && retention.dropMs < 1000,
     });
   } else notRun('retention at 10,000/s without DELETE storms', 'not run (needs a 100k one-worker drain)');
 

@@ -13,8 +13,8 @@ import { walBytesSince, walPosition } from './case-measurement';
 export interface RetentionCost {
   deleted: number;
   deletedPerSecond: number;
-  /** The whole maintenance run: every period dropped. */
-  longestBatchMs: number;
+  /** The whole maintenance run that dropped every period (it was the longest DELETE batch before them). */
+  dropMs: number;
   walBytesPerDelivery: number;
   periodsDropped: number;
 }
@@ -42,7 +42,7 @@ export async function measureRetention(client: pg.ClientBase, url: string): Prom
     return {
       deleted,
       deletedPerSecond: Math.round(deleted / (ms / 1000)),
-      longestBatchMs: Math.round(ms),
+      dropMs: Math.round(ms),
       walBytesPerDelivery: Math.round((await walBytesSince(client, walBefore)) / Math.max(1, deleted)),
       periodsDropped: result?.dropped.length ?? 0,
     };
