@@ -12,19 +12,29 @@ let appId: string;
 let otherAppId: string;
 
 /** A message with `payload` and one delivery of it in `state` (dead: failed twice with a 500). */
-async function insertWithPayload(app: string, endpointId: string, payload: unknown, state = 'dead'): Promise<void> {
+async function insertWithPayload(
+  app: string,
+  endpointId: string,
+  payload: unknown,
+  state = 'dead',
+  messageMinutesAgo = 1,
+): Promise<string> {
+  // The message's id carries its time, as hookline.send gives it.
   const message = await ctx.db.pool.query<{ id: string }>(
-    `INSERT INTO hookline.messages (app_id, event_type, payload, created_at)
-     VALUES ($1, 'order.paid', $2, now() - interval '1 minute') RETURNING id`,
-    [app, JSON.stringify(payload)],
+    `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at)
+     VALUES (hookline.id_at('msg', now() - make_interval(mins => $3)) || substr(hookline.new_id(''), 14), $1,
+             'order.paid', $2, now() - make_interval(mins => $3)) RETURNING id`,
+    [app, JSON.stringify(payload), messageMinutesAgo],
   );
-  await ctx.db.pool.query(
+  const delivery = await ctx.db.pool.query<{ id: string }>(
     `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
             next_attempt_at, last_attempt_at, last_status_code, last_error_class, created_at, updated_at)
      VALUES (hookline.new_id('dlv', $2), $1, $2, $3, 'order.paid', $4, 2, now(), now(), 500,
-             CASE WHEN $4 = 'dead' THEN 'http_5xx' END, now() - interval '1 minute', now() - interval '1 minute')`,
+             CASE WHEN $4 = 'dead' THEN 'http_5xx' END, now() - interval '1 minute', now() - interval '1 minute')
+     RETURNING id`,
     [app, message.rows[0]!.id, endpointId, state],
   );
+  return delivery.rows[0]!.id;
 }
 
 beforeAll(async () => {
@@ -114,6 +124,32 @@ describe('replay by filter with a payload search', () => {
       await resetToDead();
     });
   }
+
+  it("with a time range, bounds the message's time as the search does: a backfilled delivery of an old message", async () => {
+    // A message of two hours ago whose delivery (a backfill's) was made a minute ago.
+    const endpointId = (await createEndpoint(ctx.db.pool, appId, 'https://example.com/backfilled')).id;
+    const backfilled = await insertWithPayload(appId, endpointId, { customer: { name: 'Acme Old' } }, 'dead', 120);
+    const range = {
+      from: new Date(Date.now() - 3 * 3_600_000).toISOString(),
+      to: new Date(Date.now() - 3_600_000).toISOString(),
+    };
+    const filter = { search: 'acme', ...range };
+    expect(await listed({ ...filter, state: 'failed' })).toEqual([backfilled]);
+    const dryRun = await call('POST', `/v1/apps/${appId}/deliveries/replay`, {
+      key: ctx.adminKey,
+      body: { filter, dryRun: true },
+    });
+    expect(dryRun.body).toEqual({ matched: 1 });
+    const started = await call('POST', `/v1/apps/${appId}/deliveries/replay`, { key: ctx.adminKey, body: { filter } });
+    expect(started.body.job.total).toBe(1);
+    await runQueuedJobs(ctx.db.url);
+    expect(await pendingIds()).toEqual([backfilled]);
+    await resetToDead();
+    await ctx.db.pool.query(
+      `UPDATE hookline.deliveries SET state = 'succeeded', last_error_class = NULL WHERE id = $1`,
+      [backfilled],
+    );
+  });
 
   it('a replay job created on /jobs takes the search too', async () => {
     const search = { payloadPath: 'customer.id', payloadValue: 'cus_2' };

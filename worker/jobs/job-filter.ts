@@ -27,7 +27,15 @@ export function replayMatch(kind: 'replay' | 'recover', params: StoredReplayPara
   }
   if (state) match.states = [...expandStateFilter(state)];
   const payload = payloadMatch(rest);
-  if (payload) match.payload = payload;
+  if (payload) {
+    // With a search, from and to bound the message's time, as the list's search does
+    // (lib/domain/deliveries/search-deliveries.ts): a backfill's delivery is found with its message.
+    for (const key of ['from', 'to'] as const) {
+      if (match[key] !== undefined) payload[key] = match[key];
+      delete match[key];
+    }
+    match.payload = payload;
+  }
   return match;
 }
 

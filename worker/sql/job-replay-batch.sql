@@ -40,7 +40,8 @@ WITH batch AS (
                WHEN d.attempt_count > 0 THEN 'retrying'
                ELSE 'waiting' END IN (SELECT jsonb_array_elements_text($2::jsonb -> 'states')))
      -- A payload search (worker/jobs/job-filter.ts): the conditions of lib/domain/search/payload-condition.ts
-     -- on the delivery's message, one primary-key probe per row the other keys kept.
+     -- on the delivery's message, one primary-key probe per row the other keys kept; with a search,
+     -- from and to bound the message's time (as the list's search does), not the delivery's.
      AND ($2::jsonb -> 'payload' IS NULL OR EXISTS (
            SELECT 1 FROM hookline.messages AS m
             WHERE m.id = d.message_id AND m.app_id = $1
@@ -49,6 +50,8 @@ WITH batch AS (
               AND ($2::jsonb #>> '{payload,equals}' IS NULL
                    OR m.payload #> ARRAY(SELECT jsonb_array_elements_text($2::jsonb #> '{payload,path}'))
                       = ($2::jsonb #>> '{payload,equals}')::jsonb)
+              AND ($2::jsonb #>> '{payload,from}' IS NULL OR m.created_at >= ($2::jsonb #>> '{payload,from}')::timestamptz)
+              AND ($2::jsonb #>> '{payload,to}' IS NULL OR m.created_at < ($2::jsonb #>> '{payload,to}')::timestamptz)
               AND ($2::jsonb #>> '{payload,contains}' IS NULL
                    OR strpos(lower(m.payload #>> ARRAY(SELECT jsonb_array_elements_text($2::jsonb #> '{payload,path}'))),
                              lower($2::jsonb #>> '{payload,contains}')) > 0)))

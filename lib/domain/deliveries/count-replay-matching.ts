@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { Prisma } from '../../generated/prisma/client';
 import type { ReplayDeliveryFilter } from '../../contract/schemas/deliveries';
 import { payloadCondition } from '../search/payload-condition';
 import { deliveryWhere } from './delivery-where';
@@ -12,7 +13,8 @@ const PAGE = 5_000;
  * How many deliveries a replay by `filter` (its state already defaulted) would change now, among those
  * created up to `asOf`: the dry run's count and a job's total. With a payload search, the rows the
  * filter selects are tested with the list's own payload condition (lib/domain/search/payload-condition.ts),
- * so the count is the set the explorer shows, not the larger set without the search. No index serves a
+ * so the count is the set the explorer shows, not the larger set without the search; `from` and `to`
+ * then bound the message's time, as in the search (search-deliveries.ts). No index serves a
  * payload condition: the count reads every row the other keys select, page by page, which is why the
  * explorer's list walks back under a budget instead; a count (like the job) has to reach the end.
  */
@@ -25,10 +27,13 @@ export async function countReplayMatching({
   filter: ReplayDeliveryFilter;
   asOf?: Date;
 }): Promise<number> {
-  const base = await deliveryWhere(appId, filter);
-  const where = asOf ? { AND: [base, { createdAt: { lte: asOf } }] } : base;
   const payload = payloadCondition(filter);
+  const { from, to, ...others } = filter;
+  const base = await deliveryWhere(appId, payload ? others : filter);
+  const where = asOf ? { AND: [base, { createdAt: { lte: asOf } }] } : base;
   if (!payload) return countReplayable({ appId, where });
+  const messageTime = Prisma.sql`${from ? Prisma.sql`AND m.created_at >= ${from}` : Prisma.empty}
+        ${to ? Prisma.sql`AND m.created_at < ${to}` : Prisma.empty}`;
 
   const prisma = getPrisma();
   let total = 0;
@@ -46,7 +51,7 @@ export async function countReplayMatching({
       SELECT count(*)::int AS count
         FROM hookline.deliveries AS d
         JOIN hookline.messages AS m ON m.id = d.message_id AND m.app_id = d.app_id
-       WHERE d.id = ANY(${ids}::text[]) AND ${payload}`;
+       WHERE d.id = ANY(${ids}::text[]) AND ${payload} ${messageTime}`;
     total += row?.count ?? 0;
     if (page.length < PAGE) return total;
     after = ids.at(-1);
