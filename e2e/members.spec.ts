@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { base32Decode, hotp, totpStep } from '../lib/domain/auth/totp';
 import { e2eEnv } from './support/env';
-import { screenshot, signIn } from './support/helpers';
+import { createPool } from '../lib/database/pg';
+import { createApp, screenshot, signIn } from './support/helpers';
 
 // The owner invites a viewer by link; the viewer joins, signs in with its own password, sees no write
 // action anywhere it looks, and the server refuses the writes all the same when they are sent by hand.
@@ -206,4 +207,64 @@ test('a second factor: enrolled on the Account page, then asked for at sign-in',
   await member.getByRole('button', { name: 'Sign in' }).click();
   await member.waitForURL(/\/overview/);
   await expect(member.getByTestId('member-role')).toHaveText('developer');
+});
+
+test('a viewer held to two apps sees both on the Overview and Issues pages, never a third app', async ({
+  browser,
+  page,
+}) => {
+  const env = e2eEnv();
+  const email = `held-${Date.now()}@hookline.test`;
+  const password = 'held member password';
+  const [mine, also, theirs] = [
+    await createApp({ name: `E2E Held Mine ${Date.now()}` }),
+    await createApp({ name: `E2E Held Also ${Date.now()}` }),
+    await createApp({ name: `E2E Held Theirs ${Date.now()}` }),
+  ];
+  const pool = createPool(env.databaseUrl);
+  try {
+    for (const app of [mine, also, theirs]) {
+      await pool.query(
+        `INSERT INTO hookline.issues (app_id, subject_id, endpoint_id, error_class, title)
+         VALUES ($1, $2, $2, 'http_5xx', $3)`,
+        [app.appId, app.endpointId, `held-issue ${app.appName}`],
+      );
+    }
+  } finally {
+    await pool.end();
+  }
+  await signIn(page);
+  const { url } = await page.evaluate(
+    async ({ address, appIds }) => {
+      const response = await fetch('/api/v1/invitations', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: address, role: 'viewer', appIds }),
+      });
+      return (await response.json()) as { url: string };
+    },
+    { address: email, appIds: [mine.appId, also.appId] },
+  );
+  const member = await (await browser.newContext()).newPage();
+  await member.goto(url);
+  await member.getByLabel('New password').fill(password);
+  await member.getByLabel('Repeat password').fill(password);
+  // The overview reads the stats of both its apps together (it answered 400 before, asking for one).
+  const stats = member.waitForResponse((response) => new URL(response.url()).pathname === '/api/v1/stats');
+  await member.getByRole('button', { name: 'Join' }).click();
+  await member.waitForURL(/\/overview/);
+  expect((await stats).status()).toBe(200);
+  await expect(member.getByTestId('queue-dead')).toBeVisible();
+  await expect(member.getByText('Could not load this')).toHaveCount(0);
+
+  const counts = member.waitForResponse((response) => new URL(response.url()).pathname === '/api/v1/issues/counts');
+  await member.goto(`${env.baseUrl}/issues?status=all`);
+  expect((await counts).status()).toBe(200);
+  const rows = member.getByTestId('issue-row');
+  await expect(rows.filter({ hasText: 'held-issue' })).toHaveCount(2);
+  await expect(rows.filter({ hasText: mine.appName })).toHaveCount(1);
+  await expect(rows.filter({ hasText: also.appName })).toHaveCount(1);
+  await expect(rows.filter({ hasText: theirs.appName })).toHaveCount(0);
+  await expect(member.getByRole('tab', { name: /Open/ })).toContainText('2');
+  await expect(member.getByText('Could not load this')).toHaveCount(0);
 });

@@ -1,12 +1,13 @@
 // Search over any range (issue 23 item 10), in Chromium: a payload search on the messages page that
 // answers after one slice of time a request (the e2e server's HOOKLINE_SEARCH_BUDGET_MS is 1), says
-// how far back it searched, and goes on with "Continue searching" until the range is searched. The
+// how far back it searched, and goes on with "Continue searching" until the range is searched; and a
+// replay by filter from the deliveries explorer during a search replays the matches only. The
 // messages are written with ids of hours and days ago
 // (as hookline.send would have then), which the API cannot do.
 import { expect, test, type Page } from '@playwright/test';
 import { createPool } from '../lib/database/pg';
 import { e2eEnv } from './support/env';
-import { createApp, signIn } from './support/helpers';
+import { createApp, listDeliveries, signIn } from './support/helpers';
 
 const HOUR = 3_600_000;
 
@@ -86,4 +87,64 @@ test('a payload search over any range goes back page by page with "Continue sear
   await searchToTheEnd(page);
   await expect(rows).toHaveCount(1);
   await expect(rows).toContainText('Grace Hopper');
+});
+
+/** A message with `payload` a minute ago and one dead delivery of it to `endpointId`. */
+async function deadDeliveries(appId: string, endpointId: string, payloads: unknown[]): Promise<string[]> {
+  const pool = createPool(e2eEnv().databaseUrl);
+  try {
+    const ids: string[] = [];
+    for (const payload of payloads) {
+      const { rows } = await pool.query<{ id: string }>(
+        `WITH m AS (
+           INSERT INTO hookline.messages (app_id, event_type, payload, created_at)
+           VALUES ($1, 'order.paid', $3, now() - interval '1 minute') RETURNING id, created_at)
+         INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
+                next_attempt_at, last_attempt_at, last_status_code, last_error_class, created_at, updated_at)
+         SELECT hookline.new_id('dlv', m.id), $1, m.id, $2, 'order.paid', 'dead', 2, now(), now(), 500, 'http_5xx',
+                m.created_at, m.created_at
+           FROM m RETURNING id`,
+        [appId, endpointId, JSON.stringify(payload)],
+      );
+      ids.push(rows[0]!.id);
+    }
+    return ids;
+  } finally {
+    await pool.end();
+  }
+}
+
+test('replay by filter during a payload search replays the matches, and only them', async ({ page }) => {
+  test.setTimeout(120_000);
+  const env = e2eEnv();
+  const app = await createApp({ name: 'E2E Replay Search' });
+  const [acme, acmeLabs, globex, initech] = await deadDeliveries(app.appId, app.endpointId, [
+    { customer: { name: 'ACME Corp' } },
+    { customer: { name: 'Acme Labs' } },
+    { customer: { name: 'Globex' } },
+    { customer: { name: 'Initech' } },
+  ]);
+
+  await signIn(page);
+  await page.goto(`${env.baseUrl}/deliveries?appId=${app.appId}&search=acme`);
+  await searchToTheEnd(page);
+  const rows = page.getByTestId('delivery-row');
+  await expect(rows).toHaveCount(2);
+
+  // The count and the replay take the search: two of the four dead deliveries, named by the search.
+  await page.getByTestId('replay-matching').click();
+  const count = page.getByTestId('replay-matching-count');
+  await expect(count).toContainText('2 deliveries (retrying or dead) match');
+  await expect(count).toContainText('payload containing "acme"');
+  await expect(page.getByTestId('confirm-replay-matching')).toHaveText('Replay 2');
+  await page.getByTestId('confirm-replay-matching').click();
+  await expect(page.getByTestId('job-progress-text')).toHaveText('Done: 2 deliveries replayed.');
+  await expect
+    .poll(async () => (await listDeliveries(app.appId, 'state=dead')).map((row) => row.id).sort())
+    .toEqual([globex, initech].sort());
+  await expect
+    .poll(async () => (await listDeliveries(app.appId, 'state=succeeded')).map((row) => row.id).sort(), {
+      timeout: 20_000,
+    })
+    .toEqual([acme, acmeLabs].sort());
 });

@@ -147,9 +147,9 @@ export function DeliveriesExplorer() {
               </Button>
               <Button
                 variant="danger"
-                // A replay acts on every match of the filter, which a payload search cannot count.
-                disabled={!filter.appId || searching}
-                title={searching ? 'Replay by filter does not take a payload search: select rows instead' : undefined}
+                // With a payload search, the replay and its count take the search too (the whole range,
+                // not only what the walk has reached so far).
+                disabled={!filter.appId}
                 onClick={() => {
                   replayMatching.reset();
                   setConfirmOpen(true);

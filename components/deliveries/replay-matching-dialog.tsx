@@ -28,6 +28,10 @@ function describeFilter(filter: DeliveryFilter, endpointUrl: string | undefined)
     filter.idempotencyKey ? `idempotency key ${filter.idempotencyKey}` : null,
     filter.id ? `id ${filter.id}` : null,
     filter.range ? `created in the last ${TIME_RANGES[filter.range].label}` : null,
+    filter.search ? `payload containing "${filter.search}"` : null,
+    filter.payloadPath && filter.payloadValue
+      ? `payload ${filter.payloadPath} ${filter.payloadMatch === 'contains' ? 'containing' : 'equal to'} ${filter.payloadValue}`
+      : null,
   ].filter(Boolean);
   return parts.length ? `this filter (${parts.join(', ')})` : 'in this app';
 }

@@ -7,8 +7,45 @@ import { Card } from '../ui/card';
 import { Field, Input } from '../ui/field';
 import { InlineError } from '../ui/states';
 
-/** The invitation's token is the link's fragment (never sent to a server until this form posts it). */
-export function AcceptInvitationForm() {
+/**
+ * The invitation's token is the link's fragment (never sent to a server until this form posts it).
+ * With HOOKLINE_PASSWORD_SIGN_IN=false there is no password to choose: the invited person joins by
+ * signing in with SSO as the invited email (lib/domain/auth/sso/finish-sso-sign-in.ts claims the
+ * invitation), and gets no password.
+ */
+export function AcceptInvitationForm({
+  password: passwordSignIn = true,
+  sso = false,
+}: {
+  password?: boolean;
+  sso?: boolean;
+}) {
+  if (!passwordSignIn) return <JoinWithSso sso={sso} />;
+  return <ChoosePassword sso={sso} />;
+}
+
+const SSO_LINK_CLASS =
+  'flex w-full items-center justify-center rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm font-medium text-zinc-800 hover:bg-zinc-50';
+
+function JoinWithSso({ sso }: { sso: boolean }) {
+  return (
+    <Card className="space-y-3 p-5">
+      <p className="text-sm text-zinc-700" data-testid="invitation-sso-only">
+        Passwords are turned off here. Sign in with SSO as the email address this invitation was sent to: you join with
+        the role it gives you.
+      </p>
+      {sso ? (
+        <a href={`/api/auth/sso/start?next=${encodeURIComponent('/overview')}`} className={SSO_LINK_CLASS}>
+          Sign in with SSO
+        </a>
+      ) : (
+        <p className="text-sm text-zinc-600">No sign-in method is configured.</p>
+      )}
+    </Card>
+  );
+}
+
+function ChoosePassword({ sso }: { sso: boolean }) {
   const [token, setToken] = useState<string | null>(null);
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
@@ -35,6 +72,14 @@ export function AcceptInvitationForm() {
   }
   return (
     <Card className="p-5">
+      {sso ? (
+        <div className="mb-4 space-y-3">
+          <a href={`/api/auth/sso/start?next=${encodeURIComponent('/overview')}`} className={SSO_LINK_CLASS}>
+            Join with SSO instead
+          </a>
+          <div className="text-center text-xs text-zinc-400">or choose a password</div>
+        </div>
+      ) : null}
       <form onSubmit={submit} className="space-y-3">
         <Field label="New password" hint="At least 12 characters">
           <Input

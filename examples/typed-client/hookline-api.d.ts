@@ -3938,6 +3938,17 @@ export interface operations {
                         to?: string;
                         /** @description One delivery id */
                         id?: string;
+                        /** @description A substring of the payload, any case, as PostgreSQL prints JSON ({"a": 1}: a space after each colon and comma); any range */
+                        search?: string;
+                        /** @description A payload field to match, dot-separated (needs payloadValue); any range */
+                        payloadPath?: string;
+                        /** @description equals: the JSON value payloadPath must equal (42, true, "x"; anything that is not JSON is a string); contains: a substring of it, any case */
+                        payloadValue?: string;
+                        /**
+                         * @description How payloadValue matches the field at payloadPath: equals (the default) or contains
+                         * @enum {string}
+                         */
+                        payloadMatch?: "equals" | "contains";
                     };
                     dryRun?: boolean;
                 };
@@ -4086,7 +4097,7 @@ export interface operations {
                 "application/json": {
                     /** @constant */
                     kind: "replay";
-                    /** @description The deliveries list filters; without `state`, the failed ones (retrying or dead) */
+                    /** @description The deliveries list filters, payload search included; without `state`, the failed ones (retrying or dead) */
                     filter: {
                         endpointId?: string;
                         eventType?: string;
@@ -4122,6 +4133,17 @@ export interface operations {
                         to?: string;
                         /** @description One delivery id */
                         id?: string;
+                        /** @description A substring of the payload, any case, as PostgreSQL prints JSON ({"a": 1}: a space after each colon and comma); any range */
+                        search?: string;
+                        /** @description A payload field to match, dot-separated (needs payloadValue); any range */
+                        payloadPath?: string;
+                        /** @description equals: the JSON value payloadPath must equal (42, true, "x"; anything that is not JSON is a string); contains: a substring of it, any case */
+                        payloadValue?: string;
+                        /**
+                         * @description How payloadValue matches the field at payloadPath: equals (the default) or contains
+                         * @enum {string}
+                         */
+                        payloadMatch?: "equals" | "contains";
                     };
                 } | {
                     /** @constant */

@@ -16,3 +16,19 @@ export interface PayloadSearchParams {
 /** Whether these parameters make the list a payload search. */
 export const isPayloadSearch = (params: PayloadSearchParams) =>
   params.search !== undefined || params.payloadPath !== undefined;
+
+/** What is missing from a payload search's parameters, by field: a path needs a value and a value a
+ * path; a match needs both. The list queries and the replay filter check the same pairs. */
+export function payloadSearchProblems(params: PayloadSearchParams): { path: [string]; message: string }[] {
+  const problems: { path: [string]; message: string }[] = [];
+  if (params.payloadValue !== undefined && params.payloadPath === undefined) {
+    problems.push({ path: ['payloadPath'], message: 'is required with payloadValue' });
+  }
+  if (params.payloadPath !== undefined && params.payloadValue === undefined) {
+    problems.push({ path: ['payloadValue'], message: 'is required with payloadPath' });
+  }
+  if (params.payloadMatch !== undefined && params.payloadPath === undefined) {
+    problems.push({ path: ['payloadMatch'], message: 'needs payloadPath and payloadValue' });
+  }
+  return problems;
+}

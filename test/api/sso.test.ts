@@ -92,6 +92,34 @@ async function ssoSignIn(next = '/apps') {
   return callback(callbackUrl, ssoCookie);
 }
 
+/** Password sign-in as `email` (whatever the password, the old placeholder included) is refused exactly
+ * as a wrong password of a member with one and as an unknown email are. */
+async function expectSameRefusal(email: string) {
+  const withPassword = 'with-password@example.test';
+  if ((await countRows(ctx.db.pool, 'admin_users', 'email = $1', [withPassword])) === 0) {
+    await ensureAdminUser({ email: withPassword, password: 'the right password, long' });
+  }
+  const answers = [];
+  for (const [who, password] of [
+    [email, 'any password at all'],
+    [email, 'sso:no-password'],
+    [email, ''],
+    [withPassword, 'a wrong password'],
+    ['nobody@example.test', 'any password at all'],
+  ] as const) {
+    const response = await call('POST', '/auth/sign-in', { body: { email: who, password } });
+    if (password === '') {
+      // An empty password is refused by validation before any member is looked up.
+      expect(response.status).toBe(422);
+      continue;
+    }
+    expectError(response, 401, 'invalid_credentials');
+    expect(response.headers.get('set-cookie')).toBeNull();
+    answers.push(response.body);
+  }
+  expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+}
+
 function expectRefused(response: CallResult, reason: string) {
   expect(response.status, response.text).toBe(303);
   expect(response.headers.get('location')).toBe(`/sign-in?sso_error=${reason}`);
@@ -135,14 +163,11 @@ describe('SSO sign-in', () => {
     const { rows } = await ctx.db.pool.query(
       `SELECT id, role, app_ids, password_hash FROM hookline.admin_users WHERE email = 'newcomer@example.test'`,
     );
-    expect(rows).toEqual([
-      { id: expect.stringMatching(/^usr_/), role: 'viewer', app_ids: [], password_hash: expect.any(String) },
-    ]);
-    // No password opens it: the member signs in by SSO.
-    const passwordSignIn = await call('POST', '/auth/sign-in', {
-      body: { email: 'newcomer@example.test', password: rows[0].password_hash },
-    });
-    expectError(passwordSignIn, 401, 'invalid_credentials');
+    // No password at all, not a placeholder hash: the member signs in by SSO.
+    expect(rows).toEqual([{ id: expect.stringMatching(/^usr_/), role: 'viewer', app_ids: [], password_hash: null }]);
+    // Password sign-in is refused with the answer a wrong password or an unknown email gets, so it
+    // tells nobody that the email is a member, or one without a password.
+    await expectSameRefusal('newcomer@example.test');
     const audit = await ctx.db.pool.query(
       `SELECT action, actor_type, changes FROM hookline.audit_events WHERE resource_id = $1`,
       [rows[0].id],
@@ -177,9 +202,10 @@ describe('SSO sign-in', () => {
     expect(response.status, response.text).toBe(303);
     expect(response.headers.get('location')).toBe('/apps');
     const { rows } = await ctx.db.pool.query(
-      `SELECT role FROM hookline.admin_users WHERE email = 'invited@example.test'`,
+      `SELECT role, password_hash FROM hookline.admin_users WHERE email = 'invited@example.test'`,
     );
-    expect(rows).toEqual([{ role: 'admin' }]);
+    expect(rows).toEqual([{ role: 'admin', password_hash: null }]);
+    await expectSameRefusal('invited@example.test');
     expect(await countRows(ctx.db.pool, 'invitations', 'id = $1 AND accepted_at IS NOT NULL', [id])).toBe(1);
   });
 
@@ -271,7 +297,13 @@ describe('SSO sign-in', () => {
     expect(await countRows(ctx.db.pool, 'admin_users', `email = 'joiner@example.test'`)).toBe(0);
     account('joiner-sub', 'joiner@example.test');
     expect(cookieOf(await ssoSignIn(), 'hookline_session')).toBeDefined();
-    expect(await countRows(ctx.db.pool, 'admin_users', `email = 'joiner@example.test' AND role = 'viewer'`)).toBe(1);
+    expect(
+      await countRows(
+        ctx.db.pool,
+        'admin_users',
+        `email = 'joiner@example.test' AND role = 'viewer' AND password_hash IS NULL`,
+      ),
+    ).toBe(1);
   });
 
   it('sends the browser back to the sign-in page when SSO is not configured', async () => {

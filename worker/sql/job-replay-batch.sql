@@ -4,7 +4,8 @@
 -- now: exactly what lib/domain/deliveries/replay-deliveries.ts does to the rows countReplayable counted for
 -- the job's total. $2 is that count's filter as JSON (worker/jobs/job-filter.ts builds it from the
 -- same DeliveryFilter): every key is optional, and `states` holds the public states (waiting and
--- retrying are pending split on attempt_count, lib/domain/deliveries/delivery-states.ts).
+-- retrying are pending split on attempt_count, lib/domain/deliveries/delivery-states.ts), and `payload`
+-- a payload search's conditions on the delivery's message.
 -- Rows a worker is delivering are not touched (state <> 'delivering'): their worker holds the lease
 -- and records the outcome, as the synchronous replay always did. FOR UPDATE (not SKIP LOCKED: a
 -- skipped row would be passed by the cursor and never replayed) waits for a claim or a flush holding
@@ -39,6 +40,22 @@ WITH batch AS (
           CASE WHEN d.state <> 'pending' THEN d.state
                WHEN d.attempt_count > 0 THEN 'retrying'
                ELSE 'waiting' END IN (SELECT jsonb_array_elements_text($2::jsonb -> 'states')))
+     -- A payload search (worker/jobs/job-filter.ts): the conditions of lib/domain/search/payload-condition.ts
+     -- on the delivery's message, one primary-key probe per row the other keys kept; with a search,
+     -- from and to bound the message's time (as the list's search does), not the delivery's.
+     AND ($2::jsonb -> 'payload' IS NULL OR EXISTS (
+           SELECT 1 FROM hookline.messages AS m
+            WHERE m.id = d.message_id AND m.app_id = $1
+              AND ($2::jsonb #>> '{payload,search}' IS NULL
+                   OR strpos(lower(m.payload::text), lower($2::jsonb #>> '{payload,search}')) > 0)
+              AND ($2::jsonb #>> '{payload,equals}' IS NULL
+                   OR m.payload #> ARRAY(SELECT jsonb_array_elements_text($2::jsonb #> '{payload,path}'))
+                      = ($2::jsonb #>> '{payload,equals}')::jsonb)
+              AND ($2::jsonb #>> '{payload,from}' IS NULL OR m.created_at >= ($2::jsonb #>> '{payload,from}')::timestamptz)
+              AND ($2::jsonb #>> '{payload,to}' IS NULL OR m.created_at < ($2::jsonb #>> '{payload,to}')::timestamptz)
+              AND ($2::jsonb #>> '{payload,contains}' IS NULL
+                   OR strpos(lower(m.payload #>> ARRAY(SELECT jsonb_array_elements_text($2::jsonb #> '{payload,path}'))),
+                             lower($2::jsonb #>> '{payload,contains}')) > 0)))
    ORDER BY d.id
    LIMIT $5
      FOR UPDATE

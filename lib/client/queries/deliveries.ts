@@ -21,7 +21,7 @@ export interface DeliveryFilter {
   idempotencyKey?: string;
   range?: TimeRange;
   id?: string;
-  /** A payload search: the list's alone, never part of a replay's filter. */
+  /** A payload search: narrows the list, and a replay by filter to what the list shows. */
   search?: string;
   payloadPath?: string;
   payloadValue?: string;
@@ -111,7 +111,13 @@ export function replayFilter(filter: DeliveryFilter): DeliveryFilter & { state: 
 }
 
 function filterBody(filter: DeliveryFilter) {
-  const query = deliveryFilterToQuery(replayFilter(filter));
+  const query = {
+    ...deliveryFilterToQuery(replayFilter(filter)),
+    search: filter.search,
+    payloadPath: filter.payloadPath,
+    payloadValue: filter.payloadValue,
+    payloadMatch: filter.payloadMatch,
+  };
   return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== ''));
 }
 

@@ -4,7 +4,7 @@ import { DELIVERY_STATE_FILTERS, DELIVERY_STATES } from '../../domain/deliveries
 import { ERROR_CLASSES } from '../../domain/deliveries/error-classes';
 import { job } from './job';
 import { idempotencyKeyHeader, message } from './messages';
-import { payloadSearchQuery } from './payload-search';
+import { payloadSearchProblems, payloadSearchQuery } from './payload-search';
 
 export const delivery = z.object({
   id: z.string(),
@@ -105,8 +105,16 @@ export const deliveryFilter = z.strictObject({
 
 export type DeliveryFilter = z.infer<typeof deliveryFilter>;
 
-// A payload search is a list's alone: a replay by filter acts on every match, which only a scan of the
-// whole range could count.
+// A replay by filter takes the list's payload search too, so it acts on exactly the rows the explorer
+// shows: the dry run counts them and the job's batches select them with the same payload conditions
+// (lib/domain/search/payload-condition.ts, worker/sql/job-replay-batch.sql).
+export const replayDeliveryFilter = z
+  .strictObject({ ...deliveryFilter.shape, ...payloadSearchQuery })
+  .superRefine((filter, context) => {
+    for (const problem of payloadSearchProblems(filter)) context.addIssue({ code: 'custom', ...problem });
+  });
+export type ReplayDeliveryFilter = z.infer<typeof replayDeliveryFilter>;
+
 export const listDeliveriesQuery = z.object({
   ...deliveryFilter.shape,
   ...payloadSearchQuery,
@@ -116,7 +124,7 @@ export const listDeliveriesQuery = z.object({
 
 export const replayDeliveriesBody = z.union([
   z.strictObject({ deliveryIds: z.array(z.string().min(1).max(200)).min(1).max(1000) }),
-  z.strictObject({ filter: deliveryFilter, dryRun: z.boolean().optional() }),
+  z.strictObject({ filter: replayDeliveryFilter, dryRun: z.boolean().optional() }),
 ]);
 
 export const replayDeliveriesResult = z.union([

@@ -2,7 +2,7 @@
 // 20261124120000_jobs, worker/jobs/job-runner.ts).
 import { z } from 'zod';
 import { cursorQuery, isoDate, limitQuery, type ResponseBody } from './common';
-import { deliveryFilter } from './deliveries';
+import { replayDeliveryFilter } from './deliveries';
 
 export { FINISHED_JOB_STATES, JOB_KINDS, JOB_STATES, job, type Job, type JobKind, type JobState } from './job';
 import { JOB_KINDS, JOB_STATES, job } from './job';
@@ -12,7 +12,9 @@ const since = isoDate.describe('Created at or after this time');
 export const createJobBody = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('replay'),
-    filter: deliveryFilter.describe('The deliveries list filters; without `state`, the failed ones (retrying or dead)'),
+    filter: replayDeliveryFilter.describe(
+      'The deliveries list filters, payload search included; without `state`, the failed ones (retrying or dead)',
+    ),
   }),
   z.strictObject({ kind: z.literal('recover'), endpointId: z.string().min(1).max(200), since }),
   z.strictObject({ kind: z.literal('backfill'), endpointId: z.string().min(1).max(200), since }),

@@ -10,6 +10,7 @@ import { page, timestamp, type Page } from './common';
 export {
   PAYLOAD_MATCHES,
   isPayloadSearch,
+  payloadSearchProblems,
   type PayloadMatch,
   type PayloadSearchParams,
 } from '../payload-search-params';

@@ -3,19 +3,21 @@ import { readPrisma } from '../../database/read-replica';
 import type { Prisma } from '../../generated/prisma/client';
 import type { ListAuditEventsQuery } from '../../contract/schemas/audit-events';
 import { auditEventView } from './audit-event-view';
+import { appScopeWhere, type AppScope } from '../apps/app-scope';
 
 /** The audit log, newest first, cursor-paged on (created_at, id) like every other list. */
 export async function listAuditEvents({
   limit,
   cursor,
   appId,
+  appIds,
   action,
   resourceType,
   resourceId,
   actorId,
-}: ListAuditEventsQuery) {
+}: ListAuditEventsQuery & AppScope) {
   const where: Prisma.AuditEventWhereInput = {
-    ...(appId ? { appId } : {}),
+    ...appScopeWhere({ appId, appIds }),
     // "endpoint." lists every change to endpoints; a whole name lists that action only.
     ...(action ? { action: action.endsWith('.') ? { startsWith: action } : action } : {}),
     ...(resourceType ? { resourceType } : {}),

@@ -4,8 +4,9 @@ import { hashPassword, needsRehash, verifyPassword } from './password-hash';
 import { openSession } from './open-session';
 import { matchTotp } from './totp';
 
-// Compared against when the email is unknown, so a wrong email costs as long as a wrong password and
-// response time does not reveal which member emails exist.
+// Compared against when the email is unknown or its member has no password (made by single sign-on),
+// so either costs as long as a wrong password, gets the same answer, and neither the answer nor its
+// time reveals which member emails exist or which members sign in by SSO only.
 let decoyHash: Promise<string> | undefined;
 
 export interface SignInInput {
@@ -30,7 +31,7 @@ export async function signIn(
   const user = await prisma.adminUser.findUnique({ where: { email: email.trim().toLowerCase() } });
   decoyHash ??= hashPassword('decoy password');
   const valid = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
-  if (!user || !valid) throw new DomainError('invalid_credentials', 'The email or the password is wrong');
+  if (!user?.passwordHash || !valid) throw new DomainError('invalid_credentials', 'The email or the password is wrong');
   // A hash from before argon2id (or with weaker parameters) is replaced now that the password is known;
   // the WHERE keeps a password changed meanwhile from being overwritten.
   if (needsRehash(user.passwordHash)) {

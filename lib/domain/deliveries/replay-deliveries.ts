@@ -60,11 +60,12 @@ export interface ReplayAudit {
   after?: Record<string, unknown>;
 }
 
-interface ReplayScope {
+export interface ReplayScope {
   appId: string;
   where: Prisma.DeliveryWhereInput;
 }
 
-const replayable = ({ appId, where }: ReplayScope): Prisma.DeliveryWhereInput => ({
+/** The rows of a scope a replay may change: the app's, and none a worker is delivering right now. */
+export const replayable = ({ appId, where }: ReplayScope): Prisma.DeliveryWhereInput => ({
   AND: [where, { appId, state: { not: 'delivering' } }],
 });

@@ -1,16 +1,17 @@
-import type { DeliveryFilter } from '../../contract/schemas/deliveries';
-import { deliveryWhere } from './delivery-where';
-import { countReplayable, replayDeliveries } from './replay-deliveries';
+import type { ReplayDeliveryFilter } from '../../contract/schemas/deliveries';
+import { countReplayMatching } from './count-replay-matching';
+import { replayDeliveries } from './replay-deliveries';
 import { createJob } from '../jobs/create-job';
 
-export type DeliverySelection = { deliveryIds: string[] } | { filter: DeliveryFilter; dryRun?: boolean };
+export type DeliverySelection = { deliveryIds: string[] } | { filter: ReplayDeliveryFilter; dryRun?: boolean };
 
 /** Replays the listed deliveries (ids of other apps are ignored; at most 1,000, one short UPDATE), or
  * starts a job replaying every delivery matching a filter (lib/domain/jobs/create-job.ts: a filter can match
  * millions, which one UPDATE in the request held locked until the request timed out); a dry run only
  * counts what the job would change, and the job's total is that count. A filter without a state acts
  * on the failed ones (retrying or dead), the same set as an endpoint's recover: replaying "everything
- * from yesterday" must not re-send what was delivered. Any other set is asked for by naming its state. */
+ * from yesterday" must not re-send what was delivered. Any other set is asked for by naming its state.
+ * A payload search in the filter narrows the count and the job alike. */
 export async function replayDeliverySelection({ appId, selection }: { appId: string; selection: DeliverySelection }) {
   if ('deliveryIds' in selection) {
     const audit = {
@@ -20,9 +21,9 @@ export async function replayDeliverySelection({ appId, selection }: { appId: str
     };
     return { replayed: await replayDeliveries({ appId, where: { id: { in: selection.deliveryIds } }, audit }) };
   }
-  const where = await deliveryWhere(appId, { ...selection.filter, state: selection.filter.state ?? 'failed' });
   if (selection.dryRun) {
-    return { matched: await countReplayable({ appId, where }) };
+    const filter = { ...selection.filter, state: selection.filter.state ?? 'failed' };
+    return { matched: await countReplayMatching({ appId, filter }) };
   }
   return { job: await createJob({ appId, request: { kind: 'replay', filter: selection.filter } }) };
 }

@@ -1,30 +1,28 @@
 import { getPrisma } from '../../database/db';
-import { deliveryWhere } from '../deliveries/delivery-where';
-import { countReplayable } from '../deliveries/replay-deliveries';
+import { countReplayMatching } from '../deliveries/count-replay-matching';
 import { findEndpoint } from '../endpoints/find-endpoint';
-import type { DeliveryFilter } from '../../contract/schemas/deliveries';
+import type { ReplayDeliveryFilter } from '../../contract/schemas/deliveries';
 import type { CreateJobRequest } from '../../contract/schemas/jobs';
 
 /** The delivery filter a replay or recover job acts on. Recover is "failed since T" on one endpoint,
  * the very filter replay-by-filter applies when it is given no state (FAILED_STATES), so the two name
  * and act on one set. */
-export function jobDeliveryFilter(request: Exclude<CreateJobRequest, { kind: 'backfill' }>): DeliveryFilter {
+export function jobDeliveryFilter(request: Exclude<CreateJobRequest, { kind: 'backfill' }>): ReplayDeliveryFilter {
   if (request.kind === 'recover') return { endpointId: request.endpointId, from: request.since, state: 'failed' };
   return { ...request.filter, state: request.filter.state ?? 'failed' };
 }
 
 /**
  * How many rows the job would act on if it ran now over everything created up to `asOf`: the dry
- * run's count and a new job's total. Replay and recover count with countReplayable, the count the
- * dry runs always showed; the worker's batches (worker/sql/job-replay-batch.sql) select the same rows
+ * run's count and a new job's total. Replay and recover count with countReplayMatching, the count the
+ * dry runs show (a payload search included); the worker's batches (worker/sql/job-replay-batch.sql) select the same rows
  * (test/worker/jobs.test.ts compares the two over every filter key). Backfill counts the messages the
  * backfill batch (worker/sql/job-backfill-batch.sql) would give the endpoint a delivery for.
  */
 export async function countJob({ appId, request, asOf }: { appId: string; request: CreateJobRequest; asOf: Date }) {
   if (request.kind !== 'backfill') {
     if (request.kind === 'recover') await findEndpoint(appId, request.endpointId);
-    const where = await deliveryWhere(appId, jobDeliveryFilter(request));
-    return countReplayable({ appId, where: { AND: [where, { createdAt: { lte: asOf } }] } });
+    return countReplayMatching({ appId, filter: jobDeliveryFilter(request), asOf });
   }
   const endpoint = await findEndpoint(appId, request.endpointId);
   const eventTypes = endpoint.eventTypes;

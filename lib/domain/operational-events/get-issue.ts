@@ -1,12 +1,13 @@
 import { getPrisma } from '../../database/db';
 import { notFound } from '../errors';
+import { appScopeWhere, type AppScope } from '../apps/app-scope';
 import { issueView } from './issue-view';
 import { operationalEventView } from './operational-event-view';
 
-/** The issue with its affected deliveries and events; appId (an app-limited caller's) must match. */
-export async function getIssue({ issueId, appId }: { issueId: string; appId?: string }) {
+/** The issue with its affected deliveries and events; its app must be in the caller's scope. */
+export async function getIssue({ issueId, ...scope }: AppScope & { issueId: string }) {
   const prisma = getPrisma();
-  const row = await prisma.issue.findFirst({ where: { id: issueId, ...(appId ? { appId } : {}) } });
+  const row = await prisma.issue.findFirst({ where: { id: issueId, ...appScopeWhere(scope) } });
   if (!row) throw notFound('Issue', issueId);
   const [endpoint, deliveries, events] = await Promise.all([
     row.endpointId ? prisma.endpoint.findUnique({ where: { id: row.endpointId }, select: { url: true } }) : null,

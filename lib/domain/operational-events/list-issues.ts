@@ -2,10 +2,10 @@ import { decodeCursor } from '../cursor';
 import { getPrisma } from '../../database/db';
 import type { Prisma } from '../../generated/prisma/client';
 import { issueView } from './issue-view';
+import { appScopeWhere, type AppScope } from '../apps/app-scope';
 
-export interface ListIssuesInput {
-  /** Already scoped to the caller's app (lib/http/scoped-app-id.ts). */
-  appId?: string;
+export interface ListIssuesInput extends AppScope {
+  /** appId, appIds: already scoped to the caller's apps (lib/http/scoped-apps.ts). */
   status?: 'open' | 'acknowledged' | 'resolved' | 'unresolved';
   limit: number;
   cursor?: string;
@@ -16,9 +16,9 @@ export interface ListIssuesInput {
  * (last_seen_at, id) inside the database. An issue seen again while a client pages moves to the top,
  * where that client will not look again: the list is a live view, not a snapshot.
  */
-export async function listIssues({ appId, status, limit, cursor }: ListIssuesInput) {
+export async function listIssues({ appId, appIds, status, limit, cursor }: ListIssuesInput) {
   const where: Prisma.IssueWhereInput = {
-    ...(appId ? { appId } : {}),
+    ...appScopeWhere({ appId, appIds }),
     ...(status === 'unresolved' ? { status: { in: ['open', 'acknowledged'] } } : status ? { status } : {}),
   };
   const after = decodeCursor(cursor);

@@ -1,6 +1,7 @@
 import { getPrisma } from '../../database/db';
 import { recordAuditEvent } from '../audit/record-audit-event';
 import { notFound } from '../errors';
+import { appScopeWhere, type AppScope } from '../apps/app-scope';
 import { issueView } from './issue-view';
 
 /**
@@ -10,15 +11,14 @@ import { issueView } from './issue-view';
  */
 export async function muteIssue({
   issueId,
-  appId,
   minutes,
-}: {
+  ...apps
+}: AppScope & {
   issueId: string;
-  appId?: string;
   minutes: number | null;
 }) {
   const prisma = getPrisma();
-  const scope = { id: issueId, ...(appId ? { appId } : {}) };
+  const scope = { id: issueId, ...appScopeWhere(apps) };
   const mutedUntil = minutes === null ? null : new Date(Date.now() + minutes * 60_000);
   const found = await prisma.$transaction(async (tx) => {
     const before = await tx.issue.findFirst({ where: scope });

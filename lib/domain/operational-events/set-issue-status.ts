@@ -1,6 +1,7 @@
 import { getPrisma } from '../../database/db';
 import { recordAuditEvent } from '../audit/record-audit-event';
 import { DomainError, notFound } from '../errors';
+import { appScopeWhere, type AppScope } from '../apps/app-scope';
 import { issueView } from './issue-view';
 
 type Action = 'acknowledge' | 'resolve' | 'reopen';
@@ -21,8 +22,8 @@ const TO = { acknowledge: 'acknowledged', resolve: 'resolved', reopen: 'open' } 
  * operators were last told, whatever HOOKLINE_ALERT_MIN_INTERVAL says. Resolving an endpoint's issue
  * also ends that endpoint's failing state, so that failing again opens the issue again.
  */
-export async function setIssueStatus({ issueId, appId, action }: { issueId: string; appId?: string; action: Action }) {
-  const scope = { id: issueId, ...(appId ? { appId } : {}) };
+export async function setIssueStatus({ issueId, action, ...apps }: AppScope & { issueId: string; action: Action }) {
+  const scope = { id: issueId, ...appScopeWhere(apps) };
   const now = new Date();
   return getPrisma().$transaction(async (tx) => {
     const before = await tx.issue.findFirst({ where: scope });
@@ -73,9 +74,7 @@ export async function setIssueStatus({ issueId, appId, action }: { issueId: stri
   });
 }
 
-export const acknowledgeIssue = (input: { issueId: string; appId?: string }) =>
+export const acknowledgeIssue = (input: AppScope & { issueId: string }) =>
   setIssueStatus({ ...input, action: 'acknowledge' });
-export const resolveIssue = (input: { issueId: string; appId?: string }) =>
-  setIssueStatus({ ...input, action: 'resolve' });
-export const reopenIssue = (input: { issueId: string; appId?: string }) =>
-  setIssueStatus({ ...input, action: 'reopen' });
+export const resolveIssue = (input: AppScope & { issueId: string }) => setIssueStatus({ ...input, action: 'resolve' });
+export const reopenIssue = (input: AppScope & { issueId: string }) => setIssueStatus({ ...input, action: 'reopen' });

@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client';
-import type { PayloadSearchParams } from '../../contract/schemas/payload-search';
+import { payloadSearchProblems, type PayloadSearchParams } from '../../contract/schemas/payload-search';
 import { invalidQueryFields, type FieldProblem } from '../errors';
 
 /**
@@ -11,16 +11,10 @@ import { invalidQueryFields, type FieldProblem } from '../errors';
  * - payloadPath + payloadValue, contains: the field, as text, holds that substring, any case.
  */
 export function payloadCondition(params: PayloadSearchParams): Prisma.Sql | null {
-  const problems: FieldProblem[] = [];
-  if (params.payloadValue !== undefined && params.payloadPath === undefined) {
-    problems.push({ path: 'payloadPath', message: 'is required with payloadValue' });
-  }
-  if (params.payloadPath !== undefined && params.payloadValue === undefined) {
-    problems.push({ path: 'payloadValue', message: 'is required with payloadPath' });
-  }
-  if (params.payloadMatch !== undefined && params.payloadPath === undefined) {
-    problems.push({ path: 'payloadMatch', message: 'needs payloadPath and payloadValue' });
-  }
+  const problems: FieldProblem[] = payloadSearchProblems(params).map(({ path, message }) => ({
+    path: path[0],
+    message,
+  }));
   if (problems.length > 0) throw invalidQueryFields(problems);
 
   const conditions: Prisma.Sql[] = [];
@@ -40,7 +34,7 @@ export function payloadCondition(params: PayloadSearchParams): Prisma.Sql | null
 }
 
 /** The JSON text of what payloadValue stands for: itself when it is JSON (42, true, "x"), else a string. */
-function jsonValueOf(value: string): string {
+export function jsonValueOf(value: string): string {
   try {
     JSON.parse(value);
     return value;

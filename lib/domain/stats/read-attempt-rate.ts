@@ -8,6 +8,7 @@
 import { readPrisma } from '../../database/read-replica';
 import { Prisma } from '../../generated/prisma/client';
 import type { StatsRange } from './stats-range';
+import { appScopeSql } from '../apps/app-scope';
 
 export interface AttemptRate {
   /** The span the rate is over: the first minute with attempts to the end of the last (at most `to` or now). */
@@ -27,10 +28,10 @@ export async function readAttemptRate(
   range: StatsRange,
   now = new Date(),
 ): Promise<{ span: AttemptRate | null; lastMinute: LastMinute | null }> {
-  const { appId, endpointId } = range;
+  const { endpointId } = range;
   const table = endpointId ? Prisma.raw('hookline.stats_minutely') : Prisma.raw('hookline.stats_app_minutely');
   const scope = Prisma.sql`
-    ${appId ? Prisma.sql`AND app_id = ${appId}` : Prisma.empty}
+    ${appScopeSql(range, 'app_id')}
     ${endpointId ? Prisma.sql`AND endpoint_id = ${endpointId}` : Prisma.empty}`;
   const end = new Date(Math.min(range.to.getTime(), now.getTime()));
   const fromMinute = new Date(Math.floor(range.from.getTime() / 60_000) * 60_000);

@@ -5,6 +5,7 @@ import { readPrisma } from '../../database/read-replica';
 import { Prisma } from '../../generated/prisma/client';
 import { readLiveQueue, sumLiveQueues, type LiveQueue } from './read-live-queue';
 import type { StatsRange } from './stats-range';
+import { appScopeSql } from '../apps/app-scope';
 
 // The queue in the delivery vocabulary (lib/domain/deliveries/delivery-states.ts): waiting (pending, never
 // tried), retrying (pending, failed at least once), delivering, dead.
@@ -13,13 +14,13 @@ export const QUEUE_STATES: QueueState[] = ['waiting', 'retrying', 'delivering', 
 
 export type QueueDepth = Record<QueueState, number> & { waitingFor: LiveQueue['waitingFor'] };
 
-export async function readQueueDepth({ appId, endpointId }: StatsRange): Promise<QueueDepth> {
+export async function readQueueDepth({ appId, appIds, endpointId }: StatsRange): Promise<QueueDepth> {
   const scopeDeliveries = Prisma.sql`
-    ${appId ? Prisma.sql`AND d.app_id = ${appId}` : Prisma.empty}
+    ${appScopeSql({ appId, appIds }, 'd.app_id')}
     ${endpointId ? Prisma.sql`AND d.endpoint_id = ${endpointId}` : Prisma.empty}`;
   // Dead rows pile up until retention; unfinished ones are the live queue.
   const [live, deadRows] = await Promise.all([
-    readLiveQueue({ appId, endpointId }),
+    readLiveQueue({ appId, appIds, endpointId }),
     (await readPrisma()).$queryRaw<{ dead: number }[]>`
       SELECT count(*)::float8 AS dead FROM hookline.dead_deliveries d WHERE true ${scopeDeliveries}`,
   ]);

@@ -2,9 +2,9 @@
 // taken once a minute). There is no per-endpoint history, so an endpoint's chart has no queue points
 // rather than its app's.
 import { readPrisma } from '../../database/read-replica';
-import { Prisma } from '../../generated/prisma/client';
 import type { QueueState } from './read-queue-depth';
 import { firstBucketStart, type StatsRange } from './stats-range';
+import { appScopeSql } from '../apps/app-scope';
 
 // The samples name the states pending / scheduled / delivering / dead, split as the queue cards are:
 // 'scheduled' is any pending delivery tried at least once. Samples taken before migration
@@ -18,7 +18,7 @@ const SAMPLE_STATE: Record<string, QueueState> = {
 
 /** By bucket start (Unix seconds): the deliveries in each state; buckets without a sample are missing. */
 export async function readQueueHistory(range: StatsRange): Promise<Map<number, Record<QueueState, number>>> {
-  const { from, to, bucketSeconds, appId } = range;
+  const { from, to, bucketSeconds } = range;
   const sampled = new Map<number, Record<QueueState, number>>();
   if (range.endpointId) return sampled;
   // Samples are taken for every app at once, once a minute, and an app with an empty queue has no
@@ -26,7 +26,9 @@ export async function readQueueHistory(range: StatsRange): Promise<Map<number, R
   // every sample: 121 ms over 7 days before, 15 ms now), then that sample's rows summed over apps;
   // a bucket whose last sample holds no row for the app(s) comes back as one row with a null state:
   // sampled, and nothing was queued.
-  const rows = await (await readPrisma()).$queryRaw<{ t: number; state: string | null; count: number | null }[]>`
+  const rows = await (
+    await readPrisma()
+  ).$queryRaw<{ t: number; state: string | null; count: number | null }[]>`
       SELECT extract(epoch FROM b.start)::float8 AS t, q.state, sum(q.count)::float8 AS count
         FROM (
           SELECT start, (SELECT max(sampled_at) FROM hookline.queue_depth_samples
@@ -37,7 +39,7 @@ export async function readQueueHistory(range: StatsRange): Promise<Map<number, R
                                  ${to}::timestamptz, make_interval(secs => ${bucketSeconds}::int)) AS start
         ) AS b
         LEFT JOIN hookline.queue_depth_samples q
-          ON q.sampled_at = b.last_sampled_at ${appId ? Prisma.sql`AND q.app_id = ${appId}` : Prisma.empty}
+          ON q.sampled_at = b.last_sampled_at ${appScopeSql(range, 'q.app_id')}
        WHERE b.last_sampled_at IS NOT NULL
        GROUP BY 1, 2`;
   for (const row of rows) {

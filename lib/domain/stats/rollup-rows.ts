@@ -1,6 +1,7 @@
 // Where a range's attempts are read from: the per-minute or the hourly rollups, per app or per endpoint.
 import { Prisma } from '../../generated/prisma/client';
 import type { StatsRange } from './stats-range';
+import { appScopeSql } from '../apps/app-scope';
 
 interface RollupTables {
   minutely: Prisma.Sql;
@@ -41,12 +42,12 @@ export function bucketStart({ bucketSeconds }: StatsRange, column: Prisma.Sql): 
 // its ends from the per-minute one: the same sums from ~60 times fewer rows (see migration
 // 20261122160000_stats_hourly).
 function rollupRows(range: StatsRange, tables: RollupTables, columns: Prisma.Sql): Prisma.Sql {
-  const { from, to, bucketSeconds, appId, endpointId } = range;
+  const { from, to, bucketSeconds, endpointId } = range;
   const fromMinute = new Date(Math.floor(from.getTime() / 60_000) * 60_000);
   const firstWholeHour = new Date(Math.ceil(fromMinute.getTime() / 3_600_000) * 3_600_000);
   const endOfWholeHours = new Date(Math.floor(to.getTime() / 3_600_000) * 3_600_000);
   const scope = Prisma.sql`
-      ${appId ? Prisma.sql`AND app_id = ${appId}` : Prisma.empty}
+      ${appScopeSql(range, 'app_id')}
       ${endpointId ? Prisma.sql`AND endpoint_id = ${endpointId}` : Prisma.empty}`;
   const minutes = (start: Date, end: Date) =>
     Prisma.sql`SELECT minute, ${columns} FROM ${tables.minutely}

@@ -3,9 +3,12 @@
 import { getPrisma } from '../../database/db';
 import { DomainError, invalidQuery, notFound } from '../errors';
 import { chooseBucketSeconds, MAX_POINTS } from './choose-bucket-seconds';
+import { appScopeWhere } from '../apps/app-scope';
 
 export interface StatsInput {
   appId?: string;
+  /** The apps a member is held to (lib/http/scoped-apps.ts), when no one app is asked for. */
+  appIds?: string[];
   endpointId?: string;
   from?: Date;
   to?: Date;
@@ -19,6 +22,8 @@ export interface StatsRange {
   bucketSeconds: number;
   /** The app asked for, or the app of the endpoint asked for. */
   appId?: string;
+  /** Without appId: the apps the caller is held to, summed together; neither: every app. */
+  appIds?: string[];
   endpointId?: string;
 }
 
@@ -41,14 +46,18 @@ export async function resolveStatsRange(input: StatsInput): Promise<StatsRange> 
   const prisma = getPrisma();
   let appId = input.appId;
   if (input.endpointId) {
-    const endpoint = await prisma.endpoint.findFirst({ where: { id: input.endpointId, ...(appId ? { appId } : {}) } });
+    const endpoint = await prisma.endpoint.findFirst({
+      where: { id: input.endpointId, ...appScopeWhere({ appId, appIds: input.appIds }) },
+    });
     if (!endpoint) throw notFound('Endpoint', input.endpointId);
     appId = endpoint.appId;
   } else if (appId) {
     const app = await prisma.app.findUnique({ where: { id: appId }, select: { id: true } });
     if (!app) throw notFound('App', appId);
   }
-  return { from, to, rangeSeconds, bucketSeconds, appId, endpointId: input.endpointId };
+  // An endpoint or one app narrows the scope to it; else the apps the caller is held to, if any.
+  const appIds = appId ? undefined : input.appIds;
+  return { from, to, rangeSeconds, bucketSeconds, appId, appIds, endpointId: input.endpointId };
 }
 
 /** The start, in Unix seconds, of the bucket `from` falls in: the series' first point. */

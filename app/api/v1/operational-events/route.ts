@@ -1,10 +1,10 @@
 import { route } from '@/lib/http/route';
-import { scopedAppId } from '@/lib/http/scoped-app-id';
+import { scopedApps } from '@/lib/http/scoped-apps';
 import { listOperationalEvents } from '@/lib/domain/operational-events/list-operational-events';
 import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 
 export const GET = route(operations.listOperationalEvents, ({ principal, query }) =>
-  listOperationalEvents({ ...query, appId: scopedAppId(principal, query.appId) }),
+  listOperationalEvents({ ...query, ...scopedApps(principal, query.appId) }),
 );

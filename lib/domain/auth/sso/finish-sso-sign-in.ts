@@ -7,11 +7,6 @@ import { fetchProviderJson } from './fetch-provider-json';
 import { ssoFailed } from './sso-error';
 import { verifyIdToken } from './verify-id-token';
 
-// What a member created by SSO has as its password hash: a value no password verifies against
-// (lib/domain/auth/password-hash.ts accepts only argon2id and scrypt hashes), so it signs in by SSO
-// until it is given a password some other way.
-const NO_PASSWORD = 'sso:no-password';
-
 export interface FinishSsoInput {
   oidc: OidcSettings;
   redirectUri: string;
@@ -106,7 +101,9 @@ async function findOrCreateMember(
     const appIds = invitation?.appIds ?? [];
     // skipDuplicates: a callback racing this one may have created the member a moment ago.
     const inserted = await tx.adminUser.createMany({
-      data: [{ email, passwordHash: NO_PASSWORD, role, appIds }],
+      // No password (NULL, migration 20261127160000_members_without_password): it signs in by SSO, and
+      // password sign-in refuses it as it refuses a wrong password.
+      data: [{ email, passwordHash: null, role, appIds }],
       skipDuplicates: true,
     });
     const user = await tx.adminUser.findUniqueOrThrow({ where: { email }, select: { id: true } });

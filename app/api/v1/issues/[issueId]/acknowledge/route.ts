@@ -1,10 +1,10 @@
 import { route } from '@/lib/http/route';
-import { scopedAppId } from '@/lib/http/scoped-app-id';
+import { scopedApps } from '@/lib/http/scoped-apps';
 import { acknowledgeIssue } from '@/lib/domain/operational-events/set-issue-status';
 import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 
 export const POST = route(operations.acknowledgeIssue, ({ principal, params }) =>
-  acknowledgeIssue({ ...params, appId: scopedAppId(principal, undefined) }),
+  acknowledgeIssue({ ...params, ...scopedApps(principal, undefined) }),
 );

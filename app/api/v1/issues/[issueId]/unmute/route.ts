@@ -1,10 +1,10 @@
 import { route } from '@/lib/http/route';
-import { scopedAppId } from '@/lib/http/scoped-app-id';
+import { scopedApps } from '@/lib/http/scoped-apps';
 import { muteIssue } from '@/lib/domain/operational-events/mute-issue';
 import { operations } from '@/lib/contract/operations';
 
 export const runtime = 'nodejs';
 
 export const POST = route(operations.unmuteIssue, ({ principal, params }) =>
-  muteIssue({ ...params, minutes: null, appId: scopedAppId(principal, undefined) }),
+  muteIssue({ ...params, minutes: null, ...scopedApps(principal, undefined) }),
 );
