@@ -1,4 +1,4 @@
-// Migration 20261127160000_members_without_password carries an installation forward: the members single
+// Migration 20261128095000_members_without_password carries an installation forward: the members single
 // sign-on made before it, with the placeholder 'sso:no-password', have no password (NULL) after it;
 // members with a password keep their hash as it was.
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { migrate } from '../../lib/database/migrate';
 import { createPool, type Pool } from '../../lib/database/pg';
 import { databaseBefore } from '../support/database-before';
 
-const MIGRATION = '20261127160000_members_without_password';
+const MIGRATION = '20261128095000_members_without_password';
 let dropDatabase: (() => Promise<void>) | undefined;
 let pool: Pool | undefined;
 

@@ -101,7 +101,7 @@ async function findOrCreateMember(
     const appIds = invitation?.appIds ?? [];
     // skipDuplicates: a callback racing this one may have created the member a moment ago.
     const inserted = await tx.adminUser.createMany({
-      // No password (NULL, migration 20261127160000_members_without_password): it signs in by SSO, and
+      // No password (NULL, migration 20261128095000_members_without_password): it signs in by SSO, and
       // password sign-in refuses it as it refuses a wrong password.
       data: [{ email, passwordHash: null, role, appIds }],
       skipDuplicates: true,
