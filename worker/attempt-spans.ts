@@ -1,6 +1,8 @@
-// One OpenTelemetry span per attempt, written when its result is known. Imported only by a worker
-// that traces (delivery-worker.ts loads it with the SDK), so a worker that does not never loads
-// @opentelemetry/api; the per-attempt cost there is one null check in dispatcher.ts.
+// One OpenTelemetry span per attempt, written when its result is known. Loaded only by a worker that
+// traces (delivery-worker.ts), which hands it @opentelemetry/api: this file imports nothing of
+// OpenTelemetry but types, so even where a bundler inlines it (esbuild, into dist/worker.js and
+// dist/start.js) a worker that does not trace loads none of it. There an attempt pays one null check
+// in dispatcher.ts.
 //
 // The span is `webhook.attempt`, kind CLIENT, not `POST` as the HTTP client conventions name theirs:
 // every attempt of every endpoint would then share one name with nothing to tell a webhook from any
@@ -14,16 +16,8 @@
 // message fans out to every subscribed endpoint and each retries for days (8 attempts over ~33 h by
 // default), which would make the producer's trace a day long and wide; the OpenTelemetry messaging
 // conventions link a consumer's spans to the creation context for the same reason.
-import {
-  createTraceState,
-  SpanKind,
-  SpanStatusCode,
-  TraceFlags,
-  type Attributes,
-  type Link,
-  type Tracer,
-  type TracerProvider,
-} from '@opentelemetry/api';
+import type * as OpenTelemetryApi from '@opentelemetry/api';
+import type { Attributes, Link, Tracer, TracerProvider } from '@opentelemetry/api';
 import { parseTraceparent } from '../lib/domain/messages/trace-context';
 import type { AttemptResult, ClaimedDelivery, EndpointSettings } from './deliver';
 
@@ -51,7 +45,10 @@ export class AttemptSpans {
   /** url.full per loaded endpoint (endpoint-cache.ts replaces the object when the endpoint changes). */
   private readonly urls = new WeakMap<EndpointSettings, { full: string; host: string; port: number }>();
 
-  constructor(tracerProvider: TracerProvider) {
+  constructor(
+    tracerProvider: TracerProvider,
+    private readonly api: typeof OpenTelemetryApi,
+  ) {
     this.tracer = tracerProvider.getTracer('hookline-worker');
   }
 
@@ -74,17 +71,33 @@ export class AttemptSpans {
     if (result.errorClass !== null) attributes[ATTEMPT_ATTRIBUTES.errorType] = result.errorClass;
     const startTime = result.startedAt.getTime();
     const span = this.tracer.startSpan(ATTEMPT_SPAN_NAME, {
-      kind: SpanKind.CLIENT,
+      kind: this.api.SpanKind.CLIENT,
       startTime,
       attributes,
-      links: producerLink(delivery),
+      links: this.producerLink(delivery),
       // A root span of its own trace: the attempt runs long after the producer's request ended.
       root: true,
     });
     if (result.errorClass !== null) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: result.errorMessage ?? result.errorClass });
+      span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: result.errorMessage ?? result.errorClass });
     }
     span.end(startTime + result.durationMs);
+  }
+
+  private producerLink(delivery: ClaimedDelivery): Link[] {
+    const parent = parseTraceparent(delivery.traceparent);
+    if (!parent) return [];
+    return [
+      {
+        context: {
+          traceId: parent.traceId,
+          spanId: parent.spanId,
+          traceFlags: parent.traceFlags & this.api.TraceFlags.SAMPLED,
+          isRemote: true,
+          traceState: delivery.tracestate ? this.api.createTraceState(delivery.tracestate) : undefined,
+        },
+      },
+    ];
   }
 
   private urlOf(endpoint: EndpointSettings) {
@@ -95,22 +108,6 @@ export class AttemptSpans {
     }
     return url;
   }
-}
-
-function producerLink(delivery: ClaimedDelivery): Link[] {
-  const parent = parseTraceparent(delivery.traceparent);
-  if (!parent) return [];
-  return [
-    {
-      context: {
-        traceId: parent.traceId,
-        spanId: parent.spanId,
-        traceFlags: parent.traceFlags & TraceFlags.SAMPLED,
-        isRemote: true,
-        traceState: delivery.tracestate ? createTraceState(delivery.tracestate) : undefined,
-      },
-    },
-  ];
 }
 
 /**

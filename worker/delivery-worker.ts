@@ -172,8 +172,8 @@ export class DeliveryWorker {
     this.state = 'running';
     if (this.options.tracerProvider) {
       // Loaded only now: a worker that does not trace never imports OpenTelemetry (attempt-spans.ts).
-      const { AttemptSpans } = await import('./attempt-spans');
-      this.dispatcher.attemptSpans = new AttemptSpans(this.options.tracerProvider);
+      const [{ AttemptSpans }, api] = await Promise.all([import('./attempt-spans'), import('@opentelemetry/api')]);
+      this.dispatcher.attemptSpans = new AttemptSpans(this.options.tracerProvider, api);
     }
     if (this.options.metricsServer) {
       this.metricsHttp = await startMetricsServer(this.metrics, {
