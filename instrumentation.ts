@@ -11,6 +11,7 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const settings = tracingSettingsFromConfig(loadConfig(), 'hookline-web');
   if (!settings) return;
-  const { startTracing } = await import('./lib/runtime/start-tracing');
-  await startTracing(settings, { register: true });
+  const { startTracing, WEB_TRACING } = await import('./lib/runtime/start-tracing');
+  // Kept where scripts/start.ts finds it, to send the last requests' spans before the process ends.
+  (globalThis as Record<symbol, unknown>)[WEB_TRACING] = await startTracing(settings, { register: true });
 }

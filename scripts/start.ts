@@ -20,7 +20,7 @@ import { SchemaVersionError } from '../lib/database/schema-version';
 import { getEncryptionKeys } from '../lib/runtime/secret-box';
 import { REMOTE_ADDRESS_HEADER } from '../lib/http/remote-address';
 import { startWorkerTracing, workerOptionsFromConfig, writeAlertSettings } from '../worker/start-worker';
-import { stopTracing, type Tracing } from '../lib/runtime/start-tracing';
+import { stopTracing, webTracing, type Tracing } from '../lib/runtime/start-tracing';
 import { DeliveryWorker } from '../worker/delivery-worker';
 import { answerWhileStarting } from './lib/answer-while-starting';
 import { ensureDashboardBuild } from './lib/build-dashboard';
@@ -255,6 +255,7 @@ async function shutdown(running: Running): Promise<number> {
     setTimeout(() => server.closeAllConnections(), 2000).unref();
     await closed;
   }
+  await stopTracing(webTracing());
   await running.healthPool?.end().catch(() => {});
   if (running.database) {
     await getPrisma(running.database.url)

@@ -58,6 +58,16 @@ export async function startTracing(
   return { tracerProvider, shutdown: () => tracerProvider.shutdown() };
 }
 
+/**
+ * Where instrumentation.ts leaves the web server's tracing for scripts/start.ts to stop: Next.js
+ * compiles instrumentation.ts into its own bundle, so the two share no module, only the process.
+ */
+export const WEB_TRACING = Symbol.for('hookline.webTracing');
+
+export function webTracing(): Tracing | null {
+  return ((globalThis as Record<symbol, unknown>)[WEB_TRACING] as Tracing | undefined) ?? null;
+}
+
 // A stopping process waits this long for its last spans to reach the collector: the exporter's own
 // timeout is 10 s, and an unreachable collector must not hold a deploy's restart that long.
 const TRACING_STOP_DEADLINE_MS = 2000;

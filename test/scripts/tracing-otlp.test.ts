@@ -5,7 +5,8 @@
 //     @opentelemetry package at all while it delivers (recorded by a module hook).
 //   - `npm start` (scripts/start.ts: Next.js and a worker in one process): a REST send with a
 //     traceparent produces Next.js's SERVER span for the request (hookline-web), continuing the
-//     producer's trace, and an attempt span (hookline-worker) linked to that same trace.
+//     producer's trace, and an attempt span (hookline-worker) linked to that same trace. Its exports
+//     are held back for a minute, so the spans arriving at all shows that stopping sends them.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -138,13 +139,14 @@ describe('npm start with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   let dataDir: string;
   let output = '';
   let startDb: TestDatabase;
+  let server: ChildProcess;
 
   beforeAll(async () => {
     startDb = await createTestDatabase();
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     dataDir = join(workdir, 'start-data');
-    const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    server = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH,
@@ -157,13 +159,14 @@ describe('npm start with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
         HOOKLINE_METRICS_PORT: '0',
         HOOKLINE_ALLOW_LOOPBACK: 'true',
         OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-        ...FAST_EXPORT,
+        // No export before the stop: the spans below can only come from the flush when stopping.
+        OTEL_BSP_SCHEDULE_DELAY: '600000',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(server);
-    server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<never>((_, reject) =>
       server.once('exit', (code) => reject(new Error(`start.ts exited (${code}):\n${output.slice(-3000)}`))),
     );
@@ -178,7 +181,7 @@ describe('npm start with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     ]);
   }, START_TIMEOUT_MS + 30_000);
 
-  it("traces the REST send as a hookline-web SERVER span in the producer's trace, and its attempt as hookline-worker", async () => {
+  it("traces the REST send as a hookline-web SERVER span in the producer's trace, its attempt as hookline-worker, and sends both when stopping", async () => {
     const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as { apiKey: string };
     const appId = await createApp(startDb.pool, 'traced start');
     await createEventType(startDb.pool, appId, 'order.paid');
@@ -191,6 +194,10 @@ describe('npm start with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     });
     const message = (await response.json()) as { id: string };
     expect(response.status, JSON.stringify(message)).toBe(202);
+    await waitForDelivery(startDb.pool, message.id, (row) => row.state === 'succeeded');
+    expect(collector.spans.filter((span) => span.serviceName === 'hookline-web')).toEqual([]);
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
 
     const request = await waitUntil(
       () => collector.spans.find((span) => span.serviceName === 'hookline-web' && span.kind === 2),
