@@ -52,7 +52,20 @@ export class AttemptSpans {
     this.tracer = tracerProvider.getTracer('hookline-worker');
   }
 
+  /**
+   * Never throws: it runs in the dispatcher between an attempt's end and its result reaching the
+   * flusher, where an exception would leave the delivery unrecorded until its lease ran out. A span
+   * that cannot be written is lost, as one the exporter drops is.
+   */
   record(delivery: ClaimedDelivery, endpoint: EndpointSettings, result: AttemptResult): void {
+    try {
+      this.write(delivery, endpoint, result);
+    } catch {
+      // Lost: tracing never costs a delivery.
+    }
+  }
+
+  private write(delivery: ClaimedDelivery, endpoint: EndpointSettings, result: AttemptResult): void {
     const url = this.urlOf(endpoint);
     const attributes: Attributes = {
       [ATTEMPT_ATTRIBUTES.messageId]: delivery.messageId,
