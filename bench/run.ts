@@ -17,7 +17,7 @@ import {
 import { startBenchReceiver, type BenchReceiver } from './bench-receiver';
 import { connectGivenDatabase } from './given-database';
 import { findPgbench, PGBENCH_MISSING } from './pgbench';
-import { summarizeRounds } from './repeat';
+import { summarizeRounds, type Summary } from './repeat';
 import { runGraphilePeer, type PeerResult } from './graphile-peer';
 import {
   describeTuning,
@@ -51,8 +51,13 @@ const HELP = `Usage: npm run bench -- [options]
                      embedded 18, each in a database of its own (hookline_bench_*); e.g. the Debian
                      PostgreSQL 15 that \`npx tsx bench/start-debian-postgres.ts\` starts
   --repeat=N         run every case N times, interleaved; report medians and min-max (1)
-  --scenario=LIST    pg_net,latency,drain,graphile,soak (default: pg_net,latency,drain,graphile;
+  --scenario=LIST    pg_net,latency,drain,graphile,soak,tracing (default: pg_net,latency,drain,graphile;
                      the soak runs only when named, and once whatever --repeat says).
+                     tracing: a drain of --tracing-events by one worker with tracing off (no OTEL_*
+                     variable), and the same with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a local
+                     OTLP sink (a span per attempt, exported); deliveries/s and worker CPU per
+                     delivery side by side. Only when named.
+  --tracing-events=N events in each drain of the tracing scenario (20000)
                      graphile: graphile-worker 0.18 as a peer, if installed (npm install --no-save
                      graphile-worker@0.18; skipped with a note otherwise), beside Hookline's
                      pg_net case and drain of --peer-events, which run with it
@@ -150,6 +155,7 @@ interface RunOptions {
   /** The graphile-worker peer, when the scenario is asked for and the package is installed. */
   graphile: LoadedGraphileWorker | null;
   peerEvents: number;
+  tracingEvents: number;
 }
 
 interface Round {
@@ -161,7 +167,7 @@ interface Round {
 }
 
 /** One run of every case. */
-async function runRound(context: BenchContext, options: RunOptions, round: string): Promise<Round> {
+async function runRound(context: BenchContext, options: RunOptions, round: string, index = 1): Promise<Round> {
   const cases: CaseResult[] = [];
   const producers: ProducerResult[] = [];
   const producerParts: ProducerPartResult[] = [];
@@ -274,6 +280,21 @@ async function runRound(context: BenchContext, options: RunOptions, round: strin
   for (const drain of options.drains) {
     await runCase(drainLabel(drain), () => runDrainCase(context, drain));
   }
+  if (options.scenarios.has('tracing')) {
+    // Off first in odd rounds, on first in even ones: whichever runs second finds a warmer machine.
+    const order: ('off' | 'on')[] = index % 2 === 1 ? ['off', 'on'] : ['on', 'off'];
+    for (const tracing of order) {
+      const drain: DrainCaseOptions = {
+        events: options.tracingEvents,
+        workers: 1,
+        endpoints: 1,
+        delayMs: 0,
+        failRate: 0,
+        tracing,
+      };
+      await runCase(drainLabel(drain), () => runDrainCase(context, drain));
+    }
+  }
   if (graphile && peerBaselineTps !== undefined) {
     const baseline = peerBaselineTps;
     const peer = await attempt(`peer: graphile-worker ${graphile.version} (${describeTuning()})`, () =>
@@ -311,6 +332,7 @@ async function main(): Promise<void> {
     options: {
       'database-url': { type: 'string' },
       repeat: { type: 'string' },
+      'tracing-events': { type: 'string' },
       scenario: { type: 'string' },
       events: { type: 'string' },
       workers: { type: 'string' },
@@ -336,8 +358,8 @@ async function main(): Promise<void> {
   }
   const scenarios = new Set((values.scenario ?? 'pg_net,latency,drain,graphile').split(',').map((name) => name.trim()));
   for (const scenario of scenarios) {
-    if (!['pg_net', 'latency', 'drain', 'graphile', 'soak'].includes(scenario))
-      throw new Error(`unknown --scenario "${scenario}" (pg_net, latency, drain, graphile, soak)`);
+    if (!['pg_net', 'latency', 'drain', 'graphile', 'soak', 'tracing'].includes(scenario))
+      throw new Error(`unknown --scenario "${scenario}" (pg_net, latency, drain, graphile, soak, tracing)`);
   }
   const graphile = scenarios.has('graphile') ? await loadGraphileWorker() : null;
   if (scenarios.has('graphile') && !graphile) {
@@ -367,6 +389,7 @@ async function main(): Promise<void> {
     minutes: integer(values.minutes, 30, 'minutes'),
     graphile,
     peerEvents,
+    tracingEvents: integer(values['tracing-events'], 20_000, 'tracing-events'),
   };
   // The peer's drain is compared with Hookline's drain of the same size, one worker, one endpoint.
   const peerDrain: DrainCaseOptions = { events: peerEvents, workers: 1, endpoints: 1, delayMs: 0, failRate: 0 };
@@ -434,9 +457,11 @@ async function main(): Promise<void> {
       profileDir: values.profile ? join(resultsDir, 'profiles', runId) : undefined,
       log: (line) => console.log(line),
     };
-    const hasRoundScenarios = ['pg_net', 'latency', 'drain', 'graphile'].some((scenario) => scenarios.has(scenario));
+    const hasRoundScenarios = ['pg_net', 'latency', 'drain', 'graphile', 'tracing'].some((scenario) =>
+      scenarios.has(scenario),
+    );
     for (let round = 1; hasRoundScenarios && round <= repeat; round++) {
-      rounds.push(await runRound(context, options, repeat > 1 ? `[${round}/${repeat}] ` : ''));
+      rounds.push(await runRound(context, options, repeat > 1 ? `[${round}/${repeat}] ` : '', round));
     }
     if (scenarios.has('soak')) {
       console.log(`soak: ${options.rate}/s for ${options.minutes} min ...`);
@@ -460,6 +485,8 @@ async function main(): Promise<void> {
   if (soakError) errors.push(soakError);
   const loadAverageAtEnd = roundedLoad();
   if (cases.length > 0) console.log(`\n${casesTable(cases)}`);
+  const traced = cases.filter((summary) => / tracing (off|on)$/.test(summary.name));
+  if (traced.length > 0) console.log(`\nTracing off and on (one worker, one endpoint):\n${tracingTable(traced)}`);
   if (producers.length > 0)
     console.log(`\nProducer cost (pgbench ${options.clients} x ${options.transactions}):\n${producerTable(producers)}`);
   if (producerParts.length > 0)
@@ -467,7 +494,9 @@ async function main(): Promise<void> {
       `\nWhat the trigger costs, in parts (no worker running; hookline.send is the row above):\n` +
         producerPartsTable(producerParts),
     );
-  const verdicts = cases.length > 0 ? judgeTargets(cases, producers, producerParts) : [];
+  // The tracing scenario's drains are a comparison of their own, not drains the targets speak of.
+  const judged = cases.filter((summary) => !/ tracing (off|on)$/.test(summary.name));
+  const verdicts = judged.length > 0 ? judgeTargets(judged, producers, producerParts) : [];
   if (verdicts.length > 0)
     console.log(
       `\nTargets of issue 11 on PostgreSQL ${server?.version ?? '?'} (${repeat > 1 ? `medians of ${repeat} runs; ` : ''}` +
@@ -537,3 +566,33 @@ main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
+
+/**
+ * The tracing scenario side by side: what a worker pays for a span per attempt, and that a worker
+ * with tracing off pays nothing (its numbers are the plain drain's; the difference between two runs
+ * of the same case on this shared machine is the noise to read them against).
+ */
+function tracingTable(summaries: Summary<CaseResult>[]): string {
+  const rows = summaries.map(({ name, median: result, runs }) => {
+    const workerMicros = (result.workerCpuSeconds * 1e6) / Math.max(1, result.succeeded);
+    return [
+      name,
+      result.deliveriesPerSecond.toLocaleString('en-US'),
+      workerMicros.toFixed(0),
+      result.cpuMicrosPerDelivery.toFixed(0),
+      result.spansExported === undefined ? '-' : result.spansExported.toLocaleString('en-US'),
+      String(runs.length),
+    ];
+  });
+  const header = [
+    'case',
+    'deliveries/s',
+    'worker CPU µs/delivery',
+    'worker+PG CPU µs/delivery',
+    'spans exported',
+    'runs',
+  ];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ');
+  return [line(header), ...rows.map(line)].join('\n');
+}

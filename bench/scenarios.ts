@@ -10,6 +10,7 @@
 //   latency:  the same trigger at a fixed offered rate (pgbench -R), for enqueue-to-delivery latency.
 //   drain:    N events queued first, then the workers started: how fast a backlog empties.
 // A delivery counts when its result is recorded in the database (bench/recorded-results.ts).
+import { startOtlpSink } from './otlp-sink';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -100,6 +101,8 @@ export interface CaseResult {
   /** What active Postgres backends waited on while the case ran (sampled). */
   waitEvents: WaitEventShare[];
   cpuProfile?: CpuProfileSummary;
+  /** Spans the local OTLP sink received (the tracing scenario's 'on' case). */
+  spansExported?: number;
 }
 
 /** Producer TPS with the hookline.send trigger for a number of subscribed endpoints. */
@@ -565,6 +568,11 @@ export interface DrainCaseOptions {
   endpoints: number;
   delayMs: number;
   failRate: number;
+  /**
+   * The tracing scenario: 'off' runs the worker as every other drain does (no OTEL_* variable); 'on'
+   * points it at a local OTLP sink (bench/otlp-sink.ts), so it writes and exports a span per attempt.
+   */
+  tracing?: 'off' | 'on';
 }
 
 // Retries for the failing-receiver case: the default schedule's 5 s and 5 min steps would make a
@@ -574,7 +582,8 @@ const QUICK_RETRY_SCHEDULE = '0,50ms,100ms,200ms,300ms,500ms,500ms,500ms,500ms,5
 export function drainLabel(options: DrainCaseOptions): string {
   return (
     `drain ${formatCount(options.events)} x${options.workers}w ${options.endpoints}ep` +
-    `${options.delayMs ? ` ${options.delayMs}ms` : ''}${options.failRate ? ` fail${options.failRate * 100}%` : ''}`
+    `${options.delayMs ? ` ${options.delayMs}ms` : ''}${options.failRate ? ` fail${options.failRate * 100}%` : ''}` +
+    `${options.tracing ? ` tracing ${options.tracing}` : ''}`
   );
 }
 
@@ -615,6 +624,8 @@ export async function runDrainCase(context: BenchContext, options: DrainCaseOpti
       const measurement = await startMeasurement(context, client, url, walBeforeQueueing);
       const startedAt = Date.now();
       const env: Record<string, string> = options.failRate > 0 ? { HOOKLINE_RETRY_SCHEDULE: QUICK_RETRY_SCHEDULE } : {};
+      const sink = options.tracing === 'on' ? await startOtlpSink() : null;
+      if (sink) env.OTEL_EXPORTER_OTLP_ENDPOINT = sink.url;
       const { workers, profileDir } = await startWorkers(context, url, options.workers, name, env);
       try {
         await measurement.workersStarted(workers);
@@ -624,6 +635,9 @@ export async function runDrainCase(context: BenchContext, options: DrainCaseOpti
         await waitForRecorded(client, options.events, 60_000);
         const measured = await measurement.finish(workers);
         await workers.stop();
+        // The worker flushed its last spans when it stopped (lib/runtime/start-tracing.ts).
+        const spansExported = sink ? sink.spans : undefined;
+        await sink?.close();
         const counts = receiver.counts();
         const result = await outcome(client);
         const recorded = await readRecordedWindow(client, clockOffsetMs);
@@ -645,10 +659,12 @@ export async function runDrainCase(context: BenchContext, options: DrainCaseOpti
           ...deliveryFields(options.events, recorded, counts, result, measured),
           walEnqueueBytesPerEvent: Math.round(walEnqueueBytes / options.events),
           startToFirstRecordedMs: Math.round(recorded.firstSuccessAt - startedAt),
+          spansExported,
           cpuProfile: await profileOf(profileDir),
         };
       } finally {
         await workers.stop();
+        await sink?.close();
       }
     });
   } finally {

@@ -19,7 +19,8 @@ import { createPool, type Pool } from '../lib/database/pg';
 import { SchemaVersionError } from '../lib/database/schema-version';
 import { generatedKeyWarning, getEncryptionKeys } from '../lib/runtime/secret-box';
 import { REMOTE_ADDRESS_HEADER } from '../lib/http/remote-address';
-import { workerOptionsFromConfig, writeAlertSettings } from '../worker/start-worker';
+import { startWorkerTracing, workerOptionsFromConfig, writeAlertSettings } from '../worker/start-worker';
+import { stopTracing, webTracing, type Tracing } from '../lib/runtime/start-tracing';
 import { DeliveryWorker } from '../worker/delivery-worker';
 import { answerWhileStarting } from './lib/answer-while-starting';
 import { ensureDashboardBuild } from './lib/build-dashboard';
@@ -44,10 +45,20 @@ interface Running {
   stopping: boolean;
   server: Server | null;
   worker: DeliveryWorker | null;
+  /** The worker's tracing; the web server's is instrumentation.ts's, registered by Next.js. */
+  workerTracing: Tracing | null;
   demo: Demo | null;
 }
 
-const running: Running = { database: null, healthPool: null, stopping: false, server: null, worker: null, demo: null };
+const running: Running = {
+  database: null,
+  healthPool: null,
+  stopping: false,
+  server: null,
+  worker: null,
+  workerTracing: null,
+  demo: null,
+};
 
 async function main(): Promise<void> {
   const demoMode = process.argv.includes('--demo');
@@ -96,7 +107,12 @@ async function main(): Promise<void> {
   const dashboardHandler = dashboard.getRequestHandler();
 
   await writeAlertSettings(config, databaseUrl);
-  running.worker = new DeliveryWorker({ ...workerOptionsFromConfig(config, databaseUrl), log });
+  running.workerTracing = await startWorkerTracing(config, log);
+  running.worker = new DeliveryWorker({
+    ...workerOptionsFromConfig(config, databaseUrl),
+    log,
+    tracerProvider: running.workerTracing?.tracerProvider ?? null,
+  });
   await running.worker.start();
 
   if (demoMode) running.demo = await startDemo(databaseUrl);
@@ -233,6 +249,7 @@ async function shutdown(running: Running): Promise<number> {
   running.stopping = true;
   await running.demo?.stop();
   const stopped = await running.worker?.stop({ deadlineMs: DRAIN_DEADLINE_MS });
+  await stopTracing(running.workerTracing);
   if (running.server) {
     const server = running.server;
     const closed = new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
@@ -241,6 +258,7 @@ async function shutdown(running: Running): Promise<number> {
     setTimeout(() => server.closeAllConnections(), 2000).unref();
     await closed;
   }
+  await stopTracing(webTracing());
   await running.healthPool?.end().catch(() => {});
   if (running.database) {
     await getPrisma(running.database.url)

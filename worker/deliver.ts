@@ -18,6 +18,9 @@ export interface ClaimedDelivery {
   createdAt: Date;
   /** The payload as Postgres prints it (jsonb::text): never parsed, so the body costs no JSON work. */
   payload: string;
+  /** The W3C trace context the message was sent with, for the attempt span's link (attempt-spans.ts). */
+  traceparent?: string | null;
+  tracestate?: string | null;
 }
 
 export interface EndpointSettings {

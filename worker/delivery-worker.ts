@@ -170,6 +170,11 @@ export class DeliveryWorker {
   async start(): Promise<void> {
     if (this.state !== 'created') throw new Error(`worker already ${this.state}`);
     this.state = 'running';
+    if (this.options.tracerProvider) {
+      // Loaded only now: a worker that does not trace never imports OpenTelemetry (attempt-spans.ts).
+      const [{ AttemptSpans }, api] = await Promise.all([import('./attempt-spans'), import('@opentelemetry/api')]);
+      this.dispatcher.attemptSpans = new AttemptSpans(this.options.tracerProvider, api);
+    }
     if (this.options.metricsServer) {
       this.metricsHttp = await startMetricsServer(this.metrics, {
         ...this.options.metricsServer,

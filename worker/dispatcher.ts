@@ -15,6 +15,7 @@
 //   the lease book until its result or release is written (leases.ts).
 import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
+import type { AttemptSpans } from './attempt-spans';
 import type { CircuitGate } from './circuit-breaker';
 import { deliver, type AttemptResult, type ClaimedDelivery, type EndpointSettings } from './deliver';
 import type { EndpointCache } from './endpoint-cache';
@@ -60,6 +61,8 @@ export interface DispatcherOptions {
 
 export class Dispatcher {
   held = 0;
+  /** Set by a worker that traces (delivery-worker.ts); null: no span, and nothing of OpenTelemetry loaded. */
+  attemptSpans: AttemptSpans | null = null;
   readonly inFlight = new Map<string, ClaimedDelivery>();
   private readonly abandoned = new Set<string>();
   /** Connections per endpoint, and the taken deliveries waiting for one. */
@@ -158,6 +161,7 @@ export class Dispatcher {
       error_class: result.errorClass ?? '',
     });
     metrics.attemptDuration.observe(result.durationMs / 1000);
+    this.attemptSpans?.record(delivery, endpoint, result);
     // Still held (and renewed) until the flush has written it. The last first attempt of its message
     // takes the message's queue row with it when recorded.
     flusher.add(result, leases.settle(delivery.id));
@@ -246,5 +250,7 @@ function toClaimedDelivery(row: TakenRow): ClaimedDelivery {
     eventType: row.event_type,
     createdAt: row.created_at,
     payload: row.payload,
+    traceparent: row.traceparent,
+    tracestate: row.tracestate,
   };
 }

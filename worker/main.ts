@@ -6,7 +6,8 @@ import { ConfigError, loadConfig } from '../lib/runtime/env';
 import { SchemaVersionError } from '../lib/database/schema-version';
 import { createLogger, setLogLevel } from '../lib/runtime/log';
 import { generatedKeyWarning, getEncryptionKeys } from '../lib/runtime/secret-box';
-import { startWorker } from './start-worker';
+import { stopTracing } from '../lib/runtime/start-tracing';
+import { startWorker, startWorkerTracing } from './start-worker';
 import { stopOnSignals } from './shutdown';
 
 const log = createLogger({ component: 'worker-main' });
@@ -17,10 +18,12 @@ async function main(): Promise<void> {
   if (!config.DATABASE_URL) throw new ConfigError(['DATABASE_URL must be set for a standalone worker']);
   const keyWarning = generatedKeyWarning(getEncryptionKeys());
   if (keyWarning) log.warn(keyWarning);
-  const worker = await startWorker({ config, connectionString: config.DATABASE_URL, log });
+  const tracing = await startWorkerTracing(config, log);
+  const worker = await startWorker({ config, connectionString: config.DATABASE_URL, log, tracing });
   stopOnSignals([worker], log, {
     deadlineMs: config.HOOKLINE_SHUTDOWN_GRACE,
-    onStopped: (exitCode) => process.exit(exitCode),
+    // The last attempts' spans leave before the process does.
+    onStopped: (exitCode) => void stopTracing(tracing).then(() => process.exit(exitCode)),
   });
 }
 

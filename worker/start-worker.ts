@@ -2,6 +2,8 @@
 import type { Config } from '../lib/runtime/env';
 import type { Logger } from '../lib/runtime/log';
 import { createPool } from '../lib/database/pg';
+import { startTracing, type Tracing } from '../lib/runtime/start-tracing';
+import { tracingSettingsFromConfig } from '../lib/runtime/tracing-settings';
 import { assertSchemaCurrent } from '../lib/database/schema-version';
 import { DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker';
 import { alertSettingsFromConfig, configureAlerts } from './operations/configure-alerts';
@@ -46,11 +48,25 @@ export function workerOptionsFromConfig(config: Config, connectionString: string
   };
 }
 
+/**
+ * The worker's tracing (service name hookline-worker unless OTEL_SERVICE_NAME), or null when no
+ * collector is configured. A provider of its own, not the process's global one: under `npm start` the
+ * web server in the same process registers the global one as hookline-web (instrumentation.ts).
+ */
+export async function startWorkerTracing(config: Config, log?: Logger): Promise<Tracing | null> {
+  const settings = tracingSettingsFromConfig(config, 'hookline-worker');
+  if (!settings) return null;
+  const tracing = await startTracing(settings);
+  log?.info('tracing attempts', { serviceName: settings.serviceName, tracesUrl: settings.tracesUrl });
+  return tracing;
+}
+
 /** Builds and starts a worker in this process; the caller stops it with `worker.stop()`. */
 export async function startWorker(options: {
   config: Config;
   connectionString: string;
   log?: Logger;
+  tracing?: Tracing | null;
 }): Promise<DeliveryWorker> {
   // A worker never migrates: against a schema older or newer than it knows it refuses to start
   // (SchemaVersionError names both versions) instead of writing rows the schema does not mean.
@@ -59,6 +75,7 @@ export async function startWorker(options: {
   const worker = new DeliveryWorker({
     ...workerOptionsFromConfig(options.config, options.connectionString),
     log: options.log,
+    tracerProvider: options.tracing?.tracerProvider ?? null,
   });
   await worker.start();
   return worker;

@@ -20,6 +20,9 @@ export interface TakenRow {
   event_type: string;
   created_at: Date;
   payload: string;
+  /** The producer's W3C trace context (migration 20261128100000_message_trace_context); mostly NULL. */
+  traceparent: string | null;
+  tracestate: string | null;
   endpoint_enabled: boolean;
   circuit_state: CircuitState;
   circuit_open_until: Date | null;

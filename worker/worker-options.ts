@@ -1,5 +1,6 @@
 // What a delivery worker is built from (worker/start-worker.ts maps the validated configuration onto
 // it) and what it reports when it stops.
+import type { TracerProvider } from '@opentelemetry/api';
 import type { AddressPolicyOptions } from '../lib/domain/webhooks/address-policy';
 import type { Logger } from '../lib/runtime/log';
 import type { CircuitSettings } from './circuit-breaker';
@@ -47,6 +48,8 @@ export interface DeliveryWorkerOptions {
   /** Serve Prometheus metrics at http://host:port/metrics; null = no server. */
   metricsServer?: { port: number; host: string } | null;
   resolve?: Resolver;
+  /** Trace every attempt (attempt-spans.ts) with this provider; absent: no tracing, no SDK loaded. */
+  tracerProvider?: TracerProvider | null;
   log?: Logger;
   userAgent?: string;
 }

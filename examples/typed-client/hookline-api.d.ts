@@ -3674,6 +3674,10 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: one message per key and app */
                 "Idempotency-Key"?: string;
+                /** @description The producer's W3C trace context: kept with the message, and each delivery attempt's span (when the worker traces, OTEL_EXPORTER_OTLP_ENDPOINT) links to it. A malformed one is ignored, not refused. */
+                traceparent?: string;
+                /** @description Vendor trace state that goes with traceparent; kept when 512 characters or fewer. */
+                tracestate?: string;
             };
             path: {
                 appId: string;

@@ -67,6 +67,63 @@ const postgresUrl = (name: string) =>
       return raw;
     });
 
+// An OTLP/HTTP collector address (OTEL_EXPORTER_OTLP_ENDPOINT and _TRACES_ENDPOINT, as the OpenTelemetry
+// specification names them): http or https, since this exporter speaks OTLP over HTTP only.
+const otlpEndpoint = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw.trim() === '') return undefined;
+      const value = raw.trim();
+      if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be an http(s) URL such as http://127.0.0.1:4318, got "${raw}"`,
+        });
+        return z.NEVER;
+      }
+      return value;
+    });
+
+// OTEL_EXPORTER_OTLP_HEADERS: "name=value,name2=value2", values percent-encoded (the OpenTelemetry
+// specification's format), sent with every export, e.g. a vendor's API key.
+const otlpHeaders = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const headers: Record<string, string> = {};
+      if (raw === undefined || raw.trim() === '') return headers;
+      for (const pair of raw.split(',')) {
+        const equals = pair.indexOf('=');
+        const header = pair.slice(0, equals).trim();
+        if (equals < 1 || !/^[!#$%&'*+.^_`|~0-9a-z-]+$/i.test(header)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `${name} must be name=value pairs separated by commas, got "${pair}"`,
+          });
+          return z.NEVER;
+        }
+        try {
+          headers[header.toLowerCase()] = decodeURIComponent(pair.slice(equals + 1).trim());
+        } catch {
+          ctx.addIssue({ code: 'custom', message: `${name}: the value of ${header} is not percent-encoded correctly` });
+          return z.NEVER;
+        }
+      }
+      return headers;
+    });
+
+export const TRACES_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+
 const configSchema = z.object({
   DATABASE_URL: postgresUrl('DATABASE_URL'),
   // A streaming replica of DATABASE_URL for the dashboard's and the list APIs' reads; writes, and reads
@@ -217,6 +274,39 @@ const configSchema = z.object({
     .optional(),
   // false: members sign in by SSO only (POST /api/auth/sign-in answers 403 password_sign_in_disabled).
   HOOKLINE_PASSWORD_SIGN_IN: boolean('HOOKLINE_PASSWORD_SIGN_IN', true),
+  // Tracing (lib/runtime/tracing-settings.ts), off unless a collector is named: the standard
+  // OpenTelemetry variables, of which Hookline reads these. An endpoint gets /v1/traces appended;
+  // a traces endpoint is used as given. OTEL_SDK_DISABLED=true turns tracing off whatever is set.
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint('OTEL_EXPORTER_OTLP_ENDPOINT'),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpEndpoint('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'),
+  OTEL_EXPORTER_OTLP_HEADERS: otlpHeaders('OTEL_EXPORTER_OTLP_HEADERS'),
+  // The exporter sends OTLP/HTTP with JSON bodies, which every collector's HTTP receiver (port 4318)
+  // accepts beside protobuf; gRPC (port 4317) is another receiver, so asking for it is refused.
+  OTEL_EXPORTER_OTLP_PROTOCOL: z
+    .enum(['http/json', 'http/protobuf'], {
+      error:
+        'OTEL_EXPORTER_OTLP_PROTOCOL must be http/json or http/protobuf (Hookline exports OTLP over HTTP, not gRPC)',
+    })
+    .optional(),
+  OTEL_SERVICE_NAME: z.string().trim().min(1, 'OTEL_SERVICE_NAME must not be empty').optional(),
+  OTEL_TRACES_SAMPLER: z
+    .enum(TRACES_SAMPLERS, { error: `OTEL_TRACES_SAMPLER must be one of ${TRACES_SAMPLERS.join(', ')}` })
+    .optional()
+    .default('parentbased_always_on'),
+  // The ratio of the traceidratio samplers, 0 to 1.
+  OTEL_TRACES_SAMPLER_ARG: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw.trim() === '') return 1;
+      const ratio = Number(raw);
+      if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1) {
+        ctx.addIssue({ code: 'custom', message: `OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1, got "${raw}"` });
+        return z.NEVER;
+      }
+      return ratio;
+    }),
+  OTEL_SDK_DISABLED: boolean('OTEL_SDK_DISABLED', false),
 });
 
 // What no single variable can say: the SSO settings go together, and passwords need SSO to be turned off.

@@ -18,6 +18,7 @@ const SOURCES = [
   'lib',
   'public',
   'proxy.ts',
+  'instrumentation.ts',
   'next.config.ts',
   'postcss.config.mjs',
   'package-lock.json',

@@ -30,5 +30,5 @@ UPDATE hookline.deliveries AS d
    AND m.id = d.message_id
    AND e.id = d.endpoint_id
 RETURNING d.id, d.app_id, d.endpoint_id, d.message_id, d.attempt_count,
-          m.event_type, m.created_at, m.payload::text AS payload,
+          m.event_type, m.created_at, m.payload::text AS payload, m.traceparent, m.tracestate,
           e.enabled AS endpoint_enabled, e.circuit_state, e.circuit_open_until

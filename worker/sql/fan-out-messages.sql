@@ -90,7 +90,7 @@ SELECT leased.*, counts.messages_taken, counts.deliveries_created
                (SELECT count(*) FROM inserted)::int AS deliveries_created) AS counts
   LEFT JOIN (
     SELECT i.id, i.app_id, i.endpoint_id, i.message_id, i.attempt_count,
-           m.event_type, m.created_at, m.payload::text AS payload,
+           m.event_type, m.created_at, m.payload::text AS payload, m.traceparent, m.tracestate,
            true AS endpoint_enabled, 'closed' AS circuit_state, NULL::timestamptz AS circuit_open_until
       FROM inserted AS i
       JOIN hookline.messages AS m ON m.id = i.message_id

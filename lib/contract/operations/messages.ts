@@ -5,6 +5,8 @@ import { messageDetail } from '../schemas/deliveries';
 import {
   createMessageBody,
   idempotencyKeyHeader,
+  traceparentHeader,
+  tracestateHeader,
   listMessagesQuery,
   message,
   messageWithOutcome,
@@ -31,6 +33,18 @@ export const messageOperations = {
         name: 'Idempotency-Key',
         description: 'Makes retries safe: one message per key and app',
         schema: idempotencyKeyHeader,
+      },
+      {
+        name: 'traceparent',
+        description:
+          "The producer's W3C trace context: kept with the message, and each delivery attempt's span (when the " +
+          'worker traces, OTEL_EXPORTER_OTLP_ENDPOINT) links to it. A malformed one is ignored, not refused.',
+        schema: traceparentHeader,
+      },
+      {
+        name: 'tracestate',
+        description: 'Vendor trace state that goes with traceparent; kept when 512 characters or fewer.',
+        schema: tracestateHeader,
       },
     ],
     status: 202,

@@ -40,6 +40,15 @@ export const idempotencyKeyHeader = z
   .max(MAX_IDEMPOTENCY_KEY_LENGTH, IDEMPOTENCY_KEY_LENGTH_RULE)
   .regex(IDEMPOTENCY_KEY_CHARACTERS, IDEMPOTENCY_KEY_CHARACTERS_RULE);
 
+// The W3C Trace Context headers (https://www.w3.org/TR/trace-context/). Documented, not enforced: a
+// malformed traceparent is ignored, as OpenTelemetry's propagators ignore one, never answered 4xx
+// (lib/domain/messages/trace-context.ts reads them).
+export const traceparentHeader = z
+  .string()
+  .regex(/^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}(-.*)?$/)
+  .meta({ example: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' });
+export const tracestateHeader = z.string().max(512);
+
 export const messageOutcome = z
   .object({
     deliveries: z.number().int(),

@@ -1,24 +1,30 @@
 import { requireApp } from '../apps/require-app';
 import { getPrisma } from '../../database/db';
+import type { Prisma } from '../../generated/prisma/client';
 import { DomainError, invalid } from '../errors';
 import { messageView } from './message-view';
+import type { TraceContext } from './trace-context';
 
 /**
  * The REST way in. Goes through hookline.send, the same function SQL callers use, so the two cannot
  * differ in what they record. With an idempotency key already used by this app, the first message is
  * answered and nothing is recorded; a retry with the same key but another event type or payload is a
  * client bug, refused (idempotency_key_reused) instead of silently returning the first message.
+ * A trace context (the request's W3C traceparent) is kept with the message for the worker's attempt
+ * spans; it does not take part in idempotency, as a retry usually carries another span's.
  */
 export async function createMessage({
   appId,
   eventType,
   payload,
   idempotencyKey,
+  traceContext = null,
 }: {
   appId: string;
   eventType: string;
   payload: Record<string, unknown>;
   idempotencyKey?: string;
+  traceContext?: TraceContext | null;
 }) {
   await requireApp(appId);
   const prisma = getPrisma();
@@ -42,9 +48,25 @@ export async function createMessage({
 
   let messageId: string;
   try {
-    const sent = await prisma.$queryRaw<{ id: string }[]>`
-      SELECT hookline.send(${appId}, ${eventType}, ${json}::jsonb, ${idempotencyKey ?? null}::text) AS id`;
-    messageId = sent[0]!.id;
+    const send = async (db: Prisma.TransactionClient) => {
+      const [sent] = await db.$queryRaw<{ id: string }[]>`
+        SELECT hookline.send(${appId}, ${eventType}, ${json}::jsonb, ${idempotencyKey ?? null}::text) AS id`;
+      return sent!.id;
+    };
+    // hookline.send keeps its signature: the SQL producers' hot path pays nothing for tracing. A traced
+    // send writes its context in the same transaction, so no worker fans the message out before it is
+    // there, at the cost of one in-place update of the row just written (an untraced send stays one
+    // statement). `traceparent IS NULL`: a send that lost an idempotency race answers the winner's
+    // message, whose context stays the winner's.
+    messageId = traceContext
+      ? await prisma.$transaction(async (tx) => {
+          const id = await send(tx);
+          await tx.$executeRaw`
+            UPDATE hookline.messages SET traceparent = ${traceContext.traceparent}, tracestate = ${traceContext.tracestate}
+             WHERE id = ${id} AND traceparent IS NULL`;
+          return id;
+        })
+      : await send(prisma);
   } catch (error) {
     // The event type was deleted or archived between the check above and the send.
     const reason = /hookline\.send: ([^\n"]+)/.exec(error instanceof Error ? error.message : '')?.[1];
