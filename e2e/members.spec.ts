@@ -217,9 +217,9 @@ test('a viewer held to two apps sees both on the Overview and Issues pages, neve
   const email = `held-${Date.now()}@hookline.test`;
   const password = 'held member password';
   const [mine, also, theirs] = [
-    await createApp({ name: `E2E Held Mine ${Date.now()}` }),
-    await createApp({ name: `E2E Held Also ${Date.now()}` }),
-    await createApp({ name: `E2E Held Theirs ${Date.now()}` }),
+    await createApp({ name: `E2E Scoped Mine ${Date.now()}` }),
+    await createApp({ name: `E2E Scoped Also ${Date.now()}` }),
+    await createApp({ name: `E2E Scoped Theirs ${Date.now()}` }),
   ];
   const pool = createPool(env.databaseUrl);
   try {

@@ -64,11 +64,11 @@ BEGIN
       ON CONFLICT (subject_id, error_class) DO UPDATE
          SET last_seen_at = v_now,
              event_count = i.event_count + 1,
-             -- The heading an operator is reading stays put: a later event of the same open issue is
-             -- counted, not retitled (a delivery.dead pass a minute after endpoint.failing used to
-             -- rename "Failing: ..." to "Deliveries dead (...)"). A reopen takes the new event's title,
-             -- and endpoint.failing names an issue over a count of dead deliveries.
-             title = CASE WHEN i.status = 'resolved' OR event_type = 'endpoint.failing'
+             -- An issue is named by the endpoint's state (failing, circuit opened, disabled and why):
+             -- a count of dead deliveries joining it is counted, not a new name (a delivery.dead pass
+             -- a minute after endpoint.failing renamed "Failing: ..." to "Deliveries dead (...)" under
+             -- the operator reading it). A reopen takes the new event's title whatever it is.
+             title = CASE WHEN i.status = 'resolved' OR event_type <> 'delivery.dead'
                           THEN EXCLUDED.title ELSE i.title END,
              status = CASE WHEN i.status = 'resolved' THEN 'open' ELSE i.status END,
              reopened_count = i.reopened_count + (i.status = 'resolved')::int,

