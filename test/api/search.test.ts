@@ -5,6 +5,9 @@
 // many time partitions made by the worker's maintenance with a moved clock.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { maintainTimePartitions } from '../../worker/time-partitions';
+import { Prisma } from '../../lib/generated/prisma/client';
+import { idTimeMs, walkBack } from '../../lib/domain/search/walk-back';
+import type { SearchPosition } from '../../lib/domain/search/search-cursor';
 import { resetApiSettings } from '../../lib/runtime/api-settings';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { call, setUpApiTest, type ApiTestContext } from './support/api';
@@ -293,6 +296,36 @@ describe('the portal', () => {
     expect((byPath.body as SearchPage).data).toEqual([]);
     const across = await portalCall('GET', `/v1/apps/${theirs.appId}/deliveries?search=shared-term`, { token });
     expect(across.status).toBe(404);
+  });
+});
+
+describe('a budget that holds however dense the history', () => {
+  it('cuts a slice that would overrun the budget, answers in time, and still gets to the end', async () => {
+    const w = await world('slow-rows', 1);
+    // An hour three days ago with a message every 90 s, then nothing: slices grow over the empty days
+    // (fast, nothing to read), and the one that reaches the busy hour would read all 40 rows at 40 ms
+    // each (pg_sleep in the condition): 1.6 s against a 300 ms budget.
+    for (let i = 40; i >= 1; i--) await messageAt(w, ago(72 * HOUR + i * 90_000), { n: i });
+    // Matches nothing, after sleeping on every row (void is never NULL).
+    const condition = Prisma.sql`pg_sleep(0.04 + 0 * length(m.id)) IS NULL`;
+    const budgetMs = 300;
+    let start: SearchPosition | undefined;
+    let pages = 0;
+    for (;;) {
+      const startedAt = performance.now();
+      const result = await walkBack({ appId: w.appId, condition, start, budgetMs, take: async () => null });
+      const tookMs = performance.now() - startedAt;
+      pages++;
+      // The budget and the round trips around a cancelled query; a one-minute first slice (one or
+      // two rows here) may add its 80 ms.
+      expect(tookMs, `page ${pages}`).toBeLessThan(budgetMs + 200);
+      if (!result.next) break;
+      if (start) expect(idTimeMs(result.next.before)).toBeLessThanOrEqual(idTimeMs(start.before));
+      start = result.next;
+      expect(pages).toBeLessThan(100);
+    }
+    // 1.6 s of work in pages of 300 ms: several pages, and the walk reached the end.
+    expect(pages).toBeGreaterThan(3);
   });
 });
 

@@ -12,10 +12,18 @@
 //
 // The slice length adapts: it starts at 15 minutes and is scaled by how long the last slice took
 // against a fifth of the budget (at most 4x up, 4x down), so an empty week costs a few queries and a
-// dense hour is cut small; the cursor carries it to the next page. A slice stops after CHUNK matches, which the caller filters further (the
-// list's other filters, in Prisma) before the walk goes on from the last one. The budget is checked
-// between slices, and at least one slice runs, so every request moves the search back; one slice can
-// overrun the budget by up to about 4/5 of it when its data is far denser than the last one's.
+// dense hour is cut small; the cursor carries it to the next page. A slice stops after CHUNK matches,
+// which the caller filters further (the list's other filters, in Prisma) before the walk goes on from
+// the last one.
+//
+// The budget holds: each slice after the first is cut to what the last one's pace says fits in the
+// budget left, and every slice runs under a statement_timeout of the budget left (the first of a page
+// at least FIRST_QUERY_MS). One that hits it is given up (its rows are not read; the page answers
+// where the slice before ended, and the next page goes on with slices a quarter as long). A first
+// slice already down to one minute runs without a timeout, so the search always gets somewhere.
+// Before, a slice was sized from the last one alone: after an empty stretch it could be days long;
+// over 30 days of 10 M messages, on a loaded machine, a search matching nothing answered in 3.2-3.8 s
+// against a 1.5 s budget.
 import { Prisma } from '../../generated/prisma/client';
 import { readPrisma } from '../../database/read-replica';
 import type { SearchPosition } from './search-cursor';
@@ -24,6 +32,10 @@ const MINUTE = 60_000;
 const FIRST_SLICE_MS = 15 * MINUTE;
 const MIN_SLICE_MS = MINUTE;
 const MAX_SLICE_MS = 366 * 24 * 60 * MINUTE;
+/** Less budget left than this: no slice query is worth starting. */
+const MIN_QUERY_MS = 10;
+/** The first slice of a page may take this long even when the budget is smaller. */
+const FIRST_QUERY_MS = 100;
 /** Matches per slice query, handed to the caller at a time. */
 export const CHUNK = 500;
 
@@ -93,8 +105,22 @@ export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult
   let sliceMs = Math.min(MAX_SLICE_MS, Math.max(MIN_SLICE_MS, options.start?.sliceMs ?? FIRST_SLICE_MS));
   const targetMs = Math.max(options.budgetMs / 5, 20);
 
-  for (;;) {
+  // Query time per millisecond of history in the last slice; unknown before the first.
+  let msPerSpanMs: number | null = null;
+  const here = (): WalkBackResult => ({
+    next: { before: upper, sliceMs: Math.round(sliceMs) },
+    searchedBackTo: new Date(idTimeMs(upper)),
+  });
+
+  for (let slice = 0; ; slice++) {
     if (upper <= floorId && !(inclusive && upper === floorId)) return exhausted();
+    const leftMs = options.budgetMs - (performance.now() - startedAt);
+    // The first slice always runs; later ones only in the budget left, sized to fit it (4/5 of it,
+    // for the round trips around the query).
+    if (slice > 0 && leftMs < MIN_QUERY_MS) return here();
+    if (slice > 0 && msPerSpanMs !== null) {
+      sliceMs = Math.max(MIN_SLICE_MS, Math.min(sliceMs, (0.8 * leftMs) / msPerSpanMs));
+    }
     // The newest partition holding ids below the position; none: retention dropped everything older.
     const partition = partitions.findLast((p) => p.lower_at === null || messageIdAt(p.lower_at.getTime()) < upper);
     if (!partition) return exhausted();
@@ -105,15 +131,36 @@ export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult
     const lower = messageIdAt(lowerMs);
 
     const sliceStarted = performance.now();
-    const rows = await prisma.$queryRaw<{ id: string }[]>`
+    const query = (db: Pick<typeof prisma, '$queryRaw'>) => db.$queryRaw<{ id: string }[]>`
       SELECT m.id FROM hookline.messages AS m
        WHERE m.app_id = ${options.appId}
          AND m.id >= ${lower} AND ${inclusive ? Prisma.sql`m.id <= ${upper}` : Prisma.sql`m.id < ${upper}`}
          AND ${options.condition}
        ORDER BY m.id DESC
        LIMIT ${CHUNK}`;
+    let rows: { id: string }[];
+    // Bounded by the budget left (the first slice by at least FIRST_QUERY_MS), except a first slice
+    // already down to a minute: that one runs whatever it takes, so a page always moves the search.
+    const timeoutMs =
+      slice === 0 && sliceMs <= MIN_SLICE_MS ? null : Math.ceil(Math.max(leftMs, slice === 0 ? FIRST_QUERY_MS : 1));
+    if (timeoutMs === null) rows = await query(prisma);
+    else {
+      try {
+        rows = await prisma.$transaction(async (tx) => {
+          await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${timeoutMs}`);
+          return query(tx);
+        });
+      } catch (error) {
+        if (!isStatementTimeout(error)) throw error;
+        sliceMs = Math.max(MIN_SLICE_MS, sliceMs / 4);
+        return here();
+      }
+    }
     const tookMs = performance.now() - sliceStarted;
     const full = rows.length === CHUNK;
+    // A full slice stopped at its last match: its pace is over the history it read, down to that row.
+    const spanMs = Math.max(1, idTimeMs(upper) - (full ? idTimeMs(rows.at(-1)!.id) : lowerMs));
+    msPerSpanMs = tookMs / spanMs;
     // A slice cut short by the chunk says nothing about how long the whole slice would take: never grow then.
     const factor = Math.min(full ? 1 : 4, Math.max(0.25, targetMs / Math.max(tookMs, 0.5)));
     sliceMs = Math.min(MAX_SLICE_MS, Math.max(MIN_SLICE_MS, sliceMs * factor));
@@ -125,8 +172,12 @@ export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult
     }
     upper = full ? rows.at(-1)!.id : lower;
     inclusive = false;
-    if (performance.now() - startedAt >= options.budgetMs && upper > floorId) {
-      return { next: { before: upper, sliceMs: Math.round(sliceMs) }, searchedBackTo: new Date(idTimeMs(upper)) };
-    }
+    if (performance.now() - startedAt >= options.budgetMs && upper > floorId) return here();
   }
+}
+
+/** PostgreSQL's query_canceled (57014), as Prisma's driver adapter passes it on. */
+function isStatementTimeout(error: unknown): boolean {
+  const text = `${(error as { code?: unknown })?.code ?? ''} ${JSON.stringify((error as { meta?: unknown })?.meta ?? {})} ${(error as Error)?.message ?? ''}`;
+  return text.includes('57014') || /statement timeout/i.test(text);
 }
