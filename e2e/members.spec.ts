@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { base32Decode, hotp, totpStep } from '../lib/domain/auth/totp';
 import { e2eEnv } from './support/env';
 import { createPool } from '../lib/database/pg';
-import { createApp, screenshot, signIn } from './support/helpers';
+import { createApp, expectSignedOut, screenshot, signIn } from './support/helpers';
 
 // The owner invites a viewer by link; the viewer joins, signs in with its own password, sees no write
 // action anywhere it looks, and the server refuses the writes all the same when they are sent by hand.
@@ -125,15 +125,13 @@ test('invite, accept, sign in as a viewer: no write actions, and the server refu
   await row.getByRole('button', { name: 'Remove' }).click();
   await owner.getByRole('dialog').getByRole('button', { name: 'Remove member' }).click();
   await expect(row).toHaveCount(0);
-  await viewer.goto(`${env.baseUrl}/apps`);
-  await expect(viewer).toHaveURL(/\/sign-in/);
+  await expectSignedOut(viewer);
 
   await ownerContext.close();
   await viewerContext.close();
 });
 
 test('my sessions: another browser is listed and revoked; sign out everywhere ends this one', async ({ browser }) => {
-  const env = e2eEnv();
   const first = await (await browser.newContext()).newPage();
   const second = await (await browser.newContext()).newPage();
   await signIn(first);
@@ -151,13 +149,11 @@ test('my sessions: another browser is listed and revoked; sign out everywhere en
     await first.getByRole('button', { name: 'Revoke' }).first().click();
     await expect(rows).toHaveCount(before - 1);
   }
-  await second.goto(`${env.baseUrl}/apps`);
-  await expect(second).toHaveURL(/\/sign-in/);
+  await expectSignedOut(second);
 
   await first.getByRole('button', { name: 'Sign out everywhere' }).click();
   await first.waitForURL(/\/sign-in/);
-  await first.goto(`${env.baseUrl}/overview`);
-  await expect(first).toHaveURL(/\/sign-in/);
+  await expectSignedOut(first, '/overview');
 });
 
 test('a second factor: enrolled on the Account page, then asked for at sign-in', async ({ browser, page }) => {

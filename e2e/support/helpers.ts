@@ -15,6 +15,18 @@ export async function signIn(page: Page): Promise<void> {
   await page.waitForURL(/\/overview/);
 }
 
+/**
+ * Asserts that a browser's session no longer opens the admin app. It checks from a fresh tab:
+ * the page the session was revoked under may be redirecting itself to sign-in at this very
+ * moment (its next poll got a 401), which would interrupt a navigation started on it.
+ */
+export async function expectSignedOut(page: Page, path = '/apps'): Promise<void> {
+  const probe = await page.context().newPage();
+  await probe.goto(`${e2eEnv().baseUrl}${path}`);
+  await expect(probe).toHaveURL(/\/sign-in/);
+  await probe.close();
+}
+
 export async function setReceiverMode(mode: ReceiverMode): Promise<{ received: number }> {
   const response = await fetch(`${e2eEnv().receiverUrl}/__control?mode=${mode}`);
   return (await response.json()) as { received: number };
