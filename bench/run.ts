@@ -77,12 +77,12 @@ const HELP = `Usage: npm run bench -- [options]
   --transactions=N   pgbench inserts per client for the pg_net scenario (1000)
   --producer-endpoints=LIST  subscribed endpoints for the producer-cost runs of the pg_net
                      scenario (1,10,100); the scenario also runs triggers doing part of
-                     hookline.send's work (an empty call, the message row, its queue row)
+                     hookline.send's work (an empty call, the message row, its written_by)
   --rate=N           offered inserts/s for the latency scenario and the soak (1000)
   --seconds=N        duration of the latency scenario (10)
   --minutes=N        duration of the soak, at least 3 (30); its retention is a third of it and its
                      verdict's windows scale by N/30
-  --no-notify        diagnostic: disable the NOTIFY triggers (deliveries, fan-out queue), so workers wake by
+  --no-notify        diagnostic: disable the NOTIFY triggers (deliveries, messages), so workers wake by
                      polling only (set HOOKLINE_POLL_INTERVAL_MS too); shows what NOTIFY costs producers
   --profile          per case: node --cpu-prof of the workers, pg_stat_statements, PostgreSQL wait events
   --help

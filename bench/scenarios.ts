@@ -146,7 +146,7 @@ export async function createCaseDatabase(context: BenchContext, name: string): P
   if (!context.notify) {
     await withClient(url, (client) =>
       client.query(`ALTER TABLE hookline.deliveries DISABLE TRIGGER deliveries_notify;
-                    ALTER TABLE hookline.fanout_queue DISABLE TRIGGER fanout_queue_notify`),
+                    ALTER TABLE hookline.messages DISABLE TRIGGER messages_notify`),
     );
   }
   return url;
@@ -217,7 +217,7 @@ function triggerSql(mode: TriggerMode, appId: string | null, url: string): strin
   return triggerCalling(call);
 }
 
-// Without a worker the fan-out queue's trigger would NOTIFY on every commit (nobody is polling), which
+// Without a worker the messages' trigger would NOTIFY on every commit (nobody is polling), which
 // serializes the producers' commits and measured them at a fifth of the TPS they reach beside a busy
 // worker. A polling worker's row gives the producers the path they take in steady state: no NOTIFY,
 // and no delivery competing for the cores.
@@ -419,20 +419,16 @@ export const PRODUCER_PARTS = {
     body: 'RETURN NULL;',
   },
   message: {
-    label: '+ the message row',
-    body: `INSERT INTO hookline.messages (app_id, event_type, payload) VALUES (p_app_id, p_event_type, p_payload)
+    label: '+ the message row, without written_by',
+    body: `INSERT INTO hookline.messages (app_id, event_type, payload, written_by)
+           VALUES (p_app_id, p_event_type, p_payload, NULL)
            RETURNING id INTO v_id;
            RETURN v_id;`,
   },
-  queued: {
-    label: '+ its fan-out queue row',
-    body: `WITH message AS (
-             INSERT INTO hookline.messages (app_id, event_type, payload) VALUES (p_app_id, p_event_type, p_payload)
-             RETURNING id
-           ), queued AS (
-             INSERT INTO hookline.fanout_queue (message_id) SELECT id FROM message RETURNING message_id
-           )
-           SELECT message_id INTO v_id FROM queued;
+  written: {
+    label: '+ its written_by (the fan-out finds it by; an index entry)',
+    body: `INSERT INTO hookline.messages (app_id, event_type, payload) VALUES (p_app_id, p_event_type, p_payload)
+           RETURNING id INTO v_id;
            RETURN v_id;`,
   },
 } as const;
@@ -615,7 +611,6 @@ export async function runDrainCase(context: BenchContext, options: DrainCaseOpti
       // Autovacuum would otherwise analyse the new rows in the middle of the drain; a deployment
       // that queued a backlog has statistics too.
       await client.query('ANALYZE hookline.messages');
-      await client.query('ANALYZE hookline.fanout_queue');
       await client.query('ANALYZE hookline.deliveries');
 
       receiver.setBehaviour({ delayMs: options.delayMs, failRate: options.failRate });

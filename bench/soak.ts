@@ -271,7 +271,9 @@ export async function runSoak(context: BenchContext, options: SoakOptions): Prom
             if (receiver.counts().uniqueSucceeded < committed) return false;
             const { rows } = await client.query<{ open: number }>(
               `SELECT (SELECT count(*) FROM hookline.deliveries WHERE state IN ('pending', 'delivering'))::int
-                    + (SELECT count(*) FROM hookline.fanout_queue)::int AS open`,
+                    + (SELECT count(*) FROM hookline.messages AS m, hookline.fanout_cursor AS c
+                        WHERE m.written_by >= pg_snapshot_xmin(c.fanned_out_through)
+                          AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through))::int AS open`,
             );
             return rows[0]!.open === 0;
           },
@@ -281,7 +283,9 @@ export async function runSoak(context: BenchContext, options: SoakOptions): Prom
         await sample('tail', offered, committed);
         const { rows: open } = await client.query<{ unfinished: number; spice: number }>(
           `SELECT (SELECT count(*) FROM hookline.deliveries WHERE state IN ('pending', 'delivering'))::int
-                + (SELECT count(*) FROM hookline.fanout_queue)::int AS unfinished,
+                + (SELECT count(*) FROM hookline.messages AS m, hookline.fanout_cursor AS c
+                    WHERE m.written_by >= pg_snapshot_xmin(c.fanned_out_through)
+                      AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through))::int AS unfinished,
                   (SELECT count(*) FROM spice_harvests)::int AS spice`,
         );
         if (open[0]!.spice !== committed) {

@@ -4,8 +4,8 @@
 //   dispatch  dispatcher.ts: the endpoint's gate, rate limit (endpoint-rate-limit.ts) and slots
 //   send      deliver.ts: one signed HTTP attempt whose failure is data, never an exception
 //   record    flush.ts: results written back in batches, fenced by the lease owner
-// Beside them, services on timers (service.ts): lease renewal and the release of expired queue-row
-// leases (lease-keeper.ts), giving back what waited too long for a connection, the once-a-minute
+// Beside them, services on timers (service.ts): lease renewal and the release of expired fan-out
+// batch leases (lease-keeper.ts), giving back what waited too long for a connection, the once-a-minute
 // maintenance (maintenance.ts), and background jobs (jobs/job-runner.ts).
 // Shutdown is an explicit state machine (shutdown() below): running -> draining -> stopped. Round trips
 // per delivery in steady state: 1/batch for the claim or fan-out, 1/flush for the write-back (tens to
@@ -140,10 +140,10 @@ export class DeliveryWorker {
       new PeriodicChore('release of deliveries that waited too long', 1000, () =>
         this.dispatcher.releaseStaleWaiting(),
       ),
-      // First attempts whose worker died run under a queue row whose lease ran out: every worker looks
-      // for those every 2 s, so they wait at most a lease and 2 s, as claimed ones do.
-      new PeriodicChore('release of expired queue-row leases', 2000, async () => {
-        if ((await this.leaseKeeper.releaseExpiredMessageLeases()) > 0) this.wake.signal();
+      // First attempts whose worker died run under a fan-out batch whose lease ran out: every worker
+      // looks for those every 2 s, so they wait at most a lease and 2 s, as claimed ones do.
+      new PeriodicChore('release of expired fan-out batch leases', 2000, async () => {
+        if ((await this.leaseKeeper.releaseExpiredBatchLeases()) > 0) this.wake.signal();
       }),
     ];
     const maintenanceMs = options.maintenanceIntervalMs ?? 60_000;

@@ -162,8 +162,8 @@ export class Dispatcher {
     });
     metrics.attemptDuration.observe(result.durationMs / 1000);
     this.attemptSpans?.record(delivery, endpoint, result);
-    // Still held (and renewed) until the flush has written it. The last first attempt of its message
-    // takes the message's queue row with it when recorded.
+    // Still held (and renewed) until the flush has written it. The last first attempt of its fan-out
+    // batch takes the batch's row with it when recorded.
     flusher.add(result, leases.settle(delivery.id));
     this.freeSlot(endpoint);
     this.options.onFinished();

@@ -52,7 +52,7 @@ export interface FlusherOptions {
 
 export class ResultFlusher {
   private buffer: AttemptResult[] = [];
-  /** Messages whose queue rows the flush of a buffered result deletes: it settles their lease. */
+  /** Fan-out batches whose rows the flush of a buffered result deletes: it settles their lease. */
   private readonly settles = new Map<AttemptResult, string>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
@@ -79,10 +79,10 @@ export class ResultFlusher {
     return this.writing.has(deliveryId);
   }
 
-  /** `settlesMessage`: the message whose last leased first attempt this result is (fan-out-messages.sql). */
-  add(result: AttemptResult, settlesMessage: string | null = null): void {
+  /** `settlesBatch`: the fan-out batch whose last leased first attempt this result is (fan-out-messages.sql). */
+  add(result: AttemptResult, settlesBatch: string | null = null): void {
     this.buffer.push(result);
-    if (settlesMessage !== null) this.settles.set(result, settlesMessage);
+    if (settlesBatch !== null) this.settles.set(result, settlesBatch);
     // After a failed flush, the back-off timer it set decides when the next try goes out: results
     // arriving meanwhile must not hurry it (they did: a flush every 5 ms against a database that was
     // down, one per finished delivery).
@@ -145,7 +145,7 @@ export class ResultFlusher {
         circuitOpenMaxMs: this.options.circuit.openMaxMs,
         autoDisableAfterMs: this.options.autoDisableAfterMs,
         keepSuccessfulAttempts: this.options.keepSuccessfulAttempts,
-        settledMessageIds: batch.flatMap((r) => this.settles.get(r) ?? []),
+        settledBatchIds: batch.flatMap((r) => this.settles.get(r) ?? []),
         rollupShard: this.options.rollupShard,
       });
       this.failures = 0;

@@ -6,7 +6,7 @@
 //   - gives deliveries back without spending an attempt (worker/sql/release-deliveries.sql);
 //   - gives back strays: deliveries leased to this worker by a claim or fan-out whose answer was lost
 //     (worker/sql/release-stray-leases.sql), and, for every worker, first attempts whose worker let
-//     their message's queue-row lease run out (worker/sql/release-expired-message-leases.sql).
+//     their fan-out batch's lease run out (worker/sql/release-expired-batch-leases.sql).
 // Every statement is fenced by the lease owner: a worker can only change what it still holds.
 import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
@@ -64,7 +64,7 @@ export class LeaseKeeper {
         workerId: this.workerId,
         deliveryIds: ids,
         leaseSeconds: this.leaseSeconds,
-        messageIds: this.leases.messages(),
+        batchIds: this.leases.batches(),
       });
       const renewed = new Set(rows.map((row) => row.id));
       // Recorded or released while the renewal ran: nothing to do. Still held: extend. Otherwise its
@@ -96,13 +96,13 @@ export class LeaseKeeper {
   async release(deliveries: Release[]): Promise<void> {
     if (deliveries.length === 0) return;
     const ids = deliveries.map((delivery) => delivery.id);
-    const settledMessages = ids.flatMap((id) => this.leases.settle(id) ?? []);
+    const settledBatches = ids.flatMap((id) => this.leases.settle(id) ?? []);
     try {
       await statements.releaseDeliveries.run(this.pool, {
         workerId: this.workerId,
         deliveryIds: ids,
         dueAts: deliveries.map((delivery) => delivery.dueAt),
-        settledMessageIds: settledMessages,
+        settledBatchIds: settledBatches,
       });
     } catch (error) {
       // Their leases run out and they are claimed again; at worst a delay of one lease.
@@ -127,12 +127,12 @@ export class LeaseKeeper {
       const { rowCount } = await statements.releaseStrayLeases.run(this.pool, {
         workerId: this.workerId,
         heldDeliveryIds: this.leases.ids(),
-        heldMessageIds: this.leases.messages(),
+        heldBatchIds: this.leases.batches(),
       });
       if (rowCount)
         this.log.warn('gave back deliveries leased by a claim whose answer was lost', { deliveries: rowCount });
-      // A lost fan-out's queue rows were just expired: give their deliveries back now.
-      return (rowCount ?? 0) + (await this.releaseExpiredMessageLeases());
+      // A lost fan-out's batch rows were just expired: give their deliveries back now.
+      return (rowCount ?? 0) + (await this.releaseExpiredBatchLeases());
     } catch (error) {
       // Their leases run out instead.
       this.log.warn('giving back stray leases failed', { error });
@@ -140,10 +140,10 @@ export class LeaseKeeper {
     }
   }
 
-  /** Gives back the first attempts of messages whose worker (any worker) let their queue-row lease run out. */
-  async releaseExpiredMessageLeases(): Promise<number> {
+  /** Gives back the first attempts of fan-out batches whose worker (any worker) let their lease run out. */
+  async releaseExpiredBatchLeases(): Promise<number> {
     try {
-      const { rows } = await statements.releaseExpiredMessageLeases.run(this.pool, {});
+      const { rows } = await statements.releaseExpiredBatchLeases.run(this.pool, {});
       const released = rows[0];
       if (released && released.deliveries > 0) {
         this.log.warn('gave back first attempts whose worker let their lease run out', released);
@@ -151,7 +151,7 @@ export class LeaseKeeper {
       }
     } catch (error) {
       this.metrics.databaseErrors.inc({ operation: 'release' });
-      this.log.warn('giving back expired message leases failed; next try in 2 s', { error });
+      this.log.warn('giving back expired batch leases failed; next try in 2 s', { error });
     }
     return 0;
   }

@@ -13,14 +13,14 @@
 // it on handing it to the flusher, a PostgreSQL restart sent deliveries twice (the renewal skipped
 // them, and the stray release after a failed claim took them for abandoned; issue 26).
 //
-// A first attempt leased by a fan-out runs under its message's queue row (fan-out-messages.sql): the
-// book also knows which message each such delivery belongs to, how many of each message's it still
-// holds (their queue rows are renewed while any is held) and how many of those have no result yet
-// (the result that settles the last one deletes the row when it is recorded).
+// A first attempt leased by a fan-out runs under its fan-out's batch row (fan-out-messages.sql): the
+// book also knows which batch each such delivery belongs to, how many of each batch's it still holds
+// (the batch row is renewed while any is held) and how many of those have no outcome yet (the
+// statement that writes the outcome of the last one deletes the row).
 export class LeaseBook {
   private readonly until = new Map<string, number>();
-  private readonly underMessage = new Map<string, { messageId: string; settled: boolean }>();
-  private readonly perMessage = new Map<string, { held: number; unsettled: number }>();
+  private readonly batchOf = new Map<string, { batchId: string; settled: boolean }>();
+  private readonly perBatch = new Map<string, { held: number; unsettled: number }>();
 
   constructor(private readonly leaseMs: number) {}
 
@@ -37,46 +37,46 @@ export class LeaseBook {
     for (const id of ids) this.until.set(id, sentAt + this.leaseMs);
   }
 
-  /** Deliveries a fan-out leased to this worker under their message's queue row. */
-  underMessages(deliveries: Iterable<{ id: string; messageId: string }>): void {
-    for (const { id, messageId } of deliveries) {
-      this.underMessage.set(id, { messageId, settled: false });
-      const counts = this.perMessage.get(messageId) ?? { held: 0, unsettled: 0 };
+  /** Deliveries a fan-out leased to this worker under its batch row `batchId`. */
+  underBatch(batchId: string, deliveryIds: Iterable<string>): void {
+    const counts = this.perBatch.get(batchId) ?? { held: 0, unsettled: 0 };
+    for (const id of deliveryIds) {
+      this.batchOf.set(id, { batchId, settled: false });
       counts.held++;
       counts.unsettled++;
-      this.perMessage.set(messageId, counts);
     }
+    if (counts.held > 0) this.perBatch.set(batchId, counts);
   }
 
-  /** Messages whose queue rows hold the lease of first attempts this worker still holds. */
-  messages(): string[] {
-    return [...this.perMessage.keys()];
+  /** Fan-out batches whose rows hold the lease of first attempts this worker still holds. */
+  batches(): string[] {
+    return [...this.perBatch.keys()];
   }
 
   /**
    * The delivery has an outcome (a result to record, or a release), still held until it is written.
-   * Returns the message whose last unsettled first attempt this is: the statement that writes this
-   * outcome deletes that message's queue row.
+   * Returns the fan-out batch whose last unsettled first attempt this is: the statement that writes
+   * this outcome deletes that batch's row.
    */
   settle(id: string): string | null {
-    const entry = this.underMessage.get(id);
+    const entry = this.batchOf.get(id);
     if (!entry || entry.settled) return null;
     entry.settled = true;
-    const counts = this.perMessage.get(entry.messageId)!;
+    const counts = this.perBatch.get(entry.batchId)!;
     counts.unsettled--;
-    return counts.unsettled === 0 ? entry.messageId : null;
+    return counts.unsettled === 0 ? entry.batchId : null;
   }
 
   /** No longer held: its outcome is written, or its lease was lost. */
   drop(ids: Iterable<string>): void {
     for (const id of ids) {
       this.until.delete(id);
-      const entry = this.underMessage.get(id);
+      const entry = this.batchOf.get(id);
       if (!entry) continue;
-      this.underMessage.delete(id);
-      const counts = this.perMessage.get(entry.messageId)!;
+      this.batchOf.delete(id);
+      const counts = this.perBatch.get(entry.batchId)!;
       if (!entry.settled) counts.unsettled--;
-      if (--counts.held === 0) this.perMessage.delete(entry.messageId);
+      if (--counts.held === 0) this.perBatch.delete(entry.batchId);
     }
   }
 

@@ -99,6 +99,10 @@ type None = Record<never, never>;
 export type FanOutRow = (TakenRow | { [K in keyof TakenRow]: null }) & {
   messages_taken: number;
   deliveries_created: number;
+  /** The fan-out batch the leased deliveries run under (bigint, as text); null when none was leased. */
+  batch_id: string | null;
+  /** Whether this fan-out held the cursor: one that did not took nothing, whatever was waiting. */
+  cursor_held: boolean;
 };
 
 export interface RecordResultsParams {
@@ -120,7 +124,7 @@ export interface RecordResultsParams {
   circuitOpenMaxMs: number;
   autoDisableAfterMs: number | null;
   keepSuccessfulAttempts: boolean;
-  settledMessageIds: string[];
+  settledBatchIds: string[];
   rollupShard: number;
 }
 
@@ -159,7 +163,7 @@ export const statements = {
       'circuitOpenMaxMs',
       'autoDisableAfterMs',
       'keepSuccessfulAttempts',
-      'settledMessageIds',
+      'settledBatchIds',
       'rollupShard',
     ],
     { prepared: true },
@@ -172,18 +176,18 @@ export const statements = {
     workerId: string;
     deliveryIds: string[];
     dueAts: Date[];
-    settledMessageIds: string[];
-  }>()('release-deliveries', ['workerId', 'deliveryIds', 'dueAts', 'settledMessageIds']),
+    settledBatchIds: string[];
+  }>()('release-deliveries', ['workerId', 'deliveryIds', 'dueAts', 'settledBatchIds']),
   renewLeases: statement<
-    { workerId: string; deliveryIds: string[]; leaseSeconds: number; messageIds: string[] },
+    { workerId: string; deliveryIds: string[]; leaseSeconds: number; batchIds: string[] },
     { id: string }
-  >()('renew-leases', ['workerId', 'deliveryIds', 'leaseSeconds', 'messageIds'], { prepared: true }),
-  releaseStrayLeases: statement<{ workerId: string; heldDeliveryIds: string[]; heldMessageIds: string[] }>()(
+  >()('renew-leases', ['workerId', 'deliveryIds', 'leaseSeconds', 'batchIds'], { prepared: true }),
+  releaseStrayLeases: statement<{ workerId: string; heldDeliveryIds: string[]; heldBatchIds: string[] }>()(
     'release-stray-leases',
-    ['workerId', 'heldDeliveryIds', 'heldMessageIds'],
+    ['workerId', 'heldDeliveryIds', 'heldBatchIds'],
   ),
-  releaseExpiredMessageLeases: statement<None, { messages: number; deliveries: number }>()(
-    'release-expired-message-leases',
+  releaseExpiredBatchLeases: statement<None, { batches: number; deliveries: number }>()(
+    'release-expired-batch-leases',
     [],
   ),
   takeCircuitProbe: statement<{ endpointId: string; probeMs: number }>()('take-circuit-probe', [

@@ -1,9 +1,10 @@
 // Where a worker's work comes from, in this order, each in one statement:
 //   1. due deliveries: retries, replays, released ones, and whatever an earlier fan-out could not lease
 //      (worker/sql/claim-deliveries.sql: FOR UPDATE SKIP LOCKED on the claim index, oldest due first);
-//   2. new messages from the fan-out queue, turned into one delivery per subscribed endpoint, the ones
-//      that fit already leased to this worker (worker/sql/fan-out-messages.sql): a first attempt costs
-//      no separate claim.
+//   2. messages committed since the last fan-out (found by the transaction that wrote them, no queue
+//      row), turned into one delivery per subscribed endpoint, the ones that fit already leased to this
+//      worker under one batch row (worker/sql/fan-out-messages.sql): a first attempt costs no separate
+//      claim.
 // Invariant: every delivery returned is leased to this worker and entered in its LeaseBook, timed from
 // the moment its statement was sent (worker/leases.ts), before anyone can send it.
 import type { Pool } from '../lib/database/pg';
@@ -34,7 +35,7 @@ export interface Taken {
   rows: TakenRow[];
   /** There may be more to take right away. */
   full: boolean;
-  /** Messages the fan-out took from the queue. */
+  /** Messages the fan-out took. */
   messagesFannedOut: number;
 }
 
@@ -84,10 +85,14 @@ export class DeliverySource {
       fanned.map((row) => row.id),
       sentAt,
     );
-    this.leases.underMessages(fanned.map((row) => ({ id: row.id, messageId: row.message_id })));
+    if (counts?.batch_id)
+      this.leases.underBatch(
+        counts.batch_id,
+        fanned.map((row) => row.id),
+      );
     return {
       rows: claimed.length > 0 ? [...claimed, ...fanned] : fanned,
-      full: messagesTaken === messages || (counts?.deliveries_created ?? 0) > fanned.length,
+      full: messagesTaken >= messages || (counts?.deliveries_created ?? 0) > fanned.length,
       messagesFannedOut: messagesTaken,
     };
   }

@@ -200,18 +200,31 @@ async function extendAhead(
   result.overflowTaken = newest !== null;
 }
 
-/** Whether nothing in a period is unfinished: no delivery in the claim index, no message in the fan-out queue. */
+/**
+ * Whether nothing in a period is unfinished: no delivery in the claim index, no message waiting for
+ * its fan-out, none whose first attempts a fan-out batch holds.
+ */
 async function periodIsFinished(
   query: Query,
   deliveriesTable: string,
   messageBounds: { lower: string | null; upper: string },
 ): Promise<boolean> {
-  // A delivery waiting or leased by a claim has claimable_at; a first attempt under its message's
-  // fan-out lease has not, but its message is in the queue (worker/sql/fan-out-messages.sql).
+  // A delivery waiting or leased by a claim has claimable_at; a first attempt under a fan-out batch's
+  // lease has not, but its message is one of the batch's (worker/sql/fan-out-messages.sql); a message
+  // not yet fanned out has no delivery at all, and its transaction is not visible in the cursor
+  // (prisma/functions/fanout-snapshot.sql). Both are found through messages_written_by_idx.
   const { rows } = await query<{ finished: boolean }>(
     `SELECT NOT EXISTS (SELECT 1 FROM hookline.${deliveriesTable} WHERE claimable_at IS NOT NULL)
-        AND NOT EXISTS (SELECT 1 FROM hookline.fanout_queue
-                         WHERE ($1::text IS NULL OR message_id >= $1) AND message_id < $2) AS finished`,
+        AND NOT EXISTS (SELECT 1 FROM hookline.messages AS m, hookline.fanout_cursor AS c
+                         WHERE ($1::text IS NULL OR m.id >= $1) AND m.id < $2
+                           AND m.written_by >= pg_snapshot_xmin(c.fanned_out_through)
+                           AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through))
+        AND NOT EXISTS (SELECT 1 FROM hookline.fanout_batches AS b, hookline.messages AS m
+                         WHERE ($1::text IS NULL OR m.id >= $1) AND m.id < $2
+                           AND m.written_by >= pg_snapshot_xmin(b.after)
+                           AND m.written_by < pg_snapshot_xmax(b.through)
+                           AND pg_visible_in_snapshot(m.written_by, b.through)
+                           AND NOT pg_visible_in_snapshot(m.written_by, b.after)) AS finished`,
     [messageBounds.lower, messageBounds.upper],
   );
   return rows[0]!.finished;

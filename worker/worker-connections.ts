@@ -21,14 +21,14 @@ const WORKER_SESSION_SETTINGS = {
 
 /**
  * Planner settings of the connections that run the hot statements: join by key. Every join in them
- * is on a key (a batch's rows to deliveries, messages, queue rows, endpoints and rollups), but below
+ * is on a key (a batch's rows to deliveries, messages, batch rows, endpoints and rollups), but below
  * ~150,000 rows PostgreSQL 15 and 18 both priced a hash join over a sequential scan of the whole table
- * cheaper than the batch's index probes: the fan-out read every queued message and queue row (20,000
- * waiting: 20,001 and 20,000 rows for 256 messages, PostgreSQL 18), so each fan-out of a drain read
- * the whole backlog. Without hash and merge joins, a nested loop probes the key of each row.
+ * cheaper than the batch's index probes: the fan-out of the release before 20261129090000 read every
+ * queued message and queue row (20,000 waiting: 20,001 and 20,000 rows for 256 messages, PostgreSQL
+ * 18), so each fan-out of a drain read the whole backlog. Without hash and merge joins, a nested loop probes the key of each row.
  * Sequential scans stay allowed here: on PostgreSQL 15, forbidding them made the deliveries insert
  * trigger's check of hookline.polling_workers (a handful of rows) and the expired-lease check of
- * hookline.fanout_queue walk whole indexes instead: 34 ms per fan-out and 232 ms per check, a
+ * the fan-out queue of that release walk whole indexes instead: 34 ms per fan-out and 232 ms per check, a
  * 100k drain at 1,788/s instead of ~3,500/s.
  */
 export const BY_KEY_SETTINGS: Record<string, string> = {
@@ -47,7 +47,7 @@ export const BY_KEY_SETTINGS: Record<string, string> = {
  * The recording connection also forbids sequential scans: with the fence on lease_owner alone, a
  * flush on PostgreSQL 15 whose statistics had seen no row in flight read every leased row through a
  * partial index, or the whole table (500 results: 2,757 ms behind a 20,000-row backlog instead of
- * 21 ms). Its statement touches deliveries, queue rows, endpoints and rollups by key only.
+ * 21 ms). Its statement touches deliveries, fan-out batch rows, endpoints and rollups by key only.
  * test/worker/record-results-plan.test.ts checks these plans behind a backlog, on 18 and (with
  * DATABASE_URL) on 15.
  */

@@ -123,17 +123,14 @@ BEGIN
        AND e.enabled
        AND (cardinality(e.event_types) = 0 OR event_type = ANY (e.event_types))
        AND (o.scope_app_id IS NULL OR o.scope_app_id = app_id)
-  ), messages AS (
-    INSERT INTO hookline.messages (app_id, event_type, payload, target_endpoint_id, created_at)
-    SELECT v_ops, event_type,
-           CASE WHEN t.payload_template IS NULL THEN v_data
-                ELSE hookline.render_operational_payload(t.payload_template, event_type, v_now, v_data,
-                       CASE WHEN event_type IN ('endpoint.recovered', 'alert.resolved', 'issue.resolved')
-                            THEN 'resolve' ELSE 'trigger' END) END,
-           t.endpoint_id, v_now
-      FROM targets AS t
-    RETURNING id
   )
-  INSERT INTO hookline.fanout_queue (message_id) SELECT id FROM messages;
+  INSERT INTO hookline.messages (app_id, event_type, payload, target_endpoint_id, created_at)
+  SELECT v_ops, event_type,
+         CASE WHEN t.payload_template IS NULL THEN v_data
+              ELSE hookline.render_operational_payload(t.payload_template, event_type, v_now, v_data,
+                     CASE WHEN event_type IN ('endpoint.recovered', 'alert.resolved', 'issue.resolved')
+                          THEN 'resolve' ELSE 'trigger' END) END,
+         t.endpoint_id, v_now
+    FROM targets AS t;
   RETURN v_event_id;
 END $$;

@@ -30,7 +30,6 @@ DECLARE
   v_key text;
   v_endpoint_id text;
   v_enabled boolean;
-  v_message_id text;
   v_request_id bigint;
 BEGIN
   IF url IS NULL OR url !~* '^https?://[^/?#\s]+([/?#]\S*)?$' THEN
@@ -158,8 +157,6 @@ BEGIN
   -- implicit endpoints also take 'http_post'). Like hookline.send, a disabled endpoint records the
   -- message but gets no delivery.
   INSERT INTO hookline.messages AS m (app_id, event_type, payload, request_id, target_endpoint_id)
-  VALUES (v_app_id, 'http_post', body, v_request_id, v_endpoint_id)
-  RETURNING m.id INTO v_message_id;
-  INSERT INTO hookline.fanout_queue (message_id) VALUES (v_message_id);
+  VALUES (v_app_id, 'http_post', body, v_request_id, v_endpoint_id);
   RETURN v_request_id;
 END $$;

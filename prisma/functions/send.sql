@@ -1,6 +1,8 @@
 -- hookline.send(app_id, event_type, payload, idempotency_key): records one event in the caller's
--- transaction, which pays for the message row and its fan-out queue row and nothing more (a worker
--- fans it out after the commit: worker/sql/fan-out-messages.sql). Refuses, in the REST API's words,
+-- transaction, which pays for the message row and nothing more: no queue row. The row's written_by
+-- (the caller's transaction id, its column default) is how a worker finds it after the commit
+-- (worker/sql/fan-out-messages.sql, migration 20261129090000_fanout_by_transaction); the
+-- statement-level trigger messages_notify wakes a sleeping worker. Refuses, in the REST API's words,
 -- what REST refuses (test/api/ways-in-agree.test.ts): a NULL or non-object payload, one over
 -- HOOKLINE_MAX_PAYLOAD_BYTES, an idempotency key outside 1-256 printable ASCII characters, an unknown
 -- app, an unknown or archived event type. It is on every producer's insert path, so its checks are the
@@ -64,10 +66,8 @@ BEGIN
         FROM hookline.event_types AS t
        WHERE t.app_id = send.app_id AND t.name = send.event_type AND NOT t.archived
       RETURNING m.id
-    ), queued AS (
-      INSERT INTO hookline.fanout_queue (message_id) SELECT id FROM message RETURNING message_id
     )
-    SELECT q.message_id INTO v_message_id FROM queued AS q;
+    SELECT message.id INTO v_message_id FROM message;
   ELSE
     -- The key is claimed first, in hookline.idempotency_keys (unique across all time, which a unique
     -- index on the time-partitioned messages cannot be: migration 20261126130000_time_partitions).
@@ -83,7 +83,6 @@ BEGIN
         FROM hookline.event_types AS t
        WHERE t.app_id = send.app_id AND t.name = send.event_type AND NOT t.archived;
       IF FOUND THEN
-        INSERT INTO hookline.fanout_queue (message_id) VALUES (v_message_id);
         RETURN v_message_id;
       END IF;
     END IF;

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../lib/database/migrate';
 import { createPool, type Pool } from '../../lib/database/pg';
-import { fanOutQueued } from '../support/deliveries';
+import { fanOutQueued, waitingForFanOut } from '../support/deliveries';
 import { answer, startReceiver, waitUntil, type Receiver } from '../support/receiver';
 import { databaseBefore } from '../support/database-before';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
@@ -91,7 +91,7 @@ describe(`migration ${MIGRATION}`, () => {
     );
     expect(constraint).toEqual([{ convalidated: true }]);
     // Nothing waits for a fan-out that the old path already did.
-    expect(await count('fanout_queue')).toBe(0);
+    expect(await waitingForFanOut(pool)).toBe(0);
 
     // The new worker sends what was waiting and what an old worker left in flight, and a new event
     // by the new path; the finished ones are left alone.

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { applyPayloadLimit } from '../../lib/database/apply-payload-limit';
-import { fanOutQueued } from '../support/deliveries';
+import { fanOutQueued, waitingForFanOut } from '../support/deliveries';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 
 let db: TestDatabase;
@@ -27,20 +27,42 @@ beforeAll(async () => {
 });
 
 describe('hookline.send', () => {
-  it('records the message and a queue row in the caller transaction; the fan-out makes one delivery per matching enabled endpoint of that app only', async () => {
-    const { rows } = await db.pool.query<{ id: string }>(
-      `SELECT hookline.send($1, 'invoice.paid', '{"amount": 42}') AS id`,
-      [appId],
-    );
-    const messageId = rows[0]!.id;
+  it('records the message, stamped with the caller transaction, and nothing else; the fan-out makes one delivery per matching enabled endpoint of that app only', async () => {
+    const client = await db.pool.connect();
+    let messageId: string;
+    try {
+      await client.query('BEGIN');
+      await client.query('SAVEPOINT inner_part');
+      const { rows } = await client.query<{ id: string; xact: string }>(
+        `SELECT hookline.send($1, 'invoice.paid', '{"amount": 42}') AS id, pg_current_xact_id()::text AS xact`,
+        [appId],
+      );
+      messageId = rows[0]!.id;
+      await client.query('RELEASE SAVEPOINT inner_part');
+      // The top-level transaction's id, though written inside a savepoint: what snapshots list.
+      const { rows: stamped } = await client.query<{ written_by: string; top: string }>(
+        `SELECT written_by::text, pg_current_xact_id()::text AS top FROM hookline.messages WHERE id = $1`,
+        [messageId],
+      );
+      expect(stamped[0]!.written_by).toBe(stamped[0]!.top);
+      expect(stamped[0]!.written_by).toBe(rows[0]!.xact);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
     expect(messageId).toMatch(/^msg_[0-9a-f]{32}$/);
-    // The producer paid for the message and its queue row only: no delivery yet, whatever the
-    // number of subscribed endpoints.
-    expect(await countRows(db.pool, 'fanout_queue', 'message_id = $1', [messageId])).toBe(1);
+    // The producer paid for the message only: no delivery yet, whatever the number of subscribed
+    // endpoints, and no other row (no fan-out queue).
+    expect(await waitingForFanOut(db.pool, messageId)).toBe(1);
     expect(await countRows(db.pool, 'deliveries', 'message_id = $1', [messageId])).toBe(0);
+    const { rows: tables } = await db.pool.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'hookline' AND c.relname = 'fanout_queue'`,
+    );
+    expect(tables).toEqual([]);
 
     expect(await fanOutQueued(db.pool)).toBe(2);
-    expect(await countRows(db.pool, 'fanout_queue', 'message_id = $1', [messageId])).toBe(0);
+    expect(await waitingForFanOut(db.pool, messageId)).toBe(0);
     const deliveries = await db.pool.query(
       'SELECT endpoint_id, state, app_id, attempt_count FROM hookline.deliveries WHERE message_id = $1 ORDER BY endpoint_id',
       [messageId],
@@ -72,7 +94,6 @@ describe('hookline.send', () => {
       client.release();
     }
     expect(await countRows(db.pool, 'messages')).toBe(before);
-    expect(await countRows(db.pool, 'fanout_queue', `message_id NOT IN (SELECT id FROM hookline.messages)`)).toBe(0);
   });
 
   it('returns the existing message for a repeated idempotency key and records nothing new', async () => {
@@ -81,14 +102,14 @@ describe('hookline.send', () => {
       [appId],
     );
     const messagesBefore = await countRows(db.pool, 'messages');
-    const queuedBefore = await countRows(db.pool, 'fanout_queue');
+    const waitingBefore = await waitingForFanOut(db.pool);
     const second = await db.pool.query<{ id: string }>(
       `SELECT hookline.send($1, 'invoice.paid', '{"n":2}', 'key-1') AS id`,
       [appId],
     );
     expect(second.rows[0]!.id).toBe(first.rows[0]!.id);
     expect(await countRows(db.pool, 'messages')).toBe(messagesBefore);
-    expect(await countRows(db.pool, 'fanout_queue')).toBe(queuedBefore);
+    expect(await waitingForFanOut(db.pool)).toBe(waitingBefore);
     // The key is per app: another app may use the same key.
     const otherApp = await db.pool.query<{ id: string }>(
       `SELECT hookline.send($1, 'invoice.paid', '{}', 'key-1') AS id`,

@@ -69,7 +69,8 @@ export function parsePrismaSchema(source: string): PrismaModel[] {
         else if (line.startsWith('@@index(')) model.indexes.push(splitColumns(columns!));
         continue;
       }
-      const fieldMatch = /^(\w+)\s+(\w+)(\[\])?(\?)?\s*(.*)$/.exec(line);
+      // Unsupported("xid8"): a column type the Prisma client cannot read, named as the catalog names it.
+      const fieldMatch = /^(\w+)\s+(\w+(?:\("[^"]*"\))?)(\[\])?(\?)?\s*(.*)$/.exec(line);
       if (!fieldMatch) continue;
       const [, fieldName, type, list, optional, attributes] = fieldMatch as unknown as [
         string,
@@ -86,7 +87,7 @@ export function parsePrismaSchema(source: string): PrismaModel[] {
         type,
         optional: Boolean(optional),
         list: Boolean(list),
-        relation: !SCALARS.has(type),
+        relation: !SCALARS.has(type) && !type.startsWith('Unsupported('),
         hasDefault: attributes.includes('@default('),
         dbType: /@db\.(\w+(?:\(\d+(?:,\s*\d+)?\))?)/.exec(attributes)?.[1] ?? null,
         id: /@id\b/.test(attributes),
@@ -114,6 +115,8 @@ function expectedColumnType(field: PrismaField): string {
       if (varchar) return `character varying(${varchar[1]})`;
       return field.dbType.toLowerCase();
     }
+    const unsupported = /^Unsupported\("([^"]*)"\)$/.exec(field.type);
+    if (unsupported) return unsupported[1]!;
     switch (field.type) {
       case 'String':
         return 'text';

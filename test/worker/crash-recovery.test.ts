@@ -9,6 +9,7 @@ import { freePort } from '../../lib/database/embedded-postgres';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { startReceiver, waitUntil, type ReceivedRequest, type Receiver } from '../support/receiver';
+import { waitingForFanOut } from '../support/deliveries';
 import {
   deliveriesLeasedBy,
   isRunning,
@@ -32,7 +33,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   appId = await createApp(db.pool, 'Caladan');
   // An observer, not a change: every lease taken from its owner after it ran out (a claim of a row
-  // still 'delivering', or a first attempt given back with its message's lease) is logged with the
+  // still 'delivering', or a first attempt given back with its fan-out batch's lease) is logged with the
   // previous owner, so a test can say whose lease a resent delivery came from, whenever it happened.
   await db.pool.query(`
     CREATE TABLE public.lease_takeovers (
@@ -48,7 +49,7 @@ beforeAll(async () => {
       RETURN NULL;
     END $$;
     -- A claim of a row whose lease ran out (delivering to delivering), or a first attempt given back to
-    -- the queue because its message's lease ran out (release-expired-message-leases.sql: an expired
+    -- the queue because its fan-out batch's lease ran out (release-expired-batch-leases.sql: an expired
     -- lease dropped without an attempt counted).
     CREATE TRIGGER deliveries_lease_takeover AFTER UPDATE ON hookline.deliveries FOR EACH ROW
       WHEN (OLD.state = 'delivering' AND (NEW.state = 'delivering' OR (
@@ -80,9 +81,7 @@ async function describeQueue(live: WorkerProcess[], kills: number): Promise<stri
     `SELECT state, wait_event_type || ':' || wait_event AS wait, count(*)::int AS count
        FROM pg_stat_activity WHERE datname = current_database() GROUP BY 1, 2`,
   );
-  const { rows: queued } = await db.pool.query<{ count: number }>(
-    'SELECT count(*)::int AS count FROM hookline.fanout_queue',
-  );
+  const waiting = await waitingForFanOut(db.pool);
   const workers = live.map((worker) => ({
     pid: worker.pid,
     started: worker.started(),
@@ -90,7 +89,7 @@ async function describeQueue(live: WorkerProcess[], kills: number): Promise<stri
     flushFailures: worker.logged('flush failed; will retry'),
     tail: worker.output().slice(-600),
   }));
-  return JSON.stringify({ kills, states, waitingForFanOut: queued[0]?.count, backends, workers }, null, 1);
+  return JSON.stringify({ kills, states, waitingForFanOut: waiting, backends, workers }, null, 1);
 }
 
 /** The event's sequence number, from the body the receiver got. */
@@ -449,5 +448,78 @@ describe('SIGSTOP while holding leases', () => {
       unwritten: 0,
       notRecorded: { takenOver: 5, givenBack: 0, alreadyFinished: 0, gone: 0, unknown: 0 },
     });
+  }, 60_000);
+});
+
+describe('SIGKILL while holding a fan-out batch', () => {
+  it("gives the batch's first attempts to another worker when its lease ends: none lost, each sent once by the living", async () => {
+    // The receiver holds every request until the victim is dead: its first attempts are in flight.
+    let answering = false;
+    const unanswered: ServerResponse[] = [];
+    const receiver = await startReceiver((_request, response) => {
+      if (answering) response.writeHead(200).end('ok');
+      else unanswered.push(response);
+    });
+    receivers.push(receiver);
+    await createEventType(db.pool, appId, 'sand.shifted');
+    const endpoint = await createEndpoint(db.pool, appId, `${receiver.url}/sand`, { eventTypes: ['sand.shifted'] });
+    const victim = startWorker();
+    await waitUntil(victim.started, { timeoutMs: 20_000, what: 'the first worker to start' });
+    // One producer transaction: one fan-out, one batch row holding all five first attempts' lease.
+    await db.pool.query(
+      `SELECT hookline.send($1, 'sand.shifted', jsonb_build_object('n', n)) FROM generate_series(1, 5) AS n`,
+      [appId],
+    );
+    await receiver.waitForRequests(5);
+    const { rows: batches } = await db.pool.query<{ lease_owner: string; lease_expires_at: Date }>(
+      'SELECT lease_owner, lease_expires_at FROM hookline.fanout_batches',
+    );
+    expect(batches).toHaveLength(1);
+    expect(batches[0]!.lease_owner).toMatch(new RegExp(leaseOwnedBy(victim.pid)));
+    const { rows: firstAttempts } = await db.pool.query<{ id: string }>(
+      `SELECT id FROM hookline.deliveries
+        WHERE endpoint_id = $1 AND state = 'delivering' AND claimable_at IS NULL AND lease_owner = $2 ORDER BY id`,
+      [endpoint.id, batches[0]!.lease_owner],
+    );
+    expect(firstAttempts).toHaveLength(5);
+
+    victim.child.kill('SIGKILL');
+    await victim.exited;
+    const killedAt = Date.now();
+    for (const response of unanswered.splice(0)) response.destroy();
+    answering = true;
+    const rescuer = startWorker();
+    await waitUntil(
+      async () =>
+        (await countRows(db.pool, 'deliveries', `endpoint_id = $1 AND state = 'succeeded'`, [endpoint.id])) === 5,
+      { timeoutMs: 30_000, what: "the victim's first attempts delivered by the rescuer" },
+    );
+    // The lease ran out first: the batch's row held them until then (renewed until the kill).
+    const { rows: leaseEnd } = await db.pool.query<{ taken_at: Date; previous_owner: string; new_owner: string | null }>(
+      'SELECT taken_at, previous_owner, new_owner FROM public.lease_takeovers WHERE delivery_id = ANY($1)',
+      [firstAttempts.map((row) => row.id)],
+    );
+    expect(leaseEnd).toHaveLength(5);
+    for (const takeover of leaseEnd) {
+      expect(takeover.previous_owner).toBe(batches[0]!.lease_owner);
+      expect(takeover.new_owner).toBeNull();
+    }
+    // Each sent once after the kill, by the rescuer, under the same webhook-id; none spent an attempt
+    // twice, and the batch row is gone.
+    const after = receiver.requests.filter((request) => request.receivedAt >= killedAt);
+    expect(after.map((request) => request.headers['webhook-id']).sort()).toEqual(
+      receiver.requests
+        .filter((request) => request.receivedAt < killedAt)
+        .map((request) => request.headers['webhook-id'])
+        .sort(),
+    );
+    const { rows: done } = await db.pool.query<{ attempt_count: number }>(
+      'SELECT attempt_count FROM hookline.deliveries WHERE endpoint_id = $1',
+      [endpoint.id],
+    );
+    expect(done.map((row) => row.attempt_count)).toEqual([1, 1, 1, 1, 1]);
+    expect(await countRows(db.pool, 'fanout_batches')).toBe(0);
+    expect(await waitingForFanOut(db.pool)).toBe(0);
+    expect(isRunning(rescuer)).toBe(true);
   }, 60_000);
 });

@@ -67,7 +67,8 @@ async function jobRow(id: string) {
  * `{n}` numbering them in creation order, in `state` (dead: failed once with a 500). Ids (which start
  * with the insert's clock) follow creation order, or run against it with `idsNewestFirst`, so a test
  * can tell creation order from id order. Plain SQL, so the fixture does not depend
- * on the code under test; ~1 s for 100,000 rows.
+ * on the code under test; ~1 s for 100,000 rows. Fanned out long ago (written_by NULL, as every message
+ * from before migration 20261129090000_fanout_by_transaction): the fan-out leaves them alone.
  */
 async function insertDeliveries(
   appId: string,
@@ -81,9 +82,9 @@ async function insertDeliveries(
 ): Promise<void> {
   await db.pool.query(
     `WITH m AS (
-       INSERT INTO hookline.messages (app_id, event_type, payload, created_at)
+       INSERT INTO hookline.messages (app_id, event_type, payload, created_at, written_by)
        SELECT $1, $3, jsonb_build_object('n', CASE WHEN $6 THEN $4 - i + 1 ELSE i END),
-              now() - make_interval(secs => (CASE WHEN $6 THEN i ELSE $4 - i END) / 1000.0)
+              now() - make_interval(secs => (CASE WHEN $6 THEN i ELSE $4 - i END) / 1000.0), NULL
          FROM generate_series(1, $4) AS i
        RETURNING id, created_at)
      INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
@@ -106,9 +107,9 @@ describe('a replay job acts on the set its dry run counts', () => {
     // Every stored state, both event types, both endpoints, attempts 0 to 3, three status codes.
     await db.pool.query(
       `WITH m AS (
-         INSERT INTO hookline.messages (app_id, event_type, payload, idempotency_key, created_at)
+         INSERT INTO hookline.messages (app_id, event_type, payload, idempotency_key, created_at, written_by)
          SELECT $1, CASE WHEN i % 2 = 0 THEN 'a.b' ELSE 'c.d' END, '{}', 'key-' || i,
-                now() - make_interval(mins => i)
+                now() - make_interval(mins => i), NULL
            FROM generate_series(1, 60) AS i
          RETURNING id, event_type, created_at, (idempotency_key) AS k),
        keys AS (INSERT INTO hookline.idempotency_keys (app_id, idempotency_key, message_id) SELECT $1, k, id FROM m)
@@ -401,8 +402,8 @@ describe('backfilling a new endpoint', () => {
     const since = new Date(Date.now() - 3600e3);
     // Before T: not sent. Another event type: not sent. 10,000 since T in creation order, 1 ms apart.
     await db.pool.query(
-      `INSERT INTO hookline.messages (app_id, event_type, payload, created_at)
-       SELECT $1, 'order.created', jsonb_build_object('before', i), $2::timestamptz - make_interval(secs => i)
+      `INSERT INTO hookline.messages (app_id, event_type, payload, created_at, written_by)
+       SELECT $1, 'order.created', jsonb_build_object('before', i), $2::timestamptz - make_interval(secs => i), NULL
          FROM generate_series(1, 50) AS i`,
       [appId, since],
     );

@@ -133,7 +133,7 @@ function successes(ids: string[]): unknown[] {
     circuitOpenMaxMs: 1_800_000,
     autoDisableAfterMs: 0,
     keepSuccessfulAttempts: false,
-    settledMessageIds: [],
+    settledBatchIds: [],
     rollupShard: 0,
   });
 }
@@ -188,7 +188,7 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
         workerId: WORKER,
         deliveryIds: ids,
         dueAts: ids.map(() => new Date()),
-        settledMessageIds: [],
+        settledBatchIds: [],
       }), BY_KEY_SETTINGS);
     const reads = deliveriesReads(plan);
     expect(reads.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'pkey']]);
@@ -224,14 +224,16 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
 // PostgreSQL 18 and, with DATABASE_URL, on 15 (the planner that fell into the trap above).
 describe('taking work behind a backlog', () => {
   beforeAll(async () => {
-    await db.pool.query(
-      `WITH m AS (
-         INSERT INTO hookline.messages (id, app_id, event_type, payload)
-         SELECT 'msg_queued_' || lpad(n::text, 5, '0'), $1, 'harkonnen.raid', '{}' FROM generate_series(1, 20000) AS n
-         RETURNING id)
-       INSERT INTO hookline.fanout_queue (message_id) SELECT id FROM m`,
-      [appId],
-    );
+    // Everything before is fanned out; then 20,000 messages waiting for their fan-out, written by 400
+    // producer transactions of 50 (the fan-out takes whole transactions, 256 messages at a time).
+    await db.pool.query('UPDATE hookline.fanout_cursor SET fanned_out_through = pg_current_snapshot()');
+    for (let from = 1; from <= 20_000; from += 50) {
+      await db.pool.query(
+        `INSERT INTO hookline.messages (id, app_id, event_type, payload)
+         SELECT 'msg_queued_' || lpad(n::text, 5, '0'), $1, 'harkonnen.raid', '{}' FROM generate_series($2::int, $2::int + 49) AS n`,
+        [appId, from],
+      );
+    }
     // Retries scheduled for later: the claim must not read them.
     await db.pool.query(
       `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
@@ -255,21 +257,32 @@ describe('taking work behind a backlog', () => {
       }));
   }
 
-  it('fans out 256 messages reading 256 queue rows and messages by key', async () => {
+  it('fans out 256 messages (whole transactions) finding them through messages_written_by_idx', async () => {
     const plan = await explain(
       statements.fanOutMessages.text,
       statements.fanOutMessages.values({ workerId: 'a-worker', messages: 256, room: 256, leaseSeconds: 10 }), BY_KEY_SETTINGS);
     const read = reads(plan);
     // The backlog's tables are read by key; the app's endpoints (a few rows) may well be scanned.
-    const backlog = ['messages', 'fanout_queue', 'deliveries'];
+    const backlog = ['messages', 'deliveries'];
     // (An empty partition, the legacy one here, may be read whole: it has no pages.)
     expect(
       read.filter((r) => r.node === 'Seq Scan' && r.rows > 0 && backlog.includes(r.relation)).map((r) => r.relation),
     ).toEqual([]);
-    const queue = read.filter((r) => r.relation === 'fanout_queue');
-    expect(queue.reduce((sum, r) => sum + r.rows, 0)).toBeLessThanOrEqual(3 * 256);
+    // The candidates come from the written_by index, in order, up to the limit: not every message.
+    const byWrittenBy = nodesOf(plan).filter(
+      (node) => node['Index Name']?.startsWith('messages_') && node['Index Name'].includes('written_by'),
+    );
+    expect(byWrittenBy.length).toBeGreaterThan(0);
+    // 300 messages taken (6 transactions of 50: the one that crosses 256 is taken whole), each read a
+    // few times by key (candidates, the batch, the leased deliveries' payloads); never the 20,000.
     const messages = read.filter((r) => r.relation === 'messages');
-    expect(messages.reduce((sum, r) => sum + r.rows, 0)).toBeLessThanOrEqual(3 * 256);
+    expect(messages.reduce((sum, r) => sum + r.rows, 0)).toBeLessThanOrEqual(4 * 300);
+    const counts = await db.pool.query<{ taken: number }>(
+      `SELECT count(*)::int AS taken FROM hookline.messages AS m, hookline.fanout_cursor AS c
+        WHERE m.written_by IS NOT NULL AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through)`,
+    );
+    // EXPLAIN ANALYZE ran it in a transaction rolled back: all 20,000 still wait.
+    expect(counts.rows[0]!.taken).toBe(20_000);
   });
 
   it('claims due deliveries through the claim index, reading none of the 20,000 scheduled for later', async () => {
@@ -290,7 +303,7 @@ describe('taking work behind a backlog', () => {
     );
     const plan = await explain(
       statements.renewLeases.text,
-      statements.renewLeases.values({ workerId: WORKER, deliveryIds: ids, leaseSeconds: 10, messageIds: [] }), BY_KEY_SETTINGS);
+      statements.renewLeases.values({ workerId: WORKER, deliveryIds: ids, leaseSeconds: 10, batchIds: [] }), BY_KEY_SETTINGS);
     const read = deliveriesReads(plan);
     expect(read.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'pkey']]);
     expect(read[0]![2]).toBe(500);

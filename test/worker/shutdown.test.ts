@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { startReceiver, waitUntil, type Receiver, type ReceiverHandler } from '../support/receiver';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { skipFanOut, waitingForFanOut } from '../support/deliveries';
 import {
   deliveriesLeasedBy,
   isRunning,
@@ -34,7 +35,7 @@ afterEach(async () => {
   await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
   await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
   // What a test left unsent is not the next test's work.
-  await db.pool.query(`DELETE FROM hookline.fanout_queue`);
+  await skipFanOut(db.pool);
   await db.pool.query(
     `UPDATE hookline.deliveries SET state = 'cancelled', lease_owner = NULL, lease_expires_at = NULL, claimable_at = NULL
       WHERE state IN ('pending', 'delivering')`,
@@ -125,9 +126,9 @@ describe('SIGTERM', () => {
     expect(await worker.exited).toEqual({ code: 0, signal: null });
     expect(receiver.requests).toHaveLength(2);
     const after = await rows();
-    // The events sent while draining were never fanned out: they wait in the queue for another worker.
+    // The events sent while draining were never fanned out: they wait for another worker's fan-out.
     expect(after).toHaveLength(6);
-    expect(await countRows(db.pool, 'fanout_queue')).toBe(3);
+    expect(await waitingForFanOut(db.pool)).toBe(3);
     const sentBefore = after;
     expect(sentBefore.map((row) => row.id).sort()).toEqual([...claimed].sort());
     for (const row of sentBefore) {

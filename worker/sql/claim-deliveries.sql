@@ -5,7 +5,7 @@
 -- Due means claimable_at passed: pending and due, or delivering after a claim whose lease ran out (its
 -- worker died or froze); claiming sets claimable_at to the lease expiry, so both are one range scan of
 -- the partial index deliveries_claim_idx, whose size does not grow with finished rows. (First attempts
--- leased by a fan-out are not in it: their message's queue row holds their lease.)
+-- leased by a fan-out are not in it: their fan-out's batch row holds their lease.)
 -- `(SELECT now())`, not `now()`: the claim is planned on every call, and a plain now() lets the
 -- planner probe each partition's claim index for its actual lowest claimable_at (to estimate the
 -- range), walking dead entries and their heap pages, up to 100 pages an index, before it finds a

@@ -1,36 +1,73 @@
 -- Parameters: $1 workerId, $2 messages, $3 room, $4 leaseSeconds.
--- Fans out up to $2 queued messages (hookline.fanout_queue, written by hookline.send and
--- hookline.http_post in the producer's transaction) into one delivery per enabled, subscribed
--- endpoint, outside any producer's transaction: the producer's cost does not depend on how many
+-- Fans out the messages committed since the last fan-out into one delivery per enabled, subscribed
+-- endpoint, outside any producer's transaction: the producer pays for its message row alone (no queue
+-- row: migration 20261129090000_fanout_by_transaction), and its cost does not depend on how many
 -- endpoints are subscribed.
+-- Which messages are new: those whose producer's transaction (written_by) is visible in this
+-- statement's snapshot and not in hookline.fanout_cursor, through messages_written_by_idx; the
+-- invariant and its algebra are in prisma/functions/fanout-snapshot.sql. About $2 at a time, whole
+-- transactions only, oldest transaction first: the candidates in written_by order up to $2, then every
+-- new message of the last transaction among them (one transaction of 10,000 messages is one fan-out of
+-- 10,000). The cursor moves in the same statement as the deliveries are inserted, to exactly what was
+-- taken: nothing is taken twice, nothing skipped (test/sql/fanout-snapshot.test.ts).
+-- One fan-out at a time: the cursor row is locked, and a worker that finds it locked (SKIP LOCKED)
+-- fans out nothing this turn; its claim still runs. The fan-outs of a drain follow each other without
+-- waiting, each taking what committed before it began. The cursor is locked only if something is
+-- new: an idle worker's poll (every 10 ms while it polls) reads the index and writes nothing.
+-- The cursor's version must be the one this statement's snapshot sees (its xmin): one that another
+-- fan-out moved after this statement began would be ahead of this snapshot (FOR UPDATE in READ
+-- COMMITTED returns the newest version), and the new cursor, this snapshot, would move it backwards
+-- and fan those messages out twice. Such a fan-out does nothing and the next turn takes over.
 -- Up to $3 of the new deliveries whose endpoint's circuit is closed are inserted already leased to
--- worker $1 and returned, ready to send: a first attempt costs no separate claim. They run under their
--- message's queue row, which this statement leases to worker $1 for $4 seconds instead of deleting it
--- (migration 20261124110000_hot_first_attempts): the deliveries themselves stay out of the claim index
--- (claimable_at NULL), so recording a success changes no indexed column and is a HOT update. The worker
--- deletes the queue row when it records the last of them (record-results.sql); if it dies first, the
--- row's lease runs out and release-expired-message-leases.sql gives them to the claim queue.
+-- worker $1 and returned, ready to send: a first attempt costs no separate claim. They run under one
+-- row of hookline.fanout_batches for the whole fan-out (its messages are the cursor's step: visible in
+-- `through`, not in `after`), leased to worker $1 for $4 seconds: the deliveries themselves stay out of
+-- the claim index (claimable_at NULL), so recording a success changes no indexed column and is a HOT
+-- update. The worker deletes the batch row when it records or releases the last of them
+-- (record-results.sql, release-deliveries.sql); if it dies first, the batch's lease runs out and
+-- release-expired-batch-leases.sql gives them to the claim queue.
 -- The rest are inserted 'pending' (due now, or when the endpoint's open circuit ends) for any
--- worker's claim (worker/sql/claim-deliveries.sql); a message none of whose deliveries was leased
--- leaves the queue here.
--- SKIP LOCKED: workers fan out disjoint messages concurrently, oldest first (ids sort by time); rows
--- leased to another worker are skipped, and are at most what workers are sending right now.
--- A message whose app or target endpoint no longer exists gets no delivery; its queue row goes.
+-- worker's claim (worker/sql/claim-deliveries.sql). A fan-out that leased nothing writes no batch.
+-- A message whose app or target endpoint no longer exists gets no delivery.
 -- A delivery's id carries its message's time (hookline.new_id(prefix, sibling)): both land in the same
 -- time partition, and retention drops them together.
--- Crash cost: none. Before the commit, the messages stay queued; after it, the leased queue rows come
--- back with their deliveries when the lease runs out.
-WITH taken AS (
-  SELECT message_id
-    FROM hookline.fanout_queue
-   WHERE lease_owner IS NULL
-   ORDER BY message_id
-   LIMIT $2
+-- Crash cost: none. Before the commit, the cursor has not moved; after it, the batch's first attempts
+-- come back when its lease runs out.
+WITH cursor_row AS (
+  SELECT c.fanned_out_through AS after
+    FROM hookline.fanout_cursor AS c
+   WHERE c.xmin = (SELECT seen.xmin FROM hookline.fanout_cursor AS seen)
+     AND EXISTS (SELECT 1 FROM hookline.messages AS m
+                  WHERE m.written_by >= pg_snapshot_xmin(c.fanned_out_through)
+                    AND m.written_by < pg_snapshot_xmax(pg_current_snapshot())
+                    AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
+                    AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through))
      FOR UPDATE SKIP LOCKED
+), candidates AS (
+  SELECT m.written_by
+    FROM hookline.messages AS m
+   WHERE m.written_by >= (SELECT pg_snapshot_xmin(after) FROM cursor_row)
+     AND m.written_by < pg_snapshot_xmax(pg_current_snapshot())
+     AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
+     AND NOT pg_visible_in_snapshot(m.written_by, (SELECT after FROM cursor_row))
+   ORDER BY m.written_by
+   LIMIT $2
+), through AS (
+  -- The last transaction taken, and whether any new one is left after it (then the cursor stops there).
+  SELECT last.xid,
+         EXISTS (SELECT 1 FROM hookline.messages AS m
+                  WHERE m.written_by > last.xid
+                    AND m.written_by < pg_snapshot_xmax(pg_current_snapshot())
+                    AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
+                    AND NOT pg_visible_in_snapshot(m.written_by, (SELECT after FROM cursor_row))) AS more
+    FROM (SELECT written_by AS xid FROM candidates ORDER BY written_by DESC LIMIT 1) AS last
 ), messages AS (
   SELECT m.id, m.app_id, m.event_type, m.created_at, m.target_endpoint_id
-    FROM taken
-    JOIN hookline.messages AS m ON m.id = taken.message_id
+    FROM hookline.messages AS m
+   WHERE m.written_by >= (SELECT pg_snapshot_xmin(after) FROM cursor_row)
+     AND m.written_by <= (SELECT xid FROM through)
+     AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
+     AND NOT pg_visible_in_snapshot(m.written_by, (SELECT after FROM cursor_row))
 ), targets AS (
   -- Every enabled endpoint of the app subscribed to the event type (none listed: all types)...
   SELECT m.id AS message_id, m.app_id, m.event_type, m.created_at, e.id AS endpoint_id,
@@ -70,24 +107,28 @@ WITH taken AS (
             FROM numbered) AS planned
    ORDER BY message_id, endpoint_id
   RETURNING d.id, d.app_id, d.endpoint_id, d.message_id, d.attempt_count, d.state
-), leased_messages AS (
-  -- The queue rows the leased deliveries run under: leased, not deleted, until they are recorded.
-  UPDATE hookline.fanout_queue AS q
-     SET lease_owner = $1,
-         lease_expires_at = now() + make_interval(secs => $4)
-   WHERE q.message_id IN (SELECT message_id FROM numbered WHERE leased)
-  RETURNING q.message_id
-), done_messages AS (
-  -- Messages with nothing leased (no target, or every delivery went to the claim queue) are done.
-  DELETE FROM hookline.fanout_queue AS q
-   WHERE q.message_id IN (SELECT message_id FROM taken EXCEPT SELECT message_id FROM numbered WHERE leased)
-  RETURNING q.message_id
+), advanced AS (
+  UPDATE hookline.fanout_cursor AS c
+     SET fanned_out_through = hookline.fanout_snapshot(cursor_row.after, pg_current_snapshot(),
+                                                       CASE WHEN through.more THEN through.xid END)
+    FROM cursor_row, through
+  RETURNING c.fanned_out_through AS through
+), batch AS (
+  -- The lease the leased first attempts run under: one row for the whole fan-out.
+  INSERT INTO hookline.fanout_batches (after, through, lease_owner, lease_expires_at)
+  SELECT cursor_row.after, advanced.through, $1, now() + make_interval(secs => $4)
+    FROM cursor_row, advanced
+   WHERE EXISTS (SELECT 1 FROM numbered WHERE leased)
+  RETURNING id
 )
--- One row per leased delivery, each carrying the counts; a single row with a NULL id when none was
--- leased, so the worker always learns how many messages it took and how many deliveries they made.
-SELECT leased.*, counts.messages_taken, counts.deliveries_created
-  FROM (SELECT (SELECT count(*) FROM taken)::int AS messages_taken,
-               (SELECT count(*) FROM inserted)::int AS deliveries_created) AS counts
+-- One row per leased delivery, each carrying the counts and its batch; a single row with a NULL id
+-- when none was leased, so the worker always learns how many messages it took, how many deliveries
+-- they made, and whether it held the cursor (a fan-out that did not may have left work behind).
+SELECT leased.*, counts.messages_taken, counts.deliveries_created, counts.batch_id, counts.cursor_held
+  FROM (SELECT (SELECT count(*) FROM messages)::int AS messages_taken,
+               (SELECT count(*) FROM inserted)::int AS deliveries_created,
+               (SELECT id FROM batch) AS batch_id,
+               EXISTS (SELECT 1 FROM cursor_row) AS cursor_held) AS counts
   LEFT JOIN (
     SELECT i.id, i.app_id, i.endpoint_id, i.message_id, i.attempt_count,
            m.event_type, m.created_at, m.payload::text AS payload, m.traceparent, m.tracestate,

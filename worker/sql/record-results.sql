@@ -2,7 +2,7 @@
 --   $6 durationsMs, $7 statusCodes, $8 errorClasses, $9 errorMessages, $10 requestHeaders,
 --   $11 responseHeaders, $12 responseBodies, $13 responsesTruncated, $14 circuitFailureThreshold,
 --   $15 circuitOpenBaseMs, $16 circuitOpenMaxMs, $17 autoDisableAfterMs,
---   $18 keepSuccessfulAttempts, $19 settledMessageIds, $20 rollupShard.
+--   $18 keepSuccessfulAttempts, $19 settledBatchIds, $20 rollupShard.
 -- Writes back a batch of finished attempts in one round trip: the deliveries' new states, an attempt
 -- row for each failure, the endpoints' health and circuit breaker, and the rollups the dashboard reads.
 -- One statement instead of 4 per attempt: at 2,000 attempts/s this is ~10 flushes/s, not 8,000 queries.
@@ -22,12 +22,12 @@
 -- "state = 'delivering'" in this WHERE, PostgreSQL 15 read every delivering row through an index
 -- whose statistics had seen none: 500 results took 2,757 ms behind a 20,000-row backlog instead of
 -- 21 ms, the backlog fed itself, leases ran out and deliveries were sent twice.
--- The batch also deletes the queue rows ($19) of messages whose first attempts it completes: they
--- were those attempts' lease (fan-out-messages.sql).
--- Lock order: every statement that locks both a message's queue row and its deliveries takes the queue
--- row first (fan-out-messages.sql, release-expired-message-leases.sql, release-deliveries.sql,
--- renew-leases.sql, release-stray-leases.sql and this one). A flush that locked its deliveries first
--- deadlocked with another worker's release of expired queue rows after a PostgreSQL restart.
+-- The batch also deletes the fan-out batch rows ($19) whose last leased first attempts it completes:
+-- they were those attempts' lease (fan-out-messages.sql). One row per fan-out, not per message.
+-- Lock order: every statement that locks both a fan-out batch row and its deliveries takes the batch
+-- row first (release-expired-batch-leases.sql, release-deliveries.sql, renew-leases.sql,
+-- release-stray-leases.sql and this one). A flush that locked its deliveries first deadlocked with
+-- another worker's release of expired leases after a PostgreSQL restart.
 -- Crash cost: results buffered in memory and not yet written here are lost; their deliveries stay
 -- leased and are delivered again after the lease (at-least-once, same webhook-id and body). This
 -- statement is atomic, so a crash during it loses the whole batch the same way, never half of it.
@@ -39,12 +39,12 @@ WITH results AS (
                 $8::text[], $9::text[], $10::jsonb[], $11::jsonb[], $12::text[], $13::bool[])
       AS r(delivery_id, state, next_attempt_at, started_at, duration_ms, status_code,
            error_class, error_message, request_headers, response_headers, response_body, response_truncated)
-), settled_messages AS (
-  -- $19: messages whose last leased first attempt is in this batch; their queue rows held the lease.
-  DELETE FROM hookline.fanout_queue AS q
-   WHERE q.message_id = ANY ($19::text[])
-     AND q.lease_owner = $1
-  RETURNING q.message_id
+), settled_batches AS (
+  -- $19: fan-out batches whose last leased first attempt is in this flush; their rows held the lease.
+  DELETE FROM hookline.fanout_batches AS b
+   WHERE b.id = ANY ($19::bigint[])
+     AND b.lease_owner = $1
+  RETURNING b.id
 ), updated AS (
   UPDATE hookline.deliveries AS d
      SET state = r.state,
@@ -63,8 +63,8 @@ WITH results AS (
     FROM results AS r
    WHERE d.id = r.delivery_id
      AND d.lease_owner = $1
-     -- Queue rows first: evaluated once, before any delivery row is locked (see the lock order above).
-     AND (SELECT count(*) FROM settled_messages) >= 0
+     -- Batch rows first: evaluated once, before any delivery row is locked (see the lock order above).
+     AND (SELECT count(*) FROM settled_batches) >= 0
   RETURNING d.id, d.app_id, d.message_id, d.endpoint_id, d.attempt_count, d.state, r.started_at, r.duration_ms,
             r.status_code, r.error_class, r.error_message, r.request_headers, r.response_headers, r.response_body,
             r.response_truncated

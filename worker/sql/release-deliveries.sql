@@ -1,17 +1,17 @@
--- Parameters: $1 workerId, $2 deliveryIds, $3 dueAts, $4 settledMessageIds.
+-- Parameters: $1 workerId, $2 deliveryIds, $3 dueAts, $4 settledBatchIds.
 -- Gives leased deliveries back without spending an attempt: on shutdown for work not yet sent, for a
 -- disabled endpoint, while an endpoint's circuit is open, or when a delivery waited too long for a
 -- free connection. $2 and $3 are parallel arrays: each delivery is due again at its own time.
 -- Fenced by the lease owner alone, like every completion (see record-results.sql for why no state).
--- $4: messages whose last first attempt this releases; their queue rows held its lease (fan-out-
+-- $4: fan-out batches whose last first attempt this releases; their rows held its lease (fan-out-
 -- messages.sql) and go.
 -- Crash cost: none; a release that never ran is undone by the lease running out.
--- Lock order: queue rows, then deliveries (record-results.sql says why).
-WITH settled_messages AS (
-  DELETE FROM hookline.fanout_queue AS q
-   WHERE q.message_id = ANY ($4::text[])
-     AND q.lease_owner = $1
-  RETURNING q.message_id
+-- Lock order: batch rows, then deliveries (record-results.sql says why).
+WITH settled_batches AS (
+  DELETE FROM hookline.fanout_batches AS b
+   WHERE b.id = ANY ($4::bigint[])
+     AND b.lease_owner = $1
+  RETURNING b.id
 )
 UPDATE hookline.deliveries AS d
    SET state = 'pending',
@@ -23,4 +23,4 @@ UPDATE hookline.deliveries AS d
   FROM unnest($2::text[], $3::timestamptz[]) AS r(id, due_at)
  WHERE d.id = r.id
    AND d.lease_owner = $1
-   AND (SELECT count(*) FROM settled_messages) >= 0
+   AND (SELECT count(*) FROM settled_batches) >= 0

@@ -1,20 +1,20 @@
--- Parameters: $1 workerId, $2 heldDeliveryIds, $3 heldMessageIds.
+-- Parameters: $1 workerId, $2 heldDeliveryIds, $3 heldBatchIds.
 -- Gives back what is leased to worker $1 that it does not know it holds ($2: the deliveries it
--- holds; $3: the messages whose first attempts it is sending). A claim or fan-out whose connection
--- dropped after the statement committed leased rows whose ids never reached the worker; without this
--- they waited for the lease to run out (29 s of a 30 s lease in a test) although nothing was sending
--- them. Run once the database answers again after such an error.
+-- holds; $3: the fan-out batches whose first attempts it is sending). A claim or fan-out whose
+-- connection dropped after the statement committed leased rows whose ids never reached the worker;
+-- without this they waited for the lease to run out (29 s of a 30 s lease in a test) although nothing
+-- was sending them. Run once the database answers again after such an error.
 -- Claimed deliveries are found in the future part of the claim index (leased rows are claimable when
--- their lease ends), next to scheduled retries; a lost fan-out's first attempts through their queue
--- rows, whose lease is ended here for release-expired-message-leases.sql to give them back. The cost
--- follows the unfinished queue, not the history.
--- Lock order: queue rows, then deliveries (record-results.sql says why).
-WITH stray_messages AS (
-  UPDATE hookline.fanout_queue AS q
+-- their lease ends), next to scheduled retries; a lost fan-out's first attempts through its batch row,
+-- whose lease is ended here for release-expired-batch-leases.sql to give them back. The cost follows
+-- the unfinished queue, not the history.
+-- Lock order: batch rows, then deliveries (record-results.sql says why).
+WITH stray_batches AS (
+  UPDATE hookline.fanout_batches AS b
      SET lease_expires_at = now() - interval '1 millisecond'
-   WHERE q.lease_owner = $1
-     AND NOT (q.message_id = ANY ($3::text[]))
-  RETURNING q.message_id
+   WHERE b.lease_owner = $1
+     AND NOT (b.id = ANY ($3::bigint[]))
+  RETURNING b.id
 )
 UPDATE hookline.deliveries AS d
    SET state = 'pending',
@@ -26,4 +26,4 @@ UPDATE hookline.deliveries AS d
  WHERE d.claimable_at > now()
    AND d.lease_owner = $1
    AND NOT (d.id = ANY ($2::text[]))
-   AND (SELECT count(*) FROM stray_messages) >= 0
+   AND (SELECT count(*) FROM stray_batches) >= 0

@@ -2,12 +2,13 @@
 -- Records the queue depth per app and state for the current minute, for the dashboard's queue chart.
 -- Every worker tries once a minute; the primary key (sampled_at, app_id, state) with DO NOTHING makes
 -- the first one win and the others harmless, and the caller's advisory lock keeps them from even
--- counting at the same time. Unfinished rows are counted from the claim index and the leased queue
--- rows (hookline.unfinished_deliveries), dead ones from deliveries_dead_idx (hookline.dead_deliveries),
+-- counting at the same time. Unfinished rows are counted from the claim index and the first attempts
+-- of leased fan-out batches (hookline.unfinished_deliveries), dead ones from deliveries_dead_idx (hookline.dead_deliveries),
 -- so the cost follows the queue, not the history.
 -- 'scheduled' is a retry: pending and tried at least once, due or not (the dashboard's "retrying",
 -- lib/domain/deliveries/delivery-states.ts, which the live count uses too, so old points and the latest agree).
--- 'pending' is never tried yet ("waiting").
+-- 'pending' is never tried yet ("waiting"). Messages not yet fanned out have no delivery to count:
+-- they are at most one fan-out away (migration 20261129090000_fanout_by_transaction).
 INSERT INTO hookline.queue_depth_samples (sampled_at, app_id, state, count)
 SELECT date_trunc('minute', now()), app_id, state, count(*)
   FROM (

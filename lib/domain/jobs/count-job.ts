@@ -35,6 +35,7 @@ export async function countJob({ appId, request, asOf }: { appId: string; reques
        AND m.target_endpoint_id IS NULL
        AND (cardinality(${eventTypes}::text[]) = 0 OR m.event_type = ANY (${eventTypes}::text[]))
        AND NOT EXISTS (SELECT 1 FROM hookline.deliveries AS d WHERE d.message_id = m.id AND d.endpoint_id = ${endpoint.id})
-       AND NOT EXISTS (SELECT 1 FROM hookline.fanout_queue AS q WHERE q.message_id = m.id)`;
+       AND NOT (m.written_by IS NOT NULL
+                AND NOT pg_visible_in_snapshot(m.written_by, (SELECT c.fanned_out_through FROM hookline.fanout_cursor AS c)))`;
   return row?.count ?? 0;
 }

@@ -106,7 +106,8 @@ export async function insertDelivery(
   const eventType = fixture.eventType ?? 'invoice.paid';
   const createdAt = `now() - make_interval(secs => ${Number(fixture.createdSecondsAgo ?? 0)})`;
   const message = await pool.query<{ id: string }>(
-    `INSERT INTO hookline.messages (app_id, event_type, payload, created_at) VALUES ($1, $2, '{"n": 1}', ${createdAt}) RETURNING id`,
+    `INSERT INTO hookline.messages (app_id, event_type, payload, created_at, written_by)
+     VALUES ($1, $2, '{"n": 1}', ${createdAt}, NULL) RETURNING id`,
     [fixture.appId, eventType],
   );
   const messageId = message.rows[0]!.id;

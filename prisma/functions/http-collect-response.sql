@@ -1,0 +1,105 @@
+-- hookline.http_collect_response (migration 20261125131000_http_response), in its own file since
+-- migration 20261129090000_fanout_by_transaction: a message is still waiting for its fan-out while its
+-- transaction is not visible in hookline.fanout_cursor, not while a queue row exists.
+--
+-- pg_net's http_collect_response(request_id, async). Where pg_net reports SUCCESS for any response
+-- (a 500 included) and ERROR for what it cannot find, Hookline's states map as:
+--   succeeded                         -> SUCCESS, message 'ok', the response (body and headers only when
+--                                        HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS kept them)
+--   pending, delivering, still queued -> PENDING, message saying what it waits for (a retry after an
+--                                        error is still PENDING: Hookline has not given up)
+--   dead, cancelled                   -> ERROR, message with the error class and message, and the last
+--                                        response when there was one (an HTTP error status)
+--   unknown id, or never delivered    -> ERROR (pg_net: 'request matching request_id not found')
+-- async := false waits (polling every 50 ms, as pg_net does) until the request is no longer PENDING;
+-- set statement_timeout to bound the wait. It must run in a transaction other than the request's,
+-- under READ COMMITTED, or it would wait for a result it can never see: both are refused instead.
+CREATE OR REPLACE FUNCTION hookline.http_collect_response(
+  request_id bigint,
+  async boolean DEFAULT true
+) RETURNS hookline.http_response_result
+LANGUAGE plpgsql VOLATILE AS $$
+#variable_conflict use_variable
+DECLARE
+  v_message_id text;
+  v_mine boolean;
+  v_delivery record;
+  v_response hookline._http_response;
+  v_status hookline.request_status;
+  v_message text;
+BEGIN
+  IF request_id IS NULL THEN
+    RETURN ROW('ERROR', 'request matching request_id not found', NULL)::hookline.http_response_result;
+  END IF;
+  LOOP
+    SELECT m.id, m.xmin::text::bigint = txid_current_if_assigned() % 4294967296
+      INTO v_message_id, v_mine
+      FROM hookline.messages AS m
+     WHERE m.request_id = request_id;
+    IF NOT FOUND THEN
+      RETURN ROW('ERROR', 'request matching request_id not found', NULL)::hookline.http_response_result;
+    END IF;
+
+    SELECT d.state, d.attempt_count, d.next_attempt_at, d.last_error_class
+      INTO v_delivery
+      FROM hookline.deliveries AS d
+     WHERE d.message_id = v_message_id
+     ORDER BY d.created_at DESC, d.id DESC
+     LIMIT 1;
+    IF NOT FOUND THEN
+      -- Not fanned out yet: its transaction is not yet visible in the fan-out's cursor (prisma/functions/
+      -- fanout-snapshot.sql); else it was, and no endpoint took it.
+      IF NOT EXISTS (SELECT 1 FROM hookline.messages AS m, hookline.fanout_cursor AS c
+                      WHERE m.id = v_message_id
+                        AND m.written_by IS NOT NULL
+                        AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through)) THEN
+        RETURN ROW('ERROR', 'not sent: its endpoint was disabled or deleted before it was delivered',
+                   NULL)::hookline.http_response_result;
+      END IF;
+      v_status := 'PENDING';
+      v_message := CASE WHEN v_mine THEN 'recorded in this transaction; sent after it commits'
+                        ELSE 'queued; not yet attempted' END;
+    ELSIF v_delivery.state IN ('succeeded', 'dead', 'cancelled') THEN
+      SELECT * INTO v_response FROM hookline._http_response AS r WHERE r.id = request_id;
+      IF v_delivery.state = 'succeeded' THEN
+        RETURN ROW('SUCCESS', 'ok', ROW(v_response.status_code, v_response.headers, v_response.content)::hookline.http_response)::hookline.http_response_result;
+      END IF;
+      RETURN ROW(
+        'ERROR',
+        CASE WHEN v_delivery.state = 'cancelled' THEN 'cancelled by an operator'
+             ELSE 'failed after ' || v_delivery.attempt_count || ' attempt(s): '
+                  || coalesce(v_response.error_msg, v_delivery.last_error_class, 'unknown error')
+        END,
+        CASE WHEN v_response.status_code IS NOT NULL
+             THEN ROW(v_response.status_code, v_response.headers, v_response.content)::hookline.http_response
+        END
+      )::hookline.http_response_result;
+    ELSE
+      v_status := 'PENDING';
+      IF v_delivery.attempt_count = 0 THEN
+        v_message := 'not yet attempted';
+      ELSE
+        SELECT r.error_msg INTO v_message FROM hookline._http_response AS r WHERE r.id = request_id;
+        v_message := 'attempt ' || v_delivery.attempt_count || ' failed (' || coalesce(v_message, 'unknown error')
+                     || '); retrying' || CASE WHEN v_delivery.state = 'pending'
+                                              THEN ' at ' || v_delivery.next_attempt_at ELSE ' now' END;
+      END IF;
+    END IF;
+
+    IF async THEN
+      RETURN ROW(v_status, v_message, NULL)::hookline.http_response_result;
+    END IF;
+    IF v_mine THEN
+      RAISE EXCEPTION 'hookline.http_collect_response: request % was recorded in this transaction and is sent only after it commits', request_id
+        USING ERRCODE = 'object_not_in_prerequisite_state',
+              HINT = 'Collect it with async := false in a later transaction, or with async := true.';
+    END IF;
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+      RAISE EXCEPTION 'hookline.http_collect_response: async := false waits for other transactions'' results, which % cannot see',
+        current_setting('transaction_isolation')
+        USING ERRCODE = 'object_not_in_prerequisite_state',
+              HINT = 'Wait under READ COMMITTED, or poll with async := true.';
+    END IF;
+    PERFORM pg_sleep(0.05);
+  END LOOP;
+END $$;

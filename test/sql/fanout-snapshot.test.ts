@@ -1,0 +1,220 @@
+// The fan-out finds new messages by the transaction that wrote them (migration
+// 20261129090000_fanout_by_transaction): hookline.fanout_cursor is a snapshot, and a message is fanned
+// out exactly when its written_by is visible in it (prisma/functions/fanout-snapshot.sql). These
+// tests hold that against real producer transactions on PostgreSQL: open ones that commit after later
+// ones were fanned out, a transaction larger than the fan-out's limit, rolled-back ones, savepoints,
+// and fan-outs racing each other. "Fanned out" is read from the deliveries: one endpoint takes every
+// message, so each committed message must end with exactly one delivery and each rolled-back one with
+// none.
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statements } from '../../worker/statements';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { fanOutQueued } from '../support/deliveries';
+import { createApp, createEndpoint, createEventType } from '../support/fixtures';
+
+let db: TestDatabase;
+let appId: string;
+const open: pg.PoolClient[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  appId = await createApp(db.pool, 'Arrakis');
+  await createEventType(db.pool, appId, 'spice.harvested');
+  await createEndpoint(db.pool, appId, 'https://example.com/all');
+  await fanOutQueued(db.pool);
+});
+
+afterAll(async () => {
+  for (const client of open) {
+    await client.query('ROLLBACK').catch(() => {});
+    client.release();
+  }
+});
+
+async function producer(): Promise<pg.PoolClient> {
+  const client = await db.pool.connect();
+  open.push(client);
+  await client.query('BEGIN');
+  return client;
+}
+
+async function send(on: pg.PoolClient | pg.Pool, label: string, count = 1): Promise<string[]> {
+  const { rows } = await on.query<{ id: string }>(
+    `SELECT hookline.send($1, 'spice.harvested', jsonb_build_object('label', $2::text, 'i', i)) AS id
+       FROM generate_series(1, $3::int) AS i`,
+    [appId, label, count],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** One fan-out as a worker runs it, taking about `limit` messages, leasing none. */
+async function fanOut(limit: number): Promise<{ taken: number; held: boolean }> {
+  const { rows } = await statements.fanOutMessages.run(db.pool, {
+    workerId: 'algebra',
+    messages: limit,
+    room: 0,
+    leaseSeconds: 60,
+  });
+  return { taken: rows[0]?.messages_taken ?? 0, held: rows[0]?.cursor_held ?? false };
+}
+
+/** Deliveries per message, for the given messages (0 for one with none). */
+async function deliveriesPer(ids: string[]): Promise<number[]> {
+  const { rows } = await db.pool.query<{ id: string; n: number }>(
+    `SELECT i.id, (SELECT count(*)::int FROM hookline.deliveries AS d WHERE d.message_id = i.id) AS n
+       FROM unnest($1::text[]) WITH ORDINALITY AS i(id, ord) ORDER BY i.ord`,
+    [ids],
+  );
+  return rows.map((row) => row.n);
+}
+
+describe('hookline.fanout_snapshot', () => {
+  // x is visible in the result exactly when (visible in current and x <= through) or visible in after.
+  const exact = async (after: string, current: string, through: number) => {
+    const { rows } = await db.pool.query<{ wrong: string[] }>(
+      `WITH s AS (SELECT hookline.fanout_snapshot($1::pg_snapshot, $2::pg_snapshot, $3::text::xid8) AS r)
+       SELECT coalesce(array_agg(x::text) FILTER (WHERE
+                pg_visible_in_snapshot(x, s.r) <> ((pg_visible_in_snapshot(x, $2::pg_snapshot) AND x <= $3::text::xid8)
+                                                   OR pg_visible_in_snapshot(x, $1::pg_snapshot))), '{}') AS wrong
+         FROM s, generate_series(1, 80) AS g, LATERAL (SELECT g::text::xid8 AS x) AS v`,
+      [after, current, String(through)],
+    );
+    return rows[0]!.wrong;
+  };
+
+  it.each([
+    ['through below the old xmax', '10:20:12,15', '14:30:15,22,25', 16],
+    ['through above the old xmax', '10:20:12,15', '14:30:15,22,25', 23],
+    ['through at the current xmax - 1', '10:20:12,15', '14:30:15,22,25', 29],
+    ['nothing running before', '20:20:', '20:40:25,33', 31],
+    ['nothing running in either', '20:20:', '40:40:', 39],
+  ])('is exactly the step it took: %s', async (_label, after, current, through) => {
+    expect(await exact(after, current, through)).toEqual([]);
+  });
+
+  it('is exactly the step it took for 300 random cursors, snapshots and limits', async () => {
+    let seed = 22;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    for (let run = 0; run < 300; run++) {
+      // after: xmin..xmax with some running; current: later, its running ones either still running
+      // from after or begun since (what after saw finished stays finished).
+      const xmaxA = 10 + random(30);
+      const xipA = Array.from({ length: xmaxA - 5 }, (_, i) => 5 + i).filter(() => random(4) === 0);
+      const xmaxC = xmaxA + random(30);
+      const xipC = [...xipA.filter(() => random(2) === 0), ...Array.from({ length: xmaxC - xmaxA }, (_, i) => xmaxA + i).filter(() => random(3) === 0)];
+      const snapshot = (xip: number[], xmax: number) => `${xip[0] ?? xmax}:${xmax}:${xip.join(',')}`;
+      const after = snapshot(xipA, xmaxA);
+      const current = snapshot(xipC, xmaxC);
+      // through: a transaction new to the fan-out (visible in current, not in after).
+      const candidates = Array.from({ length: xmaxC - 5 }, (_, i) => 5 + i).filter(
+        (x) => !xipC.includes(x) && (xipA.includes(x) || x >= xmaxA),
+      );
+      if (candidates.length === 0) continue;
+      const through = candidates[random(candidates.length)]!;
+      expect(await exact(after, current, through), `${after} ${current} ${through}`).toEqual([]);
+    }
+  });
+});
+
+describe('the fan-out over producer transactions', () => {
+  it('fans out every committed message exactly once, whole transactions at a time, and never a rolled-back one', async () => {
+    // Begun before any fan-out, committed after several.
+    const early = await producer();
+    const earlyIds = await send(early, 'early', 2);
+
+    // Savepoints: one released, one rolled back; the transaction commits.
+    const saver = await producer();
+    await saver.query('SAVEPOINT kept');
+    const kept = await send(saver, 'kept');
+    await saver.query('RELEASE SAVEPOINT kept');
+    await saver.query('SAVEPOINT dropped');
+    const dropped = await send(saver, 'dropped');
+    await saver.query('ROLLBACK TO SAVEPOINT dropped');
+    const after = await send(saver, 'after-savepoint');
+    await saver.query('COMMIT');
+
+    // Rolled back whole.
+    const quitter = await producer();
+    const rolledBack = await send(quitter, 'rolled-back', 4);
+    await quitter.query('ROLLBACK');
+
+    // One transaction of 7 messages, more than the limit of 3 below.
+    const big = await producer();
+    const bigIds = await send(big, 'big', 7);
+    await big.query('COMMIT');
+
+    const singles = [...(await send(db.pool, 'single-1')), ...(await send(db.pool, 'single-2'))];
+
+    // Fan-outs of about 3: the big transaction goes whole in one of them (all of its 7 or none).
+    const committedSoFar = [...kept, ...after, ...bigIds, ...singles];
+    for (let turn = 0; turn < 10; turn++) {
+      const { taken } = await fanOut(3);
+      const big = await deliveriesPer(bigIds);
+      expect(new Set(big).size, `turn ${turn}: ${big.join(',')}`).toBe(1);
+      expect((await deliveriesPer(committedSoFar)).every((n) => n <= 1)).toBe(true);
+      if (taken === 0) break;
+    }
+    expect(await deliveriesPer(committedSoFar)).toEqual(committedSoFar.map(() => 1));
+    // Still open: not fanned out, although later transactions were.
+    expect(await deliveriesPer(earlyIds)).toEqual([0, 0]);
+    expect(await deliveriesPer([...dropped, ...rolledBack])).toEqual([0, 0, 0, 0, 0]);
+
+    // Another begins now and stays open; the early one commits.
+    const late = await producer();
+    const lateIds = await send(late, 'late');
+    await early.query('COMMIT');
+    const more = await send(db.pool, 'after-early');
+    expect((await fanOut(100)).taken).toBe(3);
+    expect(await deliveriesPer([...earlyIds, ...more])).toEqual([1, 1, 1]);
+    expect(await deliveriesPer(lateIds)).toEqual([0]);
+    await late.query('COMMIT');
+    expect((await fanOut(100)).taken).toBe(1);
+    expect((await fanOut(100)).taken).toBe(0);
+
+    expect(await deliveriesPer([...committedSoFar, ...earlyIds, ...more, ...lateIds])).toEqual(
+      [...committedSoFar, ...earlyIds, ...more, ...lateIds].map(() => 1),
+    );
+    expect(await deliveriesPer([...dropped, ...rolledBack])).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('fans out each message once while producers and three fan-outs run at the same time', async () => {
+    const committed: string[] = [];
+    const rolledBack: string[] = [];
+    let producing = true;
+    const produce = async (name: string) => {
+      for (let i = 0; i < 40; i++) {
+        const client = await db.pool.connect();
+        try {
+          await client.query('BEGIN');
+          const ids = await send(client, `${name}-${i}`, 1 + (i % 5));
+          if (i % 7 === 3) {
+            await client.query('ROLLBACK');
+            rolledBack.push(...ids);
+          } else {
+            await client.query('COMMIT');
+            committed.push(...ids);
+          }
+        } finally {
+          client.release();
+        }
+      }
+    };
+    const fanOuts = async () => {
+      while (producing) await fanOut(4);
+    };
+    const racing = [fanOuts(), fanOuts(), fanOuts()];
+    await Promise.all([produce('a'), produce('b'), produce('c')]);
+    producing = false;
+    await Promise.all(racing);
+    await fanOutQueued(db.pool);
+
+    expect(committed.length).toBeGreaterThan(300);
+    const per = await deliveriesPer(committed);
+    expect(per.filter((n) => n !== 1)).toEqual([]);
+    expect((await deliveriesPer(rolledBack)).filter((n) => n !== 0)).toEqual([]);
+  });
+});

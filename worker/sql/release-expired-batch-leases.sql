@@ -1,0 +1,49 @@
+-- Parameters: none.
+-- Gives the first attempts of fan-out batches whose lease ran out (their worker died, froze, or lost
+-- its database connection for longer than a lease) back to the claim queue, due now, and deletes
+-- those batch rows. Any worker runs it every few seconds; SKIP LOCKED keeps two from doing the same
+-- batch. A batch's messages are found again by its two snapshots (visible in `through`, not in
+-- `after`: prisma/functions/fanout-snapshot.sql) through messages_written_by_idx, their deliveries
+-- through deliveries_message_id_idx; only those still leased to the batch's owner and out of the claim
+-- queue (claimable_at NULL: a first attempt not yet recorded or released) change.
+-- A frozen owner that wakes up afterwards finds its deliveries no longer leased to it: its results
+-- change nothing (the lease_owner fence of record-results.sql).
+-- Reads hookline.fanout_batches in full: one row per fan-out whose first attempts are being sent
+-- right now, a few dozen at most (a worker holds at most its concurrency of them).
+-- Crash cost: none; one statement.
+-- Lock order: batch rows, then deliveries (record-results.sql says why).
+WITH expired AS (
+  SELECT id, after, through, lease_owner
+    FROM hookline.fanout_batches
+   WHERE lease_expires_at < now()
+   ORDER BY id
+   LIMIT 100
+     FOR UPDATE SKIP LOCKED
+), messages AS (
+  SELECT m.id, e.lease_owner
+    FROM expired AS e
+    JOIN hookline.messages AS m
+      ON m.written_by >= pg_snapshot_xmin(e.after)
+     AND m.written_by < pg_snapshot_xmax(e.through)
+     AND pg_visible_in_snapshot(m.written_by, e.through)
+     AND NOT pg_visible_in_snapshot(m.written_by, e.after)
+), released AS (
+  UPDATE hookline.deliveries AS d
+     SET state = 'pending',
+         lease_owner = NULL,
+         lease_expires_at = NULL,
+         next_attempt_at = now(),
+         claimable_at = now(),
+         updated_at = now()
+    FROM messages AS m
+   WHERE d.message_id = m.id
+     AND d.lease_owner = m.lease_owner
+     AND d.claimable_at IS NULL
+  RETURNING d.id
+), deleted AS (
+  DELETE FROM hookline.fanout_batches AS b
+   USING expired AS e
+   WHERE b.id = e.id
+  RETURNING b.id
+)
+SELECT (SELECT count(*) FROM deleted)::int AS batches, (SELECT count(*) FROM released)::int AS deliveries
