@@ -113,7 +113,7 @@ describe('GET /apps/{appId}/messages', () => {
     const insert = async (eventType: string, hoursAgo: number) =>
       (
         await ctx.db.pool.query<{ id: string }>(
-          `INSERT INTO hookline.messages (app_id, event_type, payload, created_at) VALUES ($1, $2, '{}', now() - make_interval(hours => $3))
+          `INSERT INTO hookline.messages (app_id, event_type, payload, created_at, written_by) VALUES ($1, $2, '{}', now() - make_interval(hours => $3), NULL)
            RETURNING id`,
           [app, eventType, hoursAgo],
         )
@@ -180,8 +180,8 @@ describe('GET /apps/{appId}/messages', () => {
     const m4 = (
       await ctx.db.pool.query<{ id: string }>(
         `WITH m AS (
-           INSERT INTO hookline.messages (app_id, event_type, payload, idempotency_key, created_at)
-           VALUES ($1, 'invoice.paid', '{"customer": {"id": "cus_42", "tier": 3}}', 'order-7', now() - interval '100 seconds')
+           INSERT INTO hookline.messages (app_id, event_type, payload, idempotency_key, created_at, written_by)
+           VALUES ($1, 'invoice.paid', '{"customer": {"id": "cus_42", "tier": 3}}', 'order-7', now() - interval '100 seconds', NULL)
            RETURNING id, app_id, idempotency_key
          ), k AS (
            INSERT INTO hookline.idempotency_keys (app_id, idempotency_key, message_id)

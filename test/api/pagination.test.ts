@@ -49,7 +49,7 @@ async function idsInOrder(table: string, where: string, params: unknown[]): Prom
 async function insertMessages(appId: string, count: number, eventType = 'tick') {
   // One statement: every row gets the same created_at (the transaction's now()), so only the id orders them.
   await ctx.db.pool.query(
-    `INSERT INTO hookline.messages (app_id, event_type, payload) SELECT $1, $2, jsonb_build_object('n', g) FROM generate_series(1, $3) AS g`,
+    `INSERT INTO hookline.messages (app_id, event_type, payload, written_by) SELECT $1, $2, jsonb_build_object('n', g), NULL FROM generate_series(1, $3) AS g`,
     [appId, eventType, count],
   );
 }
@@ -193,7 +193,7 @@ describe('while rows are inserted', () => {
       await client.query('BEGIN');
       // now() is the transaction's start, so this row sorts among rows committed long before it.
       await client.query(
-        `INSERT INTO hookline.messages (app_id, event_type, payload) VALUES ($1, 'tick', '{"late": true}')`,
+        `INSERT INTO hookline.messages (app_id, event_type, payload, written_by) VALUES ($1, 'tick', '{"late": true}', NULL)`,
         [appId],
       );
       await insertMessages(appId, 10);

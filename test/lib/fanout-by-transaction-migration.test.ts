@@ -4,6 +4,8 @@
 // still open when the migration starts) is migrated in place, without rewriting messages. Every
 // message waiting is fanned out once by the new worker, the leased first attempt goes to the claim
 // queue, nothing fanned out before is sent again, and new events take the new path.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../lib/database/migrate';
 import { createPool, type Pool } from '../../lib/database/pg';
@@ -30,6 +32,9 @@ describe(`migration ${MIGRATION}`, () => {
     dropDatabase = migrated.drop;
     const url = migrated.url;
     pool = createPool(url, { max: 4 });
+    // The release before ran with its time-partition functions applied, and periods ahead of now.
+    await pool.query(await readFile(resolve(import.meta.dirname, '../../prisma/functions/time-partitions.sql'), 'utf8'));
+    await pool.query('SELECT hookline.ensure_overflow_partitions()');
 
     receiver = await startReceiver(answer(200, 'ok'));
     await pool.query(`INSERT INTO hookline.apps (id, name) VALUES ('app_old', 'Old')`);

@@ -35,7 +35,7 @@ describe('the claim with 200,000 finished rows', () => {
     // requires.
     await db.pool.query(
       `WITH message AS (
-         INSERT INTO hookline.messages (app_id, event_type, payload) VALUES ($1, 'sardaukar.history', '{}') RETURNING id
+         INSERT INTO hookline.messages (app_id, event_type, payload, written_by) VALUES ($1, 'sardaukar.history', '{}', NULL) RETURNING id
        )
        INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, next_attempt_at,
                                         last_error_class, updated_at)

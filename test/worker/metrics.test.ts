@@ -65,7 +65,7 @@ describe('GET /metrics', () => {
     );
     await db.pool.query(
       `WITH message AS (
-         INSERT INTO hookline.messages (app_id, event_type, payload) VALUES ($1, 'axlotl.parked', '{}') RETURNING id
+         INSERT INTO hookline.messages (app_id, event_type, payload, written_by) VALUES ($1, 'axlotl.parked', '{}', NULL) RETURNING id
        )
        INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, next_attempt_at,
                                         claimable_at, last_error_class, lease_owner, lease_expires_at)

@@ -20,7 +20,7 @@ describe('queue depth sample', () => {
   it('counts a retry as retrying whether its time has come or not', async () => {
     const endpoint = await createEndpoint(db.pool, appId, 'https://example.com/ecaz');
     const { rows } = await db.pool.query<{ id: string }>(
-      `INSERT INTO hookline.messages (app_id, event_type, payload) VALUES ($1, 'wood.carved', '{}') RETURNING id`,
+      `INSERT INTO hookline.messages (app_id, event_type, payload, written_by) VALUES ($1, 'wood.carved', '{}', NULL) RETURNING id`,
       [appId],
     );
     await db.pool.query(

@@ -308,6 +308,33 @@ describe('taking work behind a backlog', () => {
     expect(read.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'pkey']]);
     expect(read[0]![2]).toBe(500);
   });
+
+  // Last: it fans out for real (the statements above ran in rolled-back transactions).
+  it("finds an expired fan-out batch's messages through messages_written_by_idx and their deliveries by message", async () => {
+    const { rows } = await statements.fanOutMessages.run(db.pool, {
+      workerId: 'a-dead-worker',
+      messages: 256,
+      room: 256,
+      leaseSeconds: 10,
+    });
+    expect(rows[0]!.messages_taken).toBe(300);
+    await db.pool.query(`UPDATE hookline.fanout_batches SET lease_expires_at = now() - interval '1 second'`);
+    const plan = await explain(statements.releaseExpiredBatchLeases.text, [], BY_KEY_SETTINGS);
+    const read = reads(plan);
+    expect(
+      read.filter((r) => r.node === 'Seq Scan' && r.rows > 0 && ['messages', 'deliveries'].includes(r.relation)),
+    ).toEqual([]);
+    expect(
+      nodesOf(plan).some((node) => node['Index Name']?.startsWith('messages_') && node['Index Name'].includes('written_by')),
+    ).toBe(true);
+    // The batch's 300 messages, not the 19,700 still waiting; their deliveries by message (the first
+    // one's 20,000 scheduled retries included: they are that message's rows).
+    const messages = read.filter((r) => r.relation === 'messages');
+    expect(messages.reduce((sum, r) => sum + r.rows, 0)).toBeLessThanOrEqual(2 * 300);
+    expect(
+      nodesOf(plan).some((node) => node['Index Name']?.startsWith('deliveries_') && node['Index Name'].includes('message_id')),
+    ).toBe(true);
+  });
 });
 
 describe('the recording plan, made once per connection', () => {

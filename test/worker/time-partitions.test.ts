@@ -8,6 +8,7 @@ import { maintainTimePartitions, periodForRetention } from '../../worker/time-pa
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { skipFanOut } from '../support/deliveries';
+import { statements } from '../../worker/statements';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -61,19 +62,26 @@ async function partitionOf(table: string, id: string): Promise<string> {
 
 /**
  * A message at `at` (its id says so, as hookline.new_id would at that moment), one delivery per state
- * given, each with one failed attempt, and an idempotency key.
+ * given, each with one failed attempt, and an idempotency key. Fanned out already (written_by NULL),
+ * unless `waitsForFanOut`: then written by this insert's transaction, as a producer's.
  */
-async function eventAt(at: Date, states: ('succeeded' | 'dead' | 'pending')[], key: string) {
+async function eventAt(
+  at: Date,
+  states: ('succeeded' | 'dead' | 'pending')[],
+  key: string,
+  { waitsForFanOut = false }: { waitsForFanOut?: boolean } = {},
+) {
   const { rows } = await db.pool.query<{ id: string }>(
     `WITH message AS (
-       INSERT INTO hookline.messages (id, app_id, event_type, payload, idempotency_key)
-       VALUES (hookline.id_at('msg', $2) || substr(hookline.new_id(''), 14), $1, 'spice.harvested', '{}', $3)
+       INSERT INTO hookline.messages (id, app_id, event_type, payload, idempotency_key, written_by)
+       VALUES (hookline.id_at('msg', $2) || substr(hookline.new_id(''), 14), $1, 'spice.harvested', '{}', $3,
+               CASE WHEN $4 THEN pg_current_xact_id() END)
        RETURNING id
      ), key AS (
        INSERT INTO hookline.idempotency_keys (app_id, idempotency_key, message_id) SELECT $1, $3, id FROM message
      )
      SELECT id FROM message`,
-    [appId, at, key],
+    [appId, at, key, waitsForFanOut],
   );
   const messageId = rows[0]!.id;
   const deliveryIds: string[] = [];
@@ -145,9 +153,9 @@ describe('time partitions', () => {
     // A message a second into the overflow's range, as a producer writes when no maintenance ran.
     const overflowStart = (await partitionsOf('messages')).at(-1)!.lower_at!;
     const { rows } = await db.pool.query<{ id: string }>(
-      `INSERT INTO hookline.messages (id, app_id, event_type, payload)
+      `INSERT INTO hookline.messages (id, app_id, event_type, payload, written_by)
        VALUES (hookline.id_at('msg', $2::timestamptz + interval '1 second') || substr(hookline.new_id(''), 14),
-               $1, 'spice.harvested', '{"n": 2}')
+               $1, 'spice.harvested', '{"n": 2}', NULL)
        RETURNING id`,
       [appId, overflowStart],
     );
@@ -233,6 +241,33 @@ describe('time partitions', () => {
     expect(await countPeriodsPastRetention(db.pool, HOUR, new Date(later))).toBe(0);
     await expectOverflowLast();
     expect(await countRows(db.pool, 'messages', 'id = $1', [waiting.messageId])).toBe(0);
+  });
+
+  it('keep a period whose message waits for its fan-out, then while a fan-out batch holds its first attempt', async () => {
+    await skipFanOut(db.pool);
+    const waiting = await eventAt(new Date(Date.now() + 18 * MINUTE), [], 'k-unfanned', { waitsForFanOut: true });
+    const period = (await partitionOf('messages', waiting.messageId)).replace('messages_', '');
+    const later = Date.now() + 2 * HOUR;
+    const maintain = () => maintainTimePartitions(db.pool, { retentionMs: HOUR, periodMs: MINUTE, now: () => later });
+    expect((await maintain())?.held).toContain(period);
+
+    // Fanned out, its first attempt leased to a worker under a batch: still held.
+    const { rows } = await statements.fanOutMessages.run(db.pool, {
+      workerId: 'a-worker',
+      messages: 10,
+      room: 10,
+      leaseSeconds: 60,
+    });
+    expect(rows.map((row) => row.message_id)).toEqual([waiting.messageId]);
+    expect((await maintain())?.held).toContain(period);
+
+    // Recorded, its batch row deleted: the period goes.
+    await db.pool.query(
+      `UPDATE hookline.deliveries SET state = 'succeeded', lease_owner = NULL, lease_expires_at = NULL WHERE id = $1`,
+      [rows[0]!.id],
+    );
+    await db.pool.query('DELETE FROM hookline.fanout_batches WHERE id = $1', [rows[0]!.batch_id]);
+    expect((await maintain())?.dropped).toContain(period);
   });
 
   it('finish a drop cut short between its steps: attached back while a delivery waits, dropped once none does', async () => {
