@@ -137,7 +137,9 @@ export class ResultFlusher {
         errorClasses: batch.map((r) => r.errorClass),
         errorMessages: batch.map((r) => r.errorMessage),
         requestHeaders: batch.map((r) => (keepsRow(r) ? JSON.stringify(r.requestHeaders) : null)),
-        responseHeaders: batch.map((r) => (keepsRow(r) && r.responseHeaders ? JSON.stringify(r.responseHeaders) : null)),
+        responseHeaders: batch.map((r) =>
+          keepsRow(r) && r.responseHeaders ? JSON.stringify(r.responseHeaders) : null,
+        ),
         responseBodies: batch.map((r) => (keepsRow(r) && r.responseBody !== null ? stripNul(r.responseBody) : null)),
         responsesTruncated: batch.map((r) => r.responseTruncated),
         circuitFailureThreshold: this.options.circuit.failureThreshold,

@@ -63,8 +63,12 @@ export function checkParameters(file: string, text: string, names: readonly stri
   const expectedUsed = names.map((_, i) => i + 1);
   if (used.size !== names.length || expectedUsed.some((n) => !used.has(n))) {
     throw new Error(
-      `worker/sql/${file}.sql uses placeholders ${[...used].sort((a, b) => a - b).map((n) => `$${n}`).join(', ') || 'none'}` +
-        ` but names ${names.length} parameters`,
+      `worker/sql/${file}.sql uses placeholders ${
+        [...used]
+          .sort((a, b) => a - b)
+          .map((n) => `$${n}`)
+          .join(', ') || 'none'
+      }` + ` but names ${names.length} parameters`,
     );
   }
 }
@@ -101,8 +105,8 @@ export type FanOutRow = (TakenRow | { [K in keyof TakenRow]: null }) & {
   deliveries_created: number;
   /** The fan-out batch the leased deliveries run under (bigint, as text); null when none was leased. */
   batch_id: string | null;
-  /** Whether this fan-out held the cursor: one that did not took nothing, whatever was waiting. */
-  cursor_held: boolean;
+  /** New messages waited, but another fan-out held the cursor: this one took nothing; try again soon. */
+  cursor_busy: boolean;
 };
 
 export interface RecordResultsParams {
@@ -134,10 +138,11 @@ export const statements = {
     ['workerId', 'limit', 'leaseSeconds'],
     { prepared: true },
   ),
-  fanOutMessages: statement<
-    { workerId: string; messages: number; room: number; leaseSeconds: number },
-    FanOutRow
-  >()('fan-out-messages', ['workerId', 'messages', 'room', 'leaseSeconds'], { prepared: true }),
+  fanOutMessages: statement<{ workerId: string; messages: number; room: number; leaseSeconds: number }, FanOutRow>()(
+    'fan-out-messages',
+    ['workerId', 'messages', 'room', 'leaseSeconds'],
+    { prepared: true },
+  ),
   deleteOrphanDeliveries: statement<{ workerId: string; deliveryIds: string[] }>()('delete-orphan-deliveries', [
     'workerId',
     'deliveryIds',

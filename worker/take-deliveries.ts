@@ -54,7 +54,11 @@ export class DeliverySource {
   async take(limit: number): Promise<Taken> {
     let sentAt = Date.now();
     const claimed = (
-      await statements.claimDeliveries.run(this.pool, { workerId: this.workerId, limit, leaseSeconds: this.leaseSeconds })
+      await statements.claimDeliveries.run(this.pool, {
+        workerId: this.workerId,
+        limit,
+        leaseSeconds: this.leaseSeconds,
+      })
     ).rows;
     this.leases.extend(
       claimed.map((row) => row.id),
@@ -92,6 +96,8 @@ export class DeliverySource {
       );
     return {
       rows: claimed.length > 0 ? [...claimed, ...fanned] : fanned,
+      // A fan-out that found the cursor busy took nothing: the wait after a claim that was not full (10 ms
+      // while busy) lets the other worker's fan-out commit first.
       full: messagesTaken >= messages || (counts?.deliveries_created ?? 0) > fanned.length,
       messagesFannedOut: messagesTaken,
     };

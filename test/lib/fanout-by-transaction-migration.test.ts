@@ -33,7 +33,9 @@ describe(`migration ${MIGRATION}`, () => {
     const url = migrated.url;
     pool = createPool(url, { max: 4 });
     // The release before ran with its time-partition functions applied, and periods ahead of now.
-    await pool.query(await readFile(resolve(import.meta.dirname, '../../prisma/functions/time-partitions.sql'), 'utf8'));
+    await pool.query(
+      await readFile(resolve(import.meta.dirname, '../../prisma/functions/time-partitions.sql'), 'utf8'),
+    );
     await pool.query('SELECT hookline.ensure_overflow_partitions()');
 
     receiver = await startReceiver(answer(200, 'ok'));
@@ -116,9 +118,9 @@ describe(`migration ${MIGRATION}`, () => {
 
     // No message table was rewritten; the queue is gone.
     expect(await files()).toEqual(filesBefore);
-    expect(
-      (await pool.query(`SELECT to_regclass('hookline.fanout_queue') IS NULL AS gone`)).rows,
-    ).toEqual([{ gone: true }]);
+    expect((await pool.query(`SELECT to_regclass('hookline.fanout_queue') IS NULL AS gone`)).rows).toEqual([
+      { gone: true },
+    ]);
     // What was fanned out keeps NULL; what was queued (the producer in flight too) carries the
     // migration's transaction, one for all, and waits for the fan-out.
     const { rows: stamps } = await pool.query<{ id: string; written_by: string | null }>(

@@ -9,16 +9,20 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statements } from '../../worker/statements';
+import { createPool, type Pool } from '../../lib/database/pg';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { fanOutQueued } from '../support/deliveries';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
 
 let db: TestDatabase;
+// Room for five open producer transactions and three fan-outs at once (the test pool has 5).
+let pool: Pool;
 let appId: string;
 const open: pg.PoolClient[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase();
+  pool = createPool(db.url, { max: 10 });
   appId = await createApp(db.pool, 'Arrakis');
   await createEventType(db.pool, appId, 'spice.harvested');
   await createEndpoint(db.pool, appId, 'https://example.com/all');
@@ -30,10 +34,11 @@ afterAll(async () => {
     await client.query('ROLLBACK').catch(() => {});
     client.release();
   }
+  await pool?.end();
 });
 
 async function producer(): Promise<pg.PoolClient> {
-  const client = await db.pool.connect();
+  const client = await pool.connect();
   open.push(client);
   await client.query('BEGIN');
   return client;
@@ -49,14 +54,14 @@ async function send(on: pg.PoolClient | pg.Pool, label: string, count = 1): Prom
 }
 
 /** One fan-out as a worker runs it, taking about `limit` messages, leasing none. */
-async function fanOut(limit: number): Promise<{ taken: number; held: boolean }> {
-  const { rows } = await statements.fanOutMessages.run(db.pool, {
+async function fanOut(limit: number): Promise<{ taken: number; busy: boolean }> {
+  const { rows } = await statements.fanOutMessages.run(pool, {
     workerId: 'algebra',
     messages: limit,
     room: 0,
     leaseSeconds: 60,
   });
-  return { taken: rows[0]?.messages_taken ?? 0, held: rows[0]?.cursor_held ?? false };
+  return { taken: rows[0]?.messages_taken ?? 0, busy: rows[0]?.cursor_busy ?? false };
 }
 
 /** Deliveries per message, for the given messages (0 for one with none). */
@@ -105,7 +110,10 @@ describe('hookline.fanout_snapshot', () => {
       const xmaxA = 10 + random(30);
       const xipA = Array.from({ length: xmaxA - 5 }, (_, i) => 5 + i).filter(() => random(4) === 0);
       const xmaxC = xmaxA + random(30);
-      const xipC = [...xipA.filter(() => random(2) === 0), ...Array.from({ length: xmaxC - xmaxA }, (_, i) => xmaxA + i).filter(() => random(3) === 0)];
+      const xipC = [
+        ...xipA.filter(() => random(2) === 0),
+        ...Array.from({ length: xmaxC - xmaxA }, (_, i) => xmaxA + i).filter(() => random(3) === 0),
+      ];
       const snapshot = (xip: number[], xmax: number) => `${xip[0] ?? xmax}:${xmax}:${xip.join(',')}`;
       const after = snapshot(xipA, xmaxA);
       const current = snapshot(xipC, xmaxC);
@@ -187,7 +195,7 @@ describe('the fan-out over producer transactions', () => {
     let producing = true;
     const produce = async (name: string) => {
       for (let i = 0; i < 40; i++) {
-        const client = await db.pool.connect();
+        const client = await pool.connect();
         try {
           await client.query('BEGIN');
           const ids = await send(client, `${name}-${i}`, 1 + (i % 5));

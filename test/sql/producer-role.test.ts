@@ -125,7 +125,15 @@ describe('a producer role with only the README grants', () => {
   });
 
   it('cannot read or write any table of schema hookline directly', async () => {
-    for (const table of ['endpoints', 'endpoint_secrets', 'messages', 'apps', 'event_types', 'fanout_cursor', 'fanout_batches']) {
+    for (const table of [
+      'endpoints',
+      'endpoint_secrets',
+      'messages',
+      'apps',
+      'event_types',
+      'fanout_cursor',
+      'fanout_batches',
+    ]) {
       await expect(producer.query(`SELECT * FROM hookline.${table} LIMIT 1`), table).rejects.toThrow(
         /permission denied/,
       );

@@ -96,7 +96,7 @@ export async function fanOutQueued(pool: Pool): Promise<number> {
       leaseSeconds: 60,
     });
     created += rows[0]?.deliveries_created ?? 0;
-    if ((rows[0]?.messages_taken ?? 0) === 0 && rows[0]?.cursor_held !== false) return created;
+    if ((rows[0]?.messages_taken ?? 0) === 0 && !rows[0]?.cursor_busy) return created;
   }
 }
 

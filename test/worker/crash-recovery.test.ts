@@ -495,10 +495,13 @@ describe('SIGKILL while holding a fan-out batch', () => {
       { timeoutMs: 30_000, what: "the victim's first attempts delivered by the rescuer" },
     );
     // The lease ran out first: the batch's row held them until then (renewed until the kill).
-    const { rows: leaseEnd } = await db.pool.query<{ taken_at: Date; previous_owner: string; new_owner: string | null }>(
-      'SELECT taken_at, previous_owner, new_owner FROM public.lease_takeovers WHERE delivery_id = ANY($1)',
-      [firstAttempts.map((row) => row.id)],
-    );
+    const { rows: leaseEnd } = await db.pool.query<{
+      taken_at: Date;
+      previous_owner: string;
+      new_owner: string | null;
+    }>('SELECT taken_at, previous_owner, new_owner FROM public.lease_takeovers WHERE delivery_id = ANY($1)', [
+      firstAttempts.map((row) => row.id),
+    ]);
     expect(leaseEnd).toHaveLength(5);
     for (const takeover of leaseEnd) {
       expect(takeover.previous_owner).toBe(batches[0]!.lease_owner);

@@ -189,15 +189,16 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
         deliveryIds: ids,
         dueAts: ids.map(() => new Date()),
         settledBatchIds: [],
-      }), BY_KEY_SETTINGS);
+      }),
+      BY_KEY_SETTINGS,
+    );
     const reads = deliveriesReads(plan);
     expect(reads.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'pkey']]);
     expect(reads[0]![2]).toBe(100);
   });
 
   it('leaves a healthy endpoint row alone when its last success is under a second old, so workers do not queue on it', async () => {
-    const record = (id: string) =>
-      db.pool.query(statements.recordResults.text, successes([id]));
+    const record = (id: string) => db.pool.query(statements.recordResults.text, successes([id]));
     const version = async () =>
       (
         await db.pool.query<{ xmin: string; last_success_at: Date | null }>(
@@ -260,7 +261,9 @@ describe('taking work behind a backlog', () => {
   it('fans out 256 messages (whole transactions) finding them through messages_written_by_idx', async () => {
     const plan = await explain(
       statements.fanOutMessages.text,
-      statements.fanOutMessages.values({ workerId: 'a-worker', messages: 256, room: 256, leaseSeconds: 10 }), BY_KEY_SETTINGS);
+      statements.fanOutMessages.values({ workerId: 'a-worker', messages: 256, room: 256, leaseSeconds: 10 }),
+      BY_KEY_SETTINGS,
+    );
     const read = reads(plan);
     // The backlog's tables are read by key; the app's endpoints (a few rows) may well be scanned.
     const backlog = ['messages', 'deliveries'];
@@ -288,7 +291,9 @@ describe('taking work behind a backlog', () => {
   it('claims due deliveries through the claim index, reading none of the 20,000 scheduled for later', async () => {
     const plan = await explain(
       statements.claimDeliveries.text,
-      statements.claimDeliveries.values({ workerId: 'a-worker', limit: 256, leaseSeconds: 10 }), BY_KEY_SETTINGS);
+      statements.claimDeliveries.values({ workerId: 'a-worker', limit: 256, leaseSeconds: 10 }),
+      BY_KEY_SETTINGS,
+    );
     const read = reads(plan).filter((r) => r.relation === 'deliveries');
     expect(read.filter((r) => r.node === 'Seq Scan' && r.rows > 0)).toEqual([]);
     // The in-flight backlog is claimable when its lease ends (in a minute), the retries in an hour:
@@ -303,7 +308,9 @@ describe('taking work behind a backlog', () => {
     );
     const plan = await explain(
       statements.renewLeases.text,
-      statements.renewLeases.values({ workerId: WORKER, deliveryIds: ids, leaseSeconds: 10, batchIds: [] }), BY_KEY_SETTINGS);
+      statements.renewLeases.values({ workerId: WORKER, deliveryIds: ids, leaseSeconds: 10, batchIds: [] }),
+      BY_KEY_SETTINGS,
+    );
     const read = deliveriesReads(plan);
     expect(read.map(([type, index]) => [type, index])).toEqual([['Index Scan', 'pkey']]);
     expect(read[0]![2]).toBe(500);
@@ -325,14 +332,18 @@ describe('taking work behind a backlog', () => {
       read.filter((r) => r.node === 'Seq Scan' && r.rows > 0 && ['messages', 'deliveries'].includes(r.relation)),
     ).toEqual([]);
     expect(
-      nodesOf(plan).some((node) => node['Index Name']?.startsWith('messages_') && node['Index Name'].includes('written_by')),
+      nodesOf(plan).some(
+        (node) => node['Index Name']?.startsWith('messages_') && node['Index Name'].includes('written_by'),
+      ),
     ).toBe(true);
     // The batch's 300 messages, not the 19,700 still waiting; their deliveries by message (the first
     // one's 20,000 scheduled retries included: they are that message's rows).
     const messages = read.filter((r) => r.relation === 'messages');
     expect(messages.reduce((sum, r) => sum + r.rows, 0)).toBeLessThanOrEqual(2 * 300);
     expect(
-      nodesOf(plan).some((node) => node['Index Name']?.startsWith('deliveries_') && node['Index Name'].includes('message_id')),
+      nodesOf(plan).some(
+        (node) => node['Index Name']?.startsWith('deliveries_') && node['Index Name'].includes('message_id'),
+      ),
     ).toBe(true);
   });
 });

@@ -123,12 +123,19 @@ WITH cursor_row AS (
 )
 -- One row per leased delivery, each carrying the counts and its batch; a single row with a NULL id
 -- when none was leased, so the worker always learns how many messages it took, how many deliveries
--- they made, and whether it held the cursor (a fan-out that did not may have left work behind).
-SELECT leased.*, counts.messages_taken, counts.deliveries_created, counts.batch_id, counts.cursor_held
+-- they made, and whether new messages were left to another fan-out that held the cursor (cursor_busy:
+-- worth another try soon; looked for only when this one did not lock it).
+SELECT leased.*, counts.messages_taken, counts.deliveries_created, counts.batch_id, counts.cursor_busy
   FROM (SELECT (SELECT count(*) FROM messages)::int AS messages_taken,
                (SELECT count(*) FROM inserted)::int AS deliveries_created,
                (SELECT id FROM batch) AS batch_id,
-               EXISTS (SELECT 1 FROM cursor_row) AS cursor_held) AS counts
+               CASE WHEN EXISTS (SELECT 1 FROM cursor_row) THEN false
+                    ELSE EXISTS (SELECT 1 FROM hookline.fanout_cursor AS c, hookline.messages AS m
+                                  WHERE m.written_by >= pg_snapshot_xmin(c.fanned_out_through)
+                                    AND m.written_by < pg_snapshot_xmax(pg_current_snapshot())
+                                    AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
+                                    AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through))
+               END AS cursor_busy) AS counts
   LEFT JOIN (
     SELECT i.id, i.app_id, i.endpoint_id, i.message_id, i.attempt_count,
            m.event_type, m.created_at, m.payload::text AS payload, m.traceparent, m.tracestate,
