@@ -104,7 +104,7 @@ describe(`migration ${MIGRATION}`, () => {
           (
             await pool!.query<{ n: number }>(
               `SELECT count(*)::int AS n FROM pg_stat_activity
-                WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%LOCK TABLE hookline.messages%'`,
+                WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '-- Fan-out without a queue row%'`,
             )
           ).rows[0]!.n === 1,
         { what: 'the migration waiting for the producer in flight' },
