@@ -245,9 +245,11 @@ describe('time partitions', () => {
 
   it('keep a period whose message waits for its fan-out, then while a fan-out batch holds its first attempt', async () => {
     await skipFanOut(db.pool);
-    const waiting = await eventAt(new Date(Date.now() + 18 * MINUTE), [], 'k-unfanned', { waitsForFanOut: true });
+    // After the periods the test above dropped, before those the one below makes.
+    const at = Date.now() + 2 * HOUR + 5 * MINUTE;
+    const waiting = await eventAt(new Date(at), [], 'k-unfanned', { waitsForFanOut: true });
     const period = (await partitionOf('messages', waiting.messageId)).replace('messages_', '');
-    const later = Date.now() + 2 * HOUR;
+    const later = at + HOUR + 10 * MINUTE;
     const maintain = () => maintainTimePartitions(db.pool, { retentionMs: HOUR, periodMs: MINUTE, now: () => later });
     expect((await maintain())?.held).toContain(period);
 

@@ -14,6 +14,8 @@
 -- fans out nothing this turn; its claim still runs. The fan-outs of a drain follow each other without
 -- waiting, each taking what committed before it began. The cursor is locked only if something is
 -- new: an idle worker's poll (every 10 ms while it polls) reads the index and writes nothing.
+-- The scans' lower bound comes from hookline.fanout_cursor_snapshot(), which the planner can read
+-- (prisma/functions/fanout-snapshot.sql says why); it is the version locked here.
 -- The cursor's version must be the one this statement's snapshot sees (its xmin): one that another
 -- fan-out moved after this statement began would be ahead of this snapshot (FOR UPDATE in READ
 -- COMMITTED returns the newest version), and the new cursor, this snapshot, would move it backwards
@@ -46,7 +48,7 @@ WITH cursor_row AS (
 ), candidates AS (
   SELECT m.written_by
     FROM hookline.messages AS m
-   WHERE m.written_by >= (SELECT pg_snapshot_xmin(after) FROM cursor_row)
+   WHERE m.written_by >= pg_snapshot_xmin(hookline.fanout_cursor_snapshot())
      AND m.written_by < pg_snapshot_xmax(pg_current_snapshot())
      AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
      AND NOT pg_visible_in_snapshot(m.written_by, (SELECT after FROM cursor_row))
@@ -64,7 +66,7 @@ WITH cursor_row AS (
 ), messages AS (
   SELECT m.id, m.app_id, m.event_type, m.created_at, m.target_endpoint_id
     FROM hookline.messages AS m
-   WHERE m.written_by >= (SELECT pg_snapshot_xmin(after) FROM cursor_row)
+   WHERE m.written_by >= pg_snapshot_xmin(hookline.fanout_cursor_snapshot())
      AND m.written_by <= (SELECT xid FROM through)
      AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
      AND NOT pg_visible_in_snapshot(m.written_by, (SELECT after FROM cursor_row))

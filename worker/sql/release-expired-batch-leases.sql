@@ -1,8 +1,12 @@
 -- Parameters: none.
 -- Gives the first attempts of fan-out batches whose lease ran out (their worker died, froze, or lost
 -- its database connection for longer than a lease) back to the claim queue, due now, and deletes
--- those batch rows. Any worker runs it every few seconds; SKIP LOCKED keeps two from doing the same
--- batch. A batch's messages are found again by its two snapshots (visible in `through`, not in
+-- that batch row, one batch per statement (the caller repeats it while one is found). Any worker runs
+-- it every few seconds; SKIP LOCKED keeps two from doing the same batch. One at a time because the
+-- planner cannot know how many messages a batch's snapshots hold (a range between values known only
+-- at run time is priced at 0.5 % of the table): priced for 100 batches at once, PostgreSQL 18 read a
+-- 60,000-row deliveries partition whole instead of probing deliveries_message_id_idx
+-- (test/worker/record-results-plan.test.ts). A batch's messages are found again by its two snapshots (visible in `through`, not in
 -- `after`: prisma/functions/fanout-snapshot.sql) through messages_written_by_idx, their deliveries
 -- through deliveries_message_id_idx; only those still leased to the batch's owner and out of the claim
 -- queue (claimable_at NULL: a first attempt not yet recorded or released) change.
@@ -17,9 +21,11 @@ WITH expired AS (
     FROM hookline.fanout_batches
    WHERE lease_expires_at < now()
    ORDER BY id
-   LIMIT 100
+   LIMIT 1
      FOR UPDATE SKIP LOCKED
-), messages AS (
+), messages AS MATERIALIZED (
+  -- Materialized: inlined, the planner started from every delivery out of the claim index (a backlog's
+  -- worth) and checked each one's message, instead of finding the batch's messages first.
   SELECT m.id, e.lease_owner
     FROM expired AS e
     JOIN hookline.messages AS m
