@@ -88,6 +88,8 @@ export class DeliveryWorker {
       rollupShard: options.rollupShard ?? randomInt(1024),
       log,
       metrics,
+      finishedBatches: () => this.leases.finishedBatches(),
+      onBatchesDeleted: (batchIds) => this.leases.batchesDeleted(batchIds),
       onFlushed: (results, outcome) => this.flushed(results, outcome),
     });
     this.dispatcher = new Dispatcher({

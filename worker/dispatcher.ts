@@ -95,7 +95,6 @@ export class Dispatcher {
         // The endpoint was deleted with its deliveries; this one was written by a fan-out racing the
         // delete, and goes too.
         this.held--;
-        leases.settle(row.id);
         leases.drop([row.id]);
         orphans.push(row.id);
       } else if (!row.endpoint_enabled) {
@@ -162,9 +161,8 @@ export class Dispatcher {
     });
     metrics.attemptDuration.observe(result.durationMs / 1000);
     this.attemptSpans?.record(delivery, endpoint, result);
-    // Still held (and renewed) until the flush has written it. The last first attempt of its fan-out
-    // batch takes the batch's row with it when recorded.
-    flusher.add(result, leases.settle(delivery.id));
+    // Still held (and renewed) until the flush has written it.
+    flusher.add(result);
     this.freeSlot(endpoint);
     this.options.onFinished();
   }

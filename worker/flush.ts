@@ -46,14 +46,16 @@ export interface FlusherOptions {
   rollupShard: number;
   log: Logger;
   metrics: WorkerMetrics;
+  /** Fan-out batches whose rows the next flush deletes (worker/leases.ts). */
+  finishedBatches?: () => string[];
+  /** Their rows were deleted. */
+  onBatchesDeleted?: (batchIds: string[]) => void;
   /** A flush was written: its results are recorded, or refused by the lease fence. */
   onFlushed?: (results: AttemptResult[], outcome: FlushOutcome) => void;
 }
 
 export class ResultFlusher {
   private buffer: AttemptResult[] = [];
-  /** Fan-out batches whose rows the flush of a buffered result deletes: it settles their lease. */
-  private readonly settles = new Map<AttemptResult, string>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private failures = 0;
@@ -79,10 +81,8 @@ export class ResultFlusher {
     return this.writing.has(deliveryId);
   }
 
-  /** `settlesBatch`: the fan-out batch whose last leased first attempt this result is (fan-out-messages.sql). */
-  add(result: AttemptResult, settlesBatch: string | null = null): void {
+  add(result: AttemptResult): void {
     this.buffer.push(result);
-    if (settlesBatch !== null) this.settles.set(result, settlesBatch);
     // After a failed flush, the back-off timer it set decides when the next try goes out: results
     // arriving meanwhile must not hurry it (they did: a flush every 5 ms against a database that was
     // down, one per finished delivery).
@@ -125,6 +125,9 @@ export class ResultFlusher {
     const started = performance.now();
     // What only an attempt row would keep is not sent for successes that get none.
     const keepsRow = (r: AttemptResult) => r.errorClass !== null || this.options.keepSuccessfulAttempts;
+    // Fan-out batches whose first attempts' outcomes are all written (worker/leases.ts): their rows go
+    // in this statement.
+    const finishedBatches = this.options.finishedBatches?.() ?? [];
     try {
       const { rows } = await statements.recordResults.run(this.options.pool, {
         workerId: this.options.workerId,
@@ -147,11 +150,11 @@ export class ResultFlusher {
         circuitOpenMaxMs: this.options.circuit.openMaxMs,
         autoDisableAfterMs: this.options.autoDisableAfterMs,
         keepSuccessfulAttempts: this.options.keepSuccessfulAttempts,
-        settledBatchIds: batch.flatMap((r) => this.settles.get(r) ?? []),
+        settledBatchIds: finishedBatches,
         rollupShard: this.options.rollupShard,
       });
       this.failures = 0;
-      for (const result of batch) this.settles.delete(result);
+      this.options.onBatchesDeleted?.(finishedBatches);
       const outcome: FlushOutcome = rows[0] ?? { recorded: 0, succeeded: 0, dead: 0, endpoints: [], unrecorded: null };
       if (outcome.unrecorded?.length) {
         const unrecorded = outcome.unrecorded;

@@ -96,14 +96,16 @@ export class LeaseKeeper {
   async release(deliveries: Release[]): Promise<void> {
     if (deliveries.length === 0) return;
     const ids = deliveries.map((delivery) => delivery.id);
-    const settledBatches = ids.flatMap((id) => this.leases.settle(id) ?? []);
+    // Fan-out batches whose first attempts' outcomes are all written (worker/leases.ts) go with it.
+    const finishedBatches = this.leases.finishedBatches();
     try {
       await statements.releaseDeliveries.run(this.pool, {
         workerId: this.workerId,
         deliveryIds: ids,
         dueAts: deliveries.map((delivery) => delivery.dueAt),
-        settledBatchIds: settledBatches,
+        settledBatchIds: finishedBatches,
       });
+      this.leases.batchesDeleted(finishedBatches);
     } catch (error) {
       // Their leases run out and they are claimed again; at worst a delay of one lease.
       this.metrics.databaseErrors.inc({ operation: 'release' });

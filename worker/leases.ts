@@ -14,13 +14,20 @@
 // them, and the stray release after a failed claim took them for abandoned; issue 26).
 //
 // A first attempt leased by a fan-out runs under its fan-out's batch row (fan-out-messages.sql): the
-// book also knows which batch each such delivery belongs to, how many of each batch's it still holds
-// (the batch row is renewed while any is held) and how many of those have no outcome yet (the
-// statement that writes the outcome of the last one deletes the row).
+// book also knows which batch each such delivery belongs to and how many of each batch's it still
+// holds (the batch row is renewed while any is held). Once it holds none (every outcome written, or
+// the lease lost), the batch is finished, and the next flush or release deletes its row. Not sooner:
+// deleted with the last outcome produced, a release written while results of the same batch still
+// waited in the flusher left those deliveries under no lease anyone could see expire, 'delivering'
+// forever if the worker then died (found in review of the batch leases, migration 20261129090000;
+// per message, as before, a release and a buffered result rarely shared a row). A finished
+// row left behind (the worker stopped or died first) expires, and any worker deletes it, changing
+// nothing else: its deliveries are recorded.
 export class LeaseBook {
   private readonly until = new Map<string, number>();
-  private readonly batchOf = new Map<string, { batchId: string; settled: boolean }>();
-  private readonly perBatch = new Map<string, { held: number; unsettled: number }>();
+  private readonly batchOf = new Map<string, string>();
+  private readonly heldPerBatch = new Map<string, number>();
+  private readonly finished = new Set<string>();
 
   constructor(private readonly leaseMs: number) {}
 
@@ -39,44 +46,42 @@ export class LeaseBook {
 
   /** Deliveries a fan-out leased to this worker under its batch row `batchId`. */
   underBatch(batchId: string, deliveryIds: Iterable<string>): void {
-    const counts = this.perBatch.get(batchId) ?? { held: 0, unsettled: 0 };
+    let held = this.heldPerBatch.get(batchId) ?? 0;
     for (const id of deliveryIds) {
-      this.batchOf.set(id, { batchId, settled: false });
-      counts.held++;
-      counts.unsettled++;
+      this.batchOf.set(id, batchId);
+      held++;
     }
-    if (counts.held > 0) this.perBatch.set(batchId, counts);
+    if (held > 0) this.heldPerBatch.set(batchId, held);
   }
 
   /** Fan-out batches whose rows hold the lease of first attempts this worker still holds. */
   batches(): string[] {
-    return [...this.perBatch.keys()];
+    return [...this.heldPerBatch.keys()];
   }
 
-  /**
-   * The delivery has an outcome (a result to record, or a release), still held until it is written.
-   * Returns the fan-out batch whose last unsettled first attempt this is: the statement that writes
-   * this outcome deletes that batch's row.
-   */
-  settle(id: string): string | null {
-    const entry = this.batchOf.get(id);
-    if (!entry || entry.settled) return null;
-    entry.settled = true;
-    const counts = this.perBatch.get(entry.batchId)!;
-    counts.unsettled--;
-    return counts.unsettled === 0 ? entry.batchId : null;
+  /** Fan-out batches none of whose first attempts this worker holds any more: their rows can go. */
+  finishedBatches(): string[] {
+    return [...this.finished];
+  }
+
+  /** The rows of these finished batches were deleted. */
+  batchesDeleted(batchIds: Iterable<string>): void {
+    for (const id of batchIds) this.finished.delete(id);
   }
 
   /** No longer held: its outcome is written, or its lease was lost. */
   drop(ids: Iterable<string>): void {
     for (const id of ids) {
       this.until.delete(id);
-      const entry = this.batchOf.get(id);
-      if (!entry) continue;
+      const batchId = this.batchOf.get(id);
+      if (batchId === undefined) continue;
       this.batchOf.delete(id);
-      const counts = this.perBatch.get(entry.batchId)!;
-      if (!entry.settled) counts.unsettled--;
-      if (--counts.held === 0) this.perBatch.delete(entry.batchId);
+      const held = this.heldPerBatch.get(batchId)! - 1;
+      if (held > 0) this.heldPerBatch.set(batchId, held);
+      else {
+        this.heldPerBatch.delete(batchId);
+        this.finished.add(batchId);
+      }
     }
   }
 

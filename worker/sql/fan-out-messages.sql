@@ -25,9 +25,9 @@
 -- row of hookline.fanout_batches for the whole fan-out (its messages are the cursor's step: visible in
 -- `through`, not in `after`), leased to worker $1 for $4 seconds: the deliveries themselves stay out of
 -- the claim index (claimable_at NULL), so recording a success changes no indexed column and is a HOT
--- update. The worker deletes the batch row when it records or releases the last of them
--- (record-results.sql, release-deliveries.sql); if it dies first, the batch's lease runs out and
--- release-expired-batch-leases.sql gives them to the claim queue.
+-- update. Once every one of them is recorded or released, the worker's next flush or release deletes
+-- the batch row (record-results.sql, release-deliveries.sql, worker/leases.ts); if it dies first, the
+-- batch's lease runs out and release-expired-batch-leases.sql gives them to the claim queue.
 -- The rest are inserted 'pending' (due now, or when the endpoint's open circuit ends) for any
 -- worker's claim (worker/sql/claim-deliveries.sql). A fan-out that leased nothing writes no batch.
 -- A message whose app or target endpoint no longer exists gets no delivery.

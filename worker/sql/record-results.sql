@@ -22,8 +22,9 @@
 -- "state = 'delivering'" in this WHERE, PostgreSQL 15 read every delivering row through an index
 -- whose statistics had seen none: 500 results took 2,757 ms behind a 20,000-row backlog instead of
 -- 21 ms, the backlog fed itself, leases ran out and deliveries were sent twice.
--- The batch also deletes the fan-out batch rows ($19) whose last leased first attempts it completes:
--- they were those attempts' lease (fan-out-messages.sql). One row per fan-out, not per message.
+-- The batch also deletes the fan-out batch rows ($19) whose first attempts' outcomes were all written
+-- before it (worker/leases.ts says why not sooner): they were those attempts' lease
+-- (fan-out-messages.sql). One row per fan-out, not per message.
 -- Lock order: every statement that locks both a fan-out batch row and its deliveries takes the batch
 -- row first (release-expired-batch-leases.sql, release-deliveries.sql, renew-leases.sql,
 -- release-stray-leases.sql and this one). A flush that locked its deliveries first deadlocked with
@@ -40,7 +41,7 @@ WITH results AS (
       AS r(delivery_id, state, next_attempt_at, started_at, duration_ms, status_code,
            error_class, error_message, request_headers, response_headers, response_body, response_truncated)
 ), settled_batches AS (
-  -- $19: fan-out batches whose last leased first attempt is in this flush; their rows held the lease.
+  -- $19: fan-out batches whose first attempts are all recorded or released; their rows held the lease.
   DELETE FROM hookline.fanout_batches AS b
    WHERE b.id = ANY ($19::bigint[])
      AND b.lease_owner = $1

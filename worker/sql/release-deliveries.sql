@@ -3,8 +3,8 @@
 -- disabled endpoint, while an endpoint's circuit is open, or when a delivery waited too long for a
 -- free connection. $2 and $3 are parallel arrays: each delivery is due again at its own time.
 -- Fenced by the lease owner alone, like every completion (see record-results.sql for why no state).
--- $4: fan-out batches whose last first attempt this releases; their rows held its lease (fan-out-
--- messages.sql) and go.
+-- $4: fan-out batches whose first attempts' outcomes were all written before (worker/leases.ts);
+-- their rows held those attempts' lease (fan-out-messages.sql) and go.
 -- Crash cost: none; a release that never ran is undone by the lease running out.
 -- Lock order: batch rows, then deliveries (record-results.sql says why).
 WITH settled_batches AS (
