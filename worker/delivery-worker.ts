@@ -248,6 +248,7 @@ export class DeliveryWorker {
       abandoned.map((id) => ({ id, dueAt: new Date() })),
       'shutdown',
     );
+    await this.leaseKeeper.deleteFinishedBatches();
     await this.renewal.stop();
     this.state = 'stopped';
     await Promise.all([

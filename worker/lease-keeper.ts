@@ -57,7 +57,8 @@ export class LeaseKeeper {
   async renew(): Promise<void> {
     const sentAt = Date.now();
     this.lastRenewalAt = sentAt;
-    if (this.leases.size === 0) return;
+    // Idle: no flush or release to take finished batches' rows with it (worker/leases.ts).
+    if (this.leases.size === 0) return this.deleteFinishedBatches();
     const ids = this.leases.ids();
     try {
       const { rows } = await statements.renewLeases.run(this.pool, {
@@ -114,6 +115,27 @@ export class LeaseKeeper {
       // Held until the release is written (or known to have failed): no stray release of this
       // worker's can take them meanwhile, and what it could not give back its lease returns.
       this.leases.drop(ids);
+    }
+  }
+
+  /**
+   * Deletes the rows of fan-out batches whose first attempts' outcomes are all written, when no flush
+   * or release is coming to take them (idle, stopping). One statement for all of them.
+   */
+  async deleteFinishedBatches(): Promise<void> {
+    const finished = this.leases.finishedBatches();
+    if (finished.length === 0) return;
+    try {
+      await statements.releaseDeliveries.run(this.pool, {
+        workerId: this.workerId,
+        deliveryIds: [],
+        dueAts: [],
+        settledBatchIds: finished,
+      });
+      this.leases.batchesDeleted(finished);
+    } catch (error) {
+      // They expire, and any worker deletes them (release-expired-batch-leases.sql), changing nothing else.
+      this.log.warn('deleting finished fan-out batches failed; they expire instead', { error });
     }
   }
 
