@@ -154,7 +154,7 @@ export class Dispatcher {
     if (this.abandoned.delete(delivery.id)) return;
     this.inFlight.delete(delivery.id);
     this.held--;
-    const { metrics, flusher, leases } = this.options;
+    const { metrics, flusher } = this.options;
     metrics.attempts.inc({
       outcome: result.errorClass === null ? 'succeeded' : 'failed',
       error_class: result.errorClass ?? '',
