@@ -6,7 +6,6 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { answer, startReceiver, waitUntil, type Receiver } from '../support/receiver';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
-import { statements } from '../../worker/statements';
 
 let db: TestDatabase;
 let appId: string;
@@ -156,15 +155,20 @@ describe('disabling endpoints', () => {
     expect(row.disabled_at).not.toBeNull();
 
     // A delivery created before the endpoint was disabled (fanned out while enabled) is not attempted.
-    // One transaction, so the running worker sees the delivery only with the endpoint already off.
+    // One transaction, so the running worker sees the delivery only with the endpoint already off. The
+    // delivery is written as a fan-out writes it: a fan-out never sees a message of its own transaction
+    // (migration 20261129090000_fanout_by_transaction), and the worker's, after the commit, finds the
+    // endpoint off and writes none.
     const client = await db.pool.connect();
     let later: string;
     try {
       await client.query('BEGIN');
-      await client.query('UPDATE hookline.endpoints SET enabled = true WHERE id = $1', [endpointId]);
       later = await sendEvent(client, appId, eventType, { n: 2 });
-      await statements.fanOutMessages.run(client, { workerId: 'test-fan-out', messages: 10, room: 0, leaseSeconds: 60 });
-      await client.query('UPDATE hookline.endpoints SET enabled = false WHERE id = $1', [endpointId]);
+      await client.query(
+        `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, next_attempt_at, claimable_at)
+         VALUES (hookline.new_id('dlv', $2), $1, $2, $3, $4, now(), now())`,
+        [appId, later, endpointId, eventType],
+      );
       await client.query('COMMIT');
     } finally {
       client.release();
