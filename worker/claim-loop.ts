@@ -143,6 +143,16 @@ export class ClaimLoop implements Service {
     }
     metrics.claimDuration.observe((performance.now() - started) / 1000);
     if (taken.messagesFannedOut > 0) metrics.fannedOut.inc({}, taken.messagesFannedOut);
+    if (taken.fanOutError !== undefined) {
+      // The claim's rows are sent; the fan-out is a failure like a claim's, and backs off after them.
+      this.failures++;
+      metrics.databaseErrors.inc({ operation: 'claim' });
+      log.error('claim failed; retrying', { error: taken.fanOutError, failures: this.failures });
+      if (this.running) await dispatcher.dispatch(taken.rows);
+      else await dispatcher.returnTaken(taken.rows);
+      await this.backOff(databaseBackoffMs(this.failures));
+      return;
+    }
     if (this.failures > 0) {
       log.info('database reachable again; claiming', { after: this.failures });
       this.failures = 0;

@@ -37,6 +37,8 @@ export interface Taken {
   full: boolean;
   /** Messages the fan-out took. */
   messagesFannedOut: number;
+  /** The fan-out failed after the claim committed: the claimed rows are still here to send. */
+  fanOutError?: unknown;
 }
 
 export class DeliverySource {
@@ -70,14 +72,22 @@ export class DeliverySource {
     // 256 messages would write 25,600 rows in one statement for 256 slots.
     const messages = Math.max(1, Math.min(room, Math.floor(room / this.deliveriesPerMessage)));
     sentAt = Date.now();
-    const rows = (
-      await statements.fanOutMessages.run(this.pool, {
-        workerId: this.workerId,
-        messages,
-        room,
-        leaseSeconds: this.leaseSeconds,
-      })
-    ).rows;
+    let rows: FanOutRow[];
+    try {
+      rows = (
+        await statements.fanOutMessages.run(this.pool, {
+          workerId: this.workerId,
+          messages,
+          room,
+          leaseSeconds: this.leaseSeconds,
+        })
+      ).rows;
+    } catch (error) {
+      // The claim committed and its rows are in the lease book: thrown away here they were renewed for
+      // ever and never sent (a PostgreSQL restart between the two statements).
+      if (claimed.length === 0) throw error;
+      return { rows: claimed, full: false, messagesFannedOut: 0, fanOutError: error };
+    }
     const counts = rows[0];
     const messagesTaken = counts?.messages_taken ?? 0;
     if (counts && messagesTaken > 0) {
