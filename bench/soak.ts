@@ -273,7 +273,7 @@ export async function runSoak(context: BenchContext, options: SoakOptions): Prom
               `SELECT (SELECT count(*) FROM hookline.deliveries WHERE state IN ('pending', 'delivering'))::int
                     + (SELECT count(*) FROM hookline.messages AS m, hookline.fanout_cursor AS c
                         WHERE m.written_by >= pg_snapshot_xmin(c.fanned_out_through)
-                          AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through))::int AS open`,
+                          AND NOT hookline.fanned_out(m.written_by, m.id, c.fanned_out_through, c.partial_xid, c.partial_through_id))::int AS open`,
             );
             return rows[0]!.open === 0;
           },
@@ -285,7 +285,7 @@ export async function runSoak(context: BenchContext, options: SoakOptions): Prom
           `SELECT (SELECT count(*) FROM hookline.deliveries WHERE state IN ('pending', 'delivering'))::int
                 + (SELECT count(*) FROM hookline.messages AS m, hookline.fanout_cursor AS c
                     WHERE m.written_by >= pg_snapshot_xmin(c.fanned_out_through)
-                      AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through))::int AS unfinished,
+                      AND NOT hookline.fanned_out(m.written_by, m.id, c.fanned_out_through, c.partial_xid, c.partial_through_id))::int AS unfinished,
                   (SELECT count(*) FROM spice_harvests)::int AS spice`,
         );
         if (open[0]!.spice !== committed) {

@@ -213,6 +213,10 @@ async function periodIsFinished(
   // lease has not, but its message is one of the batch's (worker/sql/fan-out-messages.sql); a message
   // not yet fanned out has no delivery at all, and its transaction is not visible in the cursor
   // (prisma/functions/fanout-snapshot.sql). Both are found through messages_written_by_idx.
+  // Conservative about a transaction the fan-out took in part: all of its messages count as not yet
+  // fanned out (its snapshot alone), so the period waits until the fan-out has taken it whole, a few
+  // fan-outs later; dropping it early would lose the rest. The batches' test is exact (hookline.fanned_out,
+  // with each end's transaction taken in part).
   const { rows } = await query<{ finished: boolean }>(
     `SELECT NOT EXISTS (SELECT 1 FROM hookline.${deliveriesTable} WHERE claimable_at IS NOT NULL)
         AND NOT EXISTS (SELECT 1 FROM hookline.messages AS m, hookline.fanout_cursor AS c
@@ -222,9 +226,9 @@ async function periodIsFinished(
         AND NOT EXISTS (SELECT 1 FROM hookline.fanout_batches AS b, hookline.messages AS m
                          WHERE ($1::text IS NULL OR m.id >= $1) AND m.id < $2
                            AND m.written_by >= pg_snapshot_xmin(b.after)
-                           AND m.written_by < pg_snapshot_xmax(b.through)
-                           AND pg_visible_in_snapshot(m.written_by, b.through)
-                           AND NOT pg_visible_in_snapshot(m.written_by, b.after)) AS finished`,
+                           AND m.written_by <= pg_snapshot_xmax(b.through)
+                           AND hookline.fanned_out(m.written_by, m.id, b.through, b.through_partial_xid, b.through_partial_id)
+                           AND NOT hookline.fanned_out(m.written_by, m.id, b.after, b.after_partial_xid, b.after_partial_id)) AS finished`,
     [messageBounds.lower, messageBounds.upper],
   );
   return rows[0]!.finished;

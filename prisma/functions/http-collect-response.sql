@@ -1,6 +1,6 @@
 -- hookline.http_collect_response (migration 20261125131000_http_response), in its own file since
--- migration 20261129090000_fanout_by_transaction: a message is still waiting for its fan-out while its
--- transaction is not visible in hookline.fanout_cursor, not while a queue row exists.
+-- migration 20261129090000_fanout_by_transaction: a message is still waiting for its fan-out while
+-- hookline.fanout_cursor has not fanned it out (hookline.fanned_out), not while a queue row exists.
 --
 -- pg_net's http_collect_response(request_id, async). Where pg_net reports SUCCESS for any response
 -- (a 500 included) and ERROR for what it cannot find, Hookline's states map as:
@@ -47,12 +47,13 @@ BEGIN
      ORDER BY d.created_at DESC, d.id DESC
      LIMIT 1;
     IF NOT FOUND THEN
-      -- Not fanned out yet: its transaction is not yet visible in the fan-out's cursor (prisma/functions/
-      -- fanout-snapshot.sql); else it was, and no endpoint took it.
+      -- Not fanned out yet (hookline.fanned_out, prisma/functions/fanout-snapshot.sql: exact, message
+      -- by message in a transaction the fan-out took in part); else it was, and no endpoint took it.
       IF NOT EXISTS (SELECT 1 FROM hookline.messages AS m, hookline.fanout_cursor AS c
                       WHERE m.id = v_message_id
                         AND m.written_by IS NOT NULL
-                        AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through)) THEN
+                        AND NOT hookline.fanned_out(m.written_by, m.id, c.fanned_out_through, c.partial_xid,
+                                                    c.partial_through_id)) THEN
         RETURN ROW('ERROR', 'not sent: its endpoint was disabled or deleted before it was delivered',
                    NULL)::hookline.http_response_result;
       END IF;

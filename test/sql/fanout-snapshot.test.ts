@@ -2,8 +2,9 @@
 // 20261129090000_fanout_by_transaction): hookline.fanout_cursor is a snapshot, and a message is fanned
 // out exactly when its written_by is visible in it (prisma/functions/fanout-snapshot.sql). These
 // tests hold that against real producer transactions on PostgreSQL: open ones that commit after later
-// ones were fanned out, a transaction larger than the fan-out's limit, rolled-back ones, savepoints,
-// and fan-outs racing each other. "Fanned out" is read from the deliveries: one endpoint takes every
+// ones were fanned out, transactions larger than the fan-out's limit (taken in parts: the cursor's
+// partial_xid), rolled-back ones, savepoints, a batch's lease running out inside a transaction taken in
+// part, and fan-outs racing each other. "Fanned out" is read from the deliveries: one endpoint takes every
 // message, so each committed message must end with exactly one delivery and each rolled-back one with
 // none.
 import type pg from 'pg';
@@ -11,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statements } from '../../worker/statements';
 import { createPool, type Pool } from '../../lib/database/pg';
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { fanOutQueued } from '../support/deliveries';
+import { fanOutQueued, waitingForFanOut } from '../support/deliveries';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
 
 let db: TestDatabase;
@@ -98,6 +99,29 @@ describe('hookline.fanout_snapshot', () => {
     expect(await exact(after, current, through)).toEqual([]);
   });
 
+  // fanout_snapshot_with(s, x): x visible too, for x at most xmax(s) (the partial bound).
+  it.each([
+    ['x in the xip', '10:20:12,15', 15, '10:20:12'],
+    ['x the xmin', '10:20:12,15', 12, '15:20:15'],
+    ['x the only running one', '12:20:12', 12, '20:20:'],
+    ['x the xmax', '10:20:12,15', 20, '10:21:12,15'],
+    ['x the xmax, nothing running', '20:20:', 20, '21:21:'],
+    ['x visible already', '10:20:12,15', 13, '10:20:12,15'],
+    ['no x', '10:20:12,15', null, '10:20:12,15'],
+  ])('adds one transaction to a snapshot: %s', async (_label, s, x, expected) => {
+    const { rows } = await db.pool.query<{ r: string }>(
+      'SELECT hookline.fanout_snapshot_with($1::pg_snapshot, $2::text::xid8)::text AS r',
+      [s, x === null ? null : String(x)],
+    );
+    expect(rows[0]!.r).toBe(expected);
+  });
+
+  it('refuses a transaction above the xmax (the cursor would have to list every id between)', async () => {
+    await expect(db.pool.query(`SELECT hookline.fanout_snapshot_with('10:20:12'::pg_snapshot, '25'::xid8)`)).rejects.toThrow(
+      /above the xmax/,
+    );
+  });
+
   it('is exactly the step it took for 300 random cursors, snapshots and limits', async () => {
     let seed = 22;
     const random = (n: number) => {
@@ -157,12 +181,13 @@ describe('the fan-out over producer transactions', () => {
 
     const singles = [...(await send(db.pool, 'single-1')), ...(await send(db.pool, 'single-2'))];
 
-    // Fan-outs of about 3: the big transaction goes whole in one of them (all of its 7 or none).
+    // Fan-outs of at most 3: the big transaction goes in parts, in id order, none twice.
     const committedSoFar = [...kept, ...after, ...bigIds, ...singles];
     for (let turn = 0; turn < 10; turn++) {
       const { taken } = await fanOut(3);
+      expect(taken).toBeLessThanOrEqual(3);
       const big = await deliveriesPer(bigIds);
-      expect(new Set(big).size, `turn ${turn}: ${big.join(',')}`).toBe(1);
+      expect(big.join(''), `turn ${turn}`).toMatch(/^1*0*$/);
       expect((await deliveriesPer(committedSoFar)).every((n) => n <= 1)).toBe(true);
       if (taken === 0) break;
     }
@@ -224,5 +249,116 @@ describe('the fan-out over producer transactions', () => {
     const per = await deliveriesPer(committed);
     expect(per.filter((n) => n !== 1)).toEqual([]);
     expect((await deliveriesPer(rolledBack)).filter((n) => n !== 0)).toEqual([]);
+  });
+
+  async function cursor(): Promise<{ through: string; partialXid: string | null; partialThroughId: string | null }> {
+    const { rows } = await db.pool.query<{ through: string; partialXid: string | null; partialThroughId: string | null }>(
+      `SELECT fanned_out_through::text AS through, partial_xid::text AS "partialXid",
+              partial_through_id AS "partialThroughId" FROM hookline.fanout_cursor`,
+    );
+    return rows[0]!;
+  }
+
+  it('takes a transaction of more messages than the limit over several fan-outs, each at most the limit, every message once', async () => {
+    await fanOutQueued(db.pool);
+    // Begun before the big one (a lower transaction id), committed while it is taken in part.
+    const earlier = await producer();
+    await earlier.query('SELECT pg_current_xact_id()');
+    const earlierIds = await send(earlier, 'earlier', 5);
+    const before = await send(db.pool, 'before', 2);
+    const big = await producer();
+    const bigIds = await send(big, 'big', 23);
+    // Begun after the big one, committed before it: fanned out first, whole.
+    const middle = await producer();
+    const middleIds = await send(middle, 'middle', 2);
+    await middle.query('COMMIT');
+    await big.query('COMMIT');
+    const { rows: order } = await db.pool.query<{ id: string }>(
+      'SELECT id FROM hookline.messages WHERE id = ANY ($1) ORDER BY id',
+      [bigIds],
+    );
+    const bigInIdOrder = order.map((row) => row.id);
+
+    const limit = 4;
+    const steps: { taken: number; partial: string | null; big: number }[] = [];
+    const takenBig = async () => (await deliveriesPer(bigIds)).reduce((sum, n) => sum + n, 0);
+    const during: string[] = [];
+    for (let turn = 0; turn < 30; turn++) {
+      const { taken } = await fanOut(limit);
+      const state = await cursor();
+      steps.push({ taken, partial: state.partialXid, big: await takenBig() });
+      // At most the limit, never a message twice, and the big one taken as a prefix of its id order.
+      expect(taken, `turn ${turn}`).toBeLessThanOrEqual(limit);
+      const per = await deliveriesPer(bigInIdOrder);
+      expect(per.join(''), `turn ${turn}`).toMatch(/^1*0*$/);
+      expect((await deliveriesPer([...earlierIds, ...before, ...middleIds, ...bigIds, ...during])).every((n) => n <= 1)).toBe(true);
+      if (turn === 2) {
+        // While the big one is taken in part: the earlier one commits, and new ones come.
+        expect(state.partialXid).not.toBeNull();
+        await earlier.query('COMMIT');
+        during.push(...(await send(db.pool, 'during-1', 3)));
+        during.push(...(await send(db.pool, 'during-2')));
+      }
+      if (taken === 0) break;
+    }
+    const after = await send(db.pool, 'after', 2);
+    expect((await fanOut(limit)).taken).toBe(2);
+    expect((await fanOut(limit)).taken).toBe(0);
+
+    const all = [...earlierIds, ...before, ...middleIds, ...bigIds, ...during, ...after];
+    expect(await deliveriesPer(all)).toEqual(all.map(() => 1));
+    // The big one was taken in parts: it was the cursor's partial transaction in some steps.
+    expect(steps.filter((step) => step.partial !== null).length).toBeGreaterThanOrEqual(3);
+    expect(steps.filter((step) => step.big > 0 && step.big < bigIds.length).length).toBeGreaterThanOrEqual(3);
+    expect(await cursor()).toMatchObject({ partialXid: null, partialThroughId: null });
+    expect(await waitingForFanOut(db.pool)).toBe(0);
+  });
+
+  it("releases exactly its own messages' first attempts when a batch expires inside a transaction taken in part", async () => {
+    await fanOutQueued(db.pool);
+    const bigIds = await send(db.pool, 'big-leased', 10);
+    const small = await send(db.pool, 'small-leased', 1);
+    // Three batches of 4, 4, 3 (the last takes the big one's rest and the small one), each leased whole
+    // to its own worker.
+    const batches: string[][] = [];
+    for (const worker of ['first', 'second', 'third']) {
+      const { rows } = await statements.fanOutMessages.run(pool, {
+        workerId: worker,
+        messages: 4,
+        room: 10,
+        leaseSeconds: 60,
+      });
+      batches.push(rows.filter((row) => row.id !== null).map((row) => row.message_id!));
+    }
+    expect(batches.map((batch) => batch.length)).toEqual([4, 4, 3]);
+    expect([...batches.flat()].sort()).toEqual([...bigIds, ...small].sort());
+    const { rows: recorded } = await db.pool.query<{ after: string | null; through: string | null }>(
+      `SELECT after_partial_id AS after, through_partial_id AS through FROM hookline.fanout_batches ORDER BY id`,
+    );
+    // The middle batch begins and ends inside the big transaction.
+    expect(recorded[1]!.after).not.toBeNull();
+    expect(recorded[1]!.through).not.toBeNull();
+
+    // The middle one's lease runs out.
+    await db.pool.query(
+      `UPDATE hookline.fanout_batches SET lease_expires_at = now() - interval '1 second' WHERE lease_owner = 'second'`,
+    );
+    const { rows: released } = await statements.releaseExpiredBatchLeases.run(db.pool, {});
+    expect(released[0]).toEqual({ batches: 1, deliveries: 4 });
+    const { rows: states } = await db.pool.query<{ message_id: string; state: string; lease_owner: string | null; claimable: boolean }>(
+      `SELECT message_id, state, lease_owner, claimable_at IS NOT NULL AS claimable
+         FROM hookline.deliveries WHERE message_id = ANY ($1) ORDER BY message_id`,
+      [[...bigIds, ...small]],
+    );
+    const byMessage = new Map(states.map((row) => [row.message_id, row]));
+    for (const id of batches[1]!) expect(byMessage.get(id)).toMatchObject({ state: 'pending', lease_owner: null, claimable: true });
+    // The rows that must not change: the other batches' first attempts stay leased to their workers.
+    for (const [index, worker] of [[0, 'first'], [2, 'third']] as const) {
+      for (const id of batches[index]!) {
+        expect(byMessage.get(id)).toMatchObject({ state: 'delivering', lease_owner: worker, claimable: false });
+      }
+    }
+    expect((await statements.releaseExpiredBatchLeases.run(db.pool, {})).rows[0]).toEqual({ batches: 0, deliveries: 0 });
+    await db.pool.query(`DELETE FROM hookline.fanout_batches`);
   });
 });

@@ -101,13 +101,15 @@ export async function fanOutQueued(pool: Pool): Promise<number> {
 }
 
 /**
- * Messages committed and not yet fanned out (their transaction is not visible in the fan-out's cursor:
- * prisma/functions/fanout-snapshot.sql); only `messageId`'s when given.
+ * Messages committed and not yet fanned out (not fanned out by the fan-out's cursor, its transaction
+ * taken in part included: hookline.fanned_out, prisma/functions/fanout-snapshot.sql); only
+ * `messageId`'s when given.
  */
 export async function waitingForFanOut(pool: Pool, messageId?: string): Promise<number> {
   const { rows } = await pool.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM hookline.messages AS m, hookline.fanout_cursor AS c
-      WHERE m.written_by IS NOT NULL AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through)
+      WHERE m.written_by IS NOT NULL
+        AND NOT hookline.fanned_out(m.written_by, m.id, c.fanned_out_through, c.partial_xid, c.partial_through_id)
         AND ($1::text IS NULL OR m.id = $1)`,
     [messageId ?? null],
   );
@@ -116,5 +118,5 @@ export async function waitingForFanOut(pool: Pool, messageId?: string): Promise<
 
 /** Marks every committed message as fanned out without fanning it out: what a test left is no later test's work. */
 export async function skipFanOut(pool: Pool): Promise<void> {
-  await pool.query('UPDATE hookline.fanout_cursor SET fanned_out_through = pg_current_snapshot()');
+  await pool.query('UPDATE hookline.fanout_cursor SET fanned_out_through = pg_current_snapshot(), partial_xid = NULL, partial_through_id = NULL');
 }

@@ -226,8 +226,8 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
 describe('taking work behind a backlog', () => {
   beforeAll(async () => {
     // Everything before is fanned out; then 20,000 messages waiting for their fan-out, written by 400
-    // producer transactions of 50 (the fan-out takes whole transactions, 256 messages at a time).
-    await db.pool.query('UPDATE hookline.fanout_cursor SET fanned_out_through = pg_current_snapshot()');
+    // producer transactions of 50 (the fan-out takes 256 messages at a time, the last transaction in part).
+    await db.pool.query('UPDATE hookline.fanout_cursor SET fanned_out_through = pg_current_snapshot(), partial_xid = NULL, partial_through_id = NULL');
     for (let from = 1; from <= 20_000; from += 50) {
       await db.pool.query(
         `INSERT INTO hookline.messages (id, app_id, event_type, payload)
@@ -258,7 +258,7 @@ describe('taking work behind a backlog', () => {
       }));
   }
 
-  it('fans out 256 messages (whole transactions) finding them through messages_written_by_idx', async () => {
+  it('fans out 256 messages finding them through messages_written_by_idx', async () => {
     const plan = await explain(
       statements.fanOutMessages.text,
       statements.fanOutMessages.values({ workerId: 'a-worker', messages: 256, room: 256, leaseSeconds: 10 }),
@@ -276,10 +276,10 @@ describe('taking work behind a backlog', () => {
       (node) => node['Index Name']?.startsWith('messages_') && node['Index Name'].includes('written_by'),
     );
     expect(byWrittenBy.length).toBeGreaterThan(0);
-    // 300 messages taken (6 transactions of 50: the one that crosses 256 is taken whole), each read a
-    // few times by key (candidates, the batch, the leased deliveries' payloads); never the 20,000.
+    // 256 messages taken (5 transactions of 50 and 6 of the next, taken in part), each read a few
+    // times by key (candidates, the leased deliveries' payloads); never the 20,000.
     const messages = read.filter((r) => r.relation === 'messages');
-    expect(messages.reduce((sum, r) => sum + r.rows, 0)).toBeLessThanOrEqual(4 * 300);
+    expect(messages.reduce((sum, r) => sum + r.rows, 0)).toBeLessThanOrEqual(4 * 257);
     const counts = await db.pool.query<{ taken: number }>(
       `SELECT count(*)::int AS taken FROM hookline.messages AS m, hookline.fanout_cursor AS c
         WHERE m.written_by IS NOT NULL AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through)`,
@@ -324,7 +324,28 @@ describe('taking work behind a backlog', () => {
       room: 256,
       leaseSeconds: 10,
     });
-    expect(rows[0]!.messages_taken).toBe(300);
+    expect(rows[0]!.messages_taken).toBe(256);
+    // The cursor is now inside the sixth transaction: the next fan-out resumes there by one probe of
+    // messages_written_by_idx (written_by, id), reading none of the 256 taken nor the backlog beyond.
+    const { rows: cursor } = await db.pool.query<{ partial_through_id: string | null }>(
+      'SELECT partial_through_id FROM hookline.fanout_cursor',
+    );
+    expect(cursor[0]!.partial_through_id).toBe('msg_queued_00256');
+    const next = await explain(
+      statements.fanOutMessages.text,
+      statements.fanOutMessages.values({ workerId: 'a-worker', messages: 256, room: 256, leaseSeconds: 10 }),
+      BY_KEY_SETTINGS,
+    );
+    const nextReads = reads(next);
+    expect(
+      nextReads.filter((r) => r.node === 'Seq Scan' && r.rows > 0 && r.relation === 'messages').map((r) => r.relation),
+    ).toEqual([]);
+    expect(
+      nodesOf(next).some((node) => node['Index Name']?.startsWith('messages_') && node['Index Name'].includes('written_by')),
+    ).toBe(true);
+    expect(
+      nextReads.filter((r) => r.relation === 'messages').reduce((sum, r) => sum + r.rows, 0),
+    ).toBeLessThanOrEqual(4 * 257);
     await db.pool.query(`UPDATE hookline.fanout_batches SET lease_expires_at = now() - interval '1 second'`);
     const plan = await explain(statements.releaseExpiredBatchLeases.text, [], BY_KEY_SETTINGS);
     const read = reads(plan);
@@ -334,11 +355,14 @@ describe('taking work behind a backlog', () => {
         (node) => node['Index Name']?.startsWith('messages_') && node['Index Name'].includes('written_by'),
       ),
     ).toBe(true);
-    // The batch's 300 messages, not the 19,700 still waiting. (How their deliveries are found depends on
+    // The batch's 256 messages, not the 19,744 still waiting. (How their deliveries are found depends on
     // deliveries_message_id_idx's statistics, which this fixture skews: 40,000 of its rows belong to two
     // messages, so PostgreSQL 18 reads the 20,000 rows in flight (claimable_at NULL) once instead of probing.)
     const messages = read.filter((r) => r.relation === 'messages');
     expect(messages.reduce((sum, r) => sum + r.rows, 0)).toBeLessThanOrEqual(2 * 300);
+    // Exactly its messages' first attempts go back to the claim queue: the 256, by their batch's bounds.
+    const { rows: released } = await statements.releaseExpiredBatchLeases.run(db.pool, {});
+    expect(released[0]).toEqual({ batches: 1, deliveries: 256 });
   });
 });
 

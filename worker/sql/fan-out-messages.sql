@@ -3,13 +3,23 @@
 -- endpoint, outside any producer's transaction: the producer pays for its message row alone (no queue
 -- row: migration 20261129090000_fanout_by_transaction), and its cost does not depend on how many
 -- endpoints are subscribed.
--- Which messages are new: those whose producer's transaction (written_by) is visible in this
--- statement's snapshot and not in hookline.fanout_cursor, through messages_written_by_idx; the
--- invariant and its algebra are in prisma/functions/fanout-snapshot.sql. About $2 at a time, whole
--- transactions only, oldest transaction first: the candidates in written_by order up to $2, then every
--- new message of the last transaction among them (one transaction of 10,000 messages is one fan-out of
--- 10,000). The cursor moves in the same statement as the deliveries are inserted, to exactly what was
--- taken: nothing is taken twice, nothing skipped (test/sql/fanout-snapshot.test.ts).
+-- Which messages are new: those not fanned out by hookline.fanout_cursor (its snapshot, and the one
+-- transaction it took in part) whose producer's transaction is visible in this statement's snapshot,
+-- through messages_written_by_idx (written_by, id); the invariant and its algebra are in
+-- prisma/functions/fanout-snapshot.sql. At most $2 at a time, even from one transaction: first the
+-- rest of the transaction taken in part, in id order, then the others in (written_by, id) order. A
+-- transaction of 1,000,000 messages (a bulk UPDATE under a trigger, a backfill) is 1,000,000 / $2
+-- fan-outs, each well inside the worker's 5 s statement timeout, and the transactions that committed
+-- after it wait only while it is being taken, not forever (a fan-out of it whole timed out on every
+-- try). Its rest comes first so that only one transaction is ever taken in part: one that began
+-- before it and committed later (lower id) waits until it is done.
+-- One more than $2 is read: whether it exists, and is of the last one's transaction, says whether
+-- anything is left and whether the last transaction is taken in part (then it is the new partial_xid,
+-- through its last id taken). The three index ranges skip the part of partial_xid taken before: a
+-- fan-out never reads the messages it took earlier (the rest of a transaction of 1,000,000 is one
+-- probe of the index, not a walk past the ones taken).
+-- The cursor moves in the same statement as the deliveries are inserted, to exactly what was taken:
+-- nothing is taken twice, nothing skipped (test/sql/fanout-snapshot.test.ts).
 -- One fan-out at a time: the cursor row is locked, and a worker that finds it locked (SKIP LOCKED)
 -- fans out nothing this turn; its claim still runs. The fan-outs of a drain follow each other without
 -- waiting, each taking what committed before it began. The cursor is locked only if something is
@@ -22,8 +32,9 @@
 -- and fan those messages out twice. Such a fan-out does nothing and the next turn takes over.
 -- Up to $3 of the new deliveries whose endpoint's circuit is closed are inserted already leased to
 -- worker $1 and returned, ready to send: a first attempt costs no separate claim. They run under one
--- row of hookline.fanout_batches for the whole fan-out (its messages are the cursor's step: visible in
--- `through`, not in `after`), leased to worker $1 for $4 seconds: the deliveries themselves stay out of
+-- row of hookline.fanout_batches for the whole fan-out (its messages are the cursor's step: fanned out
+-- by the cursor after it, not by the one before; both are recorded whole, partial transaction and
+-- all), leased to worker $1 for $4 seconds: the deliveries themselves stay out of
 -- the claim index (claimable_at NULL), so recording a success changes no indexed column and is a HOT
 -- update. Once every one of them is recorded or released, the worker's next flush or release deletes
 -- the batch row (record-results.sql, release-deliveries.sql, worker/leases.ts); if it dies first, the
@@ -36,40 +47,61 @@
 -- Crash cost: none. Before the commit, the cursor has not moved; after it, the batch's first attempts
 -- come back when its lease runs out.
 WITH cursor_row AS (
-  SELECT c.fanned_out_through AS after
+  SELECT c.fanned_out_through AS after, c.partial_xid, c.partial_through_id
     FROM hookline.fanout_cursor AS c
    WHERE c.xmin = (SELECT seen.xmin FROM hookline.fanout_cursor AS seen)
-     AND EXISTS (SELECT 1 FROM hookline.messages AS m
-                  WHERE m.written_by >= pg_snapshot_xmin(c.fanned_out_through)
-                    AND m.written_by < pg_snapshot_xmax(pg_current_snapshot())
-                    AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
-                    AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through))
+     AND (EXISTS (SELECT 1 FROM hookline.messages AS m
+                   WHERE m.written_by = c.partial_xid AND m.id > c.partial_through_id)
+          OR EXISTS (SELECT 1 FROM hookline.messages AS m
+                      WHERE m.written_by >= pg_snapshot_xmin(c.fanned_out_through)
+                        AND m.written_by < coalesce(c.partial_xid, pg_snapshot_xmax(pg_current_snapshot()))
+                        AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
+                        AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through))
+          OR EXISTS (SELECT 1 FROM hookline.messages AS m
+                      WHERE m.written_by > c.partial_xid
+                        AND m.written_by < pg_snapshot_xmax(pg_current_snapshot())
+                        AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
+                        AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through)))
      FOR UPDATE SKIP LOCKED
-), candidates AS (
-  SELECT m.written_by
-    FROM hookline.messages AS m
-   WHERE m.written_by >= pg_snapshot_xmin(hookline.fanout_cursor_snapshot())
-     AND m.written_by < pg_snapshot_xmax(pg_current_snapshot())
-     AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
-     AND NOT pg_visible_in_snapshot(m.written_by, (SELECT after FROM cursor_row))
-   ORDER BY m.written_by
-   LIMIT $2
-), through AS (
-  -- The last transaction taken, and whether any new one is left after it (then the cursor stops there).
-  SELECT last.xid,
-         EXISTS (SELECT 1 FROM hookline.messages AS m
-                  WHERE m.written_by > last.xid
-                    AND m.written_by < pg_snapshot_xmax(pg_current_snapshot())
-                    AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
-                    AND NOT pg_visible_in_snapshot(m.written_by, (SELECT after FROM cursor_row))) AS more
-    FROM (SELECT written_by AS xid FROM candidates ORDER BY written_by DESC LIMIT 1) AS last
+), ordered AS (
+  -- The next $2 + 1 new messages: rank 0 the rest of the transaction taken in part, rank 1 the others.
+  SELECT u.*, row_number() OVER (ORDER BY u.rank, u.written_by, u.id) AS n
+    FROM ((SELECT 0 AS rank, m.written_by, m.id, m.app_id, m.event_type, m.created_at, m.target_endpoint_id
+             FROM hookline.messages AS m
+            WHERE m.written_by = (SELECT partial_xid FROM cursor_row)
+              AND m.id > (SELECT partial_through_id FROM cursor_row)
+            ORDER BY m.written_by, m.id
+            LIMIT $2 + 1)
+          UNION ALL
+          (SELECT 1, m.written_by, m.id, m.app_id, m.event_type, m.created_at, m.target_endpoint_id
+             FROM hookline.messages AS m
+            WHERE m.written_by >= pg_snapshot_xmin(hookline.fanout_cursor_snapshot())
+              AND m.written_by < coalesce((SELECT partial_xid FROM cursor_row), pg_snapshot_xmax(pg_current_snapshot()))
+              AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
+              AND NOT pg_visible_in_snapshot(m.written_by, (SELECT after FROM cursor_row))
+            ORDER BY m.written_by, m.id
+            LIMIT $2 + 1)
+          UNION ALL
+          (SELECT 1, m.written_by, m.id, m.app_id, m.event_type, m.created_at, m.target_endpoint_id
+             FROM hookline.messages AS m
+            WHERE m.written_by > (SELECT partial_xid FROM cursor_row)
+              AND m.written_by < pg_snapshot_xmax(pg_current_snapshot())
+              AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
+              AND NOT pg_visible_in_snapshot(m.written_by, (SELECT after FROM cursor_row))
+            ORDER BY m.written_by, m.id
+            LIMIT $2 + 1)) AS u
+   ORDER BY u.rank, u.written_by, u.id
+   LIMIT $2 + 1
 ), messages AS (
-  SELECT m.id, m.app_id, m.event_type, m.created_at, m.target_endpoint_id
-    FROM hookline.messages AS m
-   WHERE m.written_by >= pg_snapshot_xmin(hookline.fanout_cursor_snapshot())
-     AND m.written_by <= (SELECT xid FROM through)
-     AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
-     AND NOT pg_visible_in_snapshot(m.written_by, (SELECT after FROM cursor_row))
+  SELECT o.id, o.app_id, o.event_type, o.created_at, o.target_endpoint_id FROM ordered AS o WHERE o.n <= $2
+), step AS (
+  -- The last message taken and the one after it: whether anything new is left (more), and whether it
+  -- is of the last one's transaction (that one is then taken in part).
+  SELECT last.rank, last.written_by AS xid, last.id,
+         next.n IS NOT NULL AS more,
+         coalesce(next.written_by = last.written_by, false) AS more_in_last
+    FROM (SELECT * FROM ordered WHERE n <= $2 ORDER BY n DESC LIMIT 1) AS last
+    LEFT JOIN (SELECT * FROM ordered WHERE n = $2 + 1) AS next ON true
 ), targets AS (
   -- Every enabled endpoint of the app subscribed to the event type (none listed: all types)...
   SELECT m.id AS message_id, m.app_id, m.event_type, m.created_at, e.id AS endpoint_id,
@@ -110,15 +142,30 @@ WITH cursor_row AS (
    ORDER BY message_id, endpoint_id
   RETURNING d.id, d.app_id, d.endpoint_id, d.message_id, d.attempt_count, d.state
 ), advanced AS (
+  -- prisma/functions/fanout-snapshot.sql: everything new taken (the cursor is this snapshot); only part
+  -- of the rest of partial_xid (the snapshot stays, the position moves); or partial_xid finished, then
+  -- the others through the last one taken whole (one below the last one when that is taken in part).
   UPDATE hookline.fanout_cursor AS c
-     SET fanned_out_through = hookline.fanout_snapshot(cursor_row.after, pg_current_snapshot(),
-                                                       CASE WHEN through.more THEN through.xid END)
-    FROM cursor_row, through
-  RETURNING c.fanned_out_through AS through
+     SET fanned_out_through =
+           CASE WHEN NOT step.more THEN pg_current_snapshot()
+                WHEN step.rank = 0 AND step.more_in_last THEN cursor_row.after
+                WHEN step.rank = 0 THEN hookline.fanout_snapshot_with(cursor_row.after, cursor_row.partial_xid)
+                ELSE hookline.fanout_snapshot(hookline.fanout_snapshot_with(cursor_row.after, cursor_row.partial_xid),
+                                              pg_current_snapshot(),
+                                              CASE WHEN step.more_in_last THEN (step.xid::text::bigint - 1)::text::xid8
+                                                   ELSE step.xid END)
+           END,
+         partial_xid = CASE WHEN step.more_in_last THEN step.xid END,
+         partial_through_id = CASE WHEN step.more_in_last THEN step.id END
+    FROM cursor_row, step
+  RETURNING c.fanned_out_through AS through, c.partial_xid AS through_partial_xid,
+            c.partial_through_id AS through_partial_id
 ), batch AS (
   -- The lease the leased first attempts run under: one row for the whole fan-out.
-  INSERT INTO hookline.fanout_batches (after, through, lease_owner, lease_expires_at)
-  SELECT cursor_row.after, advanced.through, $1, now() + make_interval(secs => $4)
+  INSERT INTO hookline.fanout_batches (after, after_partial_xid, after_partial_id, through, through_partial_xid,
+                                       through_partial_id, lease_owner, lease_expires_at)
+  SELECT cursor_row.after, cursor_row.partial_xid, cursor_row.partial_through_id, advanced.through,
+         advanced.through_partial_xid, advanced.through_partial_id, $1, now() + make_interval(secs => $4)
     FROM cursor_row, advanced
    WHERE EXISTS (SELECT 1 FROM numbered WHERE leased)
   RETURNING id
@@ -132,6 +179,7 @@ SELECT leased.*, counts.messages_taken, counts.deliveries_created, counts.batch_
                (SELECT count(*) FROM inserted)::int AS deliveries_created,
                (SELECT id FROM batch) AS batch_id,
                CASE WHEN EXISTS (SELECT 1 FROM cursor_row) THEN false
+                    -- (Treats the part of partial_xid taken as new: at worst one try too many soon.)
                     ELSE EXISTS (SELECT 1 FROM hookline.fanout_cursor AS c, hookline.messages AS m
                                   WHERE m.written_by >= pg_snapshot_xmin(c.fanned_out_through)
                                     AND m.written_by < pg_snapshot_xmax(pg_current_snapshot())

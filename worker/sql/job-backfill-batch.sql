@@ -1,10 +1,13 @@
 -- Parameters: $1 appId, $2 endpointId, $3 since, $4 asOf, $5 cursor, $6 limit.
 -- One batch of a backfill job: deliveries to endpoint $2 for the next messages of app $1 created
 -- since $3 and before the job ($4), after cursor $5 ({createdAt, id}: creation order), that the
--- endpoint subscribes to and has no delivery for. A message not yet fanned out (its transaction not
--- visible in hookline.fanout_cursor: prisma/functions/fanout-snapshot.sql) is skipped: its fan-out
--- reads the endpoints when it runs and gives this endpoint its delivery itself. The cursor moves in
--- the transaction that inserts the deliveries, so one of the two always sees the other.
+-- endpoint subscribes to and has no delivery for. A message not yet fanned out (not fanned out by
+-- hookline.fanout_cursor: hookline.fanned_out, prisma/functions/fanout-snapshot.sql) is skipped: its
+-- fan-out reads the endpoints when it runs and gives this endpoint its delivery itself. The cursor
+-- moves in the transaction that inserts the deliveries, so one of the two always sees the other.
+-- Exact, message by message, for a transaction the fan-out took in part: counting its taken messages
+-- as not fanned out would skip them here although their fan-out ran before the endpoint existed, and
+-- they would never get this endpoint's delivery; counting its rest as fanned out would give them two.
 -- Order: claims take the oldest claimable_at first (claim-deliveries.sql), so each new delivery is
 -- due one microsecond after the one before it, continuing after the last batch's (the cursor's
 -- lastDue), never before now: the claim queue hands them out in message creation order.
@@ -34,8 +37,10 @@ WITH endpoint AS (
   SELECT b.*, row_number() OVER (ORDER BY b.created_at, b.id) AS rank
     FROM batch AS b
    WHERE NOT EXISTS (SELECT 1 FROM hookline.deliveries AS d WHERE d.message_id = b.id AND d.endpoint_id = $2)
-     AND NOT (b.written_by IS NOT NULL
-              AND NOT pg_visible_in_snapshot(b.written_by, (SELECT c.fanned_out_through FROM hookline.fanout_cursor AS c)))
+     AND NOT EXISTS (SELECT 1 FROM hookline.fanout_cursor AS c
+                      WHERE b.written_by IS NOT NULL
+                        AND NOT hookline.fanned_out(b.written_by, b.id, c.fanned_out_through, c.partial_xid,
+                                                    c.partial_through_id))
 ), inserted AS (
   INSERT INTO hookline.deliveries AS d
          (id, app_id, message_id, endpoint_id, event_type, state, next_attempt_at, claimable_at, created_at, updated_at)

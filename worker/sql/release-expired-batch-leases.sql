@@ -6,8 +6,14 @@
 -- planner cannot know how many messages a batch's snapshots hold (a range between values known only
 -- at run time is priced at 0.5 % of the table): priced for 100 batches at once, PostgreSQL 18 read a
 -- 60,000-row deliveries partition whole instead of probing deliveries_message_id_idx
--- (test/worker/record-results-plan.test.ts). A batch's messages are found again by its two snapshots (visible in `through`, not in
--- `after`: prisma/functions/fanout-snapshot.sql) through messages_written_by_idx, their deliveries
+-- (test/worker/record-results-plan.test.ts). A batch's messages are found again by its two cursors
+-- (fanned out by `through` and its partial transaction, not by `after` and its partial transaction:
+-- hookline.fanned_out, prisma/functions/fanout-snapshot.sql) through messages_written_by_idx, between
+-- xmin(after) and xmax(through) (a partial transaction is at most its snapshot's xmax). Exact for a
+-- batch that began or ended inside a transaction taken in part: its id range of that transaction is
+-- (after_partial_id, through_partial_id]. Cost: the range also walks the messages of after_partial_xid
+-- taken before this batch (filtered out), up to the size of that transaction: this runs only after a
+-- worker died. Their deliveries
 -- through deliveries_message_id_idx; only those still leased to the batch's owner and out of the claim
 -- queue (claimable_at NULL: a first attempt not yet recorded or released) change.
 -- A frozen owner that wakes up afterwards finds its deliveries no longer leased to it: its results
@@ -17,7 +23,7 @@
 -- Crash cost: none; one statement.
 -- Lock order: batch rows, then deliveries (record-results.sql says why).
 WITH expired AS (
-  SELECT id, after, through, lease_owner
+  SELECT id, after, after_partial_xid, after_partial_id, through, through_partial_xid, through_partial_id, lease_owner
     FROM hookline.fanout_batches
    WHERE lease_expires_at < now()
    ORDER BY id
@@ -30,9 +36,9 @@ WITH expired AS (
     FROM expired AS e
     JOIN hookline.messages AS m
       ON m.written_by >= pg_snapshot_xmin(e.after)
-     AND m.written_by < pg_snapshot_xmax(e.through)
-     AND pg_visible_in_snapshot(m.written_by, e.through)
-     AND NOT pg_visible_in_snapshot(m.written_by, e.after)
+     AND m.written_by <= pg_snapshot_xmax(e.through)
+     AND hookline.fanned_out(m.written_by, m.id, e.through, e.through_partial_xid, e.through_partial_id)
+     AND NOT hookline.fanned_out(m.written_by, m.id, e.after, e.after_partial_xid, e.after_partial_id)
 ), released AS (
   UPDATE hookline.deliveries AS d
      SET state = 'pending',

@@ -17,7 +17,8 @@ export function jobDeliveryFilter(request: Exclude<CreateJobRequest, { kind: 'ba
  * run's count and a new job's total. Replay and recover count with countReplayMatching, the count the
  * dry runs show (a payload search included); the worker's batches (worker/sql/job-replay-batch.sql) select the same rows
  * (test/worker/jobs.test.ts compares the two over every filter key). Backfill counts the messages the
- * backfill batch (worker/sql/job-backfill-batch.sql) would give the endpoint a delivery for.
+ * backfill batch (worker/sql/job-backfill-batch.sql) would give the endpoint a delivery for, with its
+ * exact test of "fanned out" (a transaction the fan-out took in part counts message by message).
  */
 export async function countJob({ appId, request, asOf }: { appId: string; request: CreateJobRequest; asOf: Date }) {
   if (request.kind !== 'backfill') {
@@ -35,7 +36,8 @@ export async function countJob({ appId, request, asOf }: { appId: string; reques
        AND m.target_endpoint_id IS NULL
        AND (cardinality(${eventTypes}::text[]) = 0 OR m.event_type = ANY (${eventTypes}::text[]))
        AND NOT EXISTS (SELECT 1 FROM hookline.deliveries AS d WHERE d.message_id = m.id AND d.endpoint_id = ${endpoint.id})
-       AND NOT (m.written_by IS NOT NULL
-                AND NOT pg_visible_in_snapshot(m.written_by, (SELECT c.fanned_out_through FROM hookline.fanout_cursor AS c)))`;
+       AND NOT EXISTS (SELECT 1 FROM hookline.fanout_cursor AS c
+                        WHERE m.written_by IS NOT NULL
+                          AND NOT hookline.fanned_out(m.written_by, m.id, c.fanned_out_through, c.partial_xid, c.partial_through_id))`;
   return row?.count ?? 0;
 }

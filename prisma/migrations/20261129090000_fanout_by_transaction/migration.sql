@@ -41,7 +41,10 @@ UPDATE hookline.messages AS m
 -- (hookline.add_time_partition), as every index of the parent. The build reads every message once
 -- while producers wait on the lock above: on a large installation, a pause of that length (not
 -- measured; the retention period's messages, read sequentially).
-CREATE INDEX messages_written_by_idx ON hookline.messages (written_by) WHERE written_by IS NOT NULL;
+-- (written_by, id): the fan-out takes a transaction's messages in id order, and resumes inside one
+-- that it took only part of (hookline.fanout_cursor.partial_xid) with one probe, however many of its
+-- messages were taken before.
+CREATE INDEX messages_written_by_idx ON hookline.messages (written_by, id) WHERE written_by IS NOT NULL;
 
 -- 3. The cursor, at a snapshot in which this transaction is still running: xmax is its own id, and the
 -- transactions running now with lower ids stay running in it (none has written a message yet, as this
@@ -49,9 +52,14 @@ CREATE INDEX messages_written_by_idx ON hookline.messages (written_by) WHERE wri
 -- its message after this commits, and is fanned out when it commits). Everything that committed
 -- before is visible in it, so only the messages stamped above and those written from now on are new
 -- to the fan-out.
+-- partial_xid, partial_through_id: the one transaction taken in part (a transaction of more messages
+-- than a fan-out takes), its messages with id <= partial_through_id; NULL when none is.
 CREATE TABLE hookline.fanout_cursor (
   singleton boolean PRIMARY KEY DEFAULT true CONSTRAINT fanout_cursor_singleton CHECK (singleton),
-  fanned_out_through pg_snapshot NOT NULL
+  fanned_out_through pg_snapshot NOT NULL,
+  partial_xid xid8,
+  partial_through_id text,
+  CONSTRAINT fanout_cursor_partial CHECK ((partial_xid IS NULL) = (partial_through_id IS NULL))
 );
 WITH running AS (
   SELECT x FROM pg_snapshot_xip(pg_current_snapshot()) AS x WHERE x < pg_current_xact_id()
@@ -61,16 +69,21 @@ SELECT format('%s:%s:%s', coalesce(min(x), pg_current_xact_id()), pg_current_xac
               coalesce(string_agg(x::text, ',' ORDER BY x), ''))::pg_snapshot
   FROM running;
 
--- 4. First attempts' leases, one row per fan-out batch instead of one per message: the messages whose
--- written_by is visible in `through` and not in `after` (the cursor before and after that fan-out),
--- found again through messages_written_by_idx if the worker dies. Deleted when the last of the batch's
--- leased deliveries is recorded or released; so the table holds what workers are sending right now.
+-- 4. First attempts' leases, one row per fan-out batch instead of one per message: the messages fanned
+-- out by the cursor after that fan-out (through, through_partial_*) and not by the one before it
+-- (after, after_partial_*: prisma/functions/fanout-snapshot.sql, hookline.fanned_out), found again
+-- through messages_written_by_idx if the worker dies. Deleted when the last of the batch's leased
+-- deliveries is recorded or released; so the table holds what workers are sending right now.
 CREATE TABLE hookline.fanout_batches (
-  id               bigserial PRIMARY KEY,
-  after            pg_snapshot NOT NULL,
-  through          pg_snapshot NOT NULL,
-  lease_owner      text NOT NULL,
-  lease_expires_at timestamptz NOT NULL
+  id                  bigserial PRIMARY KEY,
+  after               pg_snapshot NOT NULL,
+  after_partial_xid   xid8,
+  after_partial_id    text,
+  through             pg_snapshot NOT NULL,
+  through_partial_xid xid8,
+  through_partial_id  text,
+  lease_owner         text NOT NULL,
+  lease_expires_at    timestamptz NOT NULL
 );
 
 -- First attempts running under a leased queue row: given to the claim queue, due now, as
@@ -91,15 +104,20 @@ UPDATE hookline.deliveries AS d
    AND d.claimable_at IS NULL;
 
 -- 5. Readers of the queue. The live queue's first attempts are those leased in a batch, found through
--- the batch's messages (prisma/functions/fanout-snapshot.sql states the set); same columns as before.
+-- the batch's messages (prisma/functions/fanout-snapshot.sql states the set; written out here, as the
+-- functions are applied after this migration). Exact: a message of a transaction taken in part is in
+-- the batch exactly when the batch's id range of it holds its id. Same columns as before.
 CREATE OR REPLACE VIEW hookline.unfinished_deliveries AS
   SELECT d.* FROM hookline.deliveries AS d WHERE d.claimable_at IS NOT NULL
   UNION ALL
   SELECT d.*
     FROM hookline.fanout_batches AS b
     JOIN hookline.messages AS m
-      ON m.written_by >= pg_snapshot_xmin(b.after) AND m.written_by < pg_snapshot_xmax(b.through)
-     AND pg_visible_in_snapshot(m.written_by, b.through) AND NOT pg_visible_in_snapshot(m.written_by, b.after)
+      ON m.written_by >= pg_snapshot_xmin(b.after) AND m.written_by <= pg_snapshot_xmax(b.through)
+     AND (pg_visible_in_snapshot(m.written_by, b.through)
+          OR coalesce(m.written_by = b.through_partial_xid AND m.id <= b.through_partial_id, false))
+     AND NOT (pg_visible_in_snapshot(m.written_by, b.after)
+              OR coalesce(m.written_by = b.after_partial_xid AND m.id <= b.after_partial_id, false))
     JOIN hookline.deliveries AS d ON d.message_id = m.id
    WHERE d.lease_owner = b.lease_owner AND d.claimable_at IS NULL AND d.state = 'delivering';
 
