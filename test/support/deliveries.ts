@@ -118,5 +118,7 @@ export async function waitingForFanOut(pool: Pool, messageId?: string): Promise<
 
 /** Marks every committed message as fanned out without fanning it out: what a test left is no later test's work. */
 export async function skipFanOut(pool: Pool): Promise<void> {
-  await pool.query('UPDATE hookline.fanout_cursor SET fanned_out_through = pg_current_snapshot(), partial_xid = NULL, partial_through_id = NULL');
+  await pool.query(
+    'UPDATE hookline.fanout_cursor SET fanned_out_through = pg_current_snapshot(), partial_xid = NULL, partial_through_id = NULL',
+  );
 }

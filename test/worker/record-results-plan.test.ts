@@ -227,7 +227,9 @@ describe('taking work behind a backlog', () => {
   beforeAll(async () => {
     // Everything before is fanned out; then 20,000 messages waiting for their fan-out, written by 400
     // producer transactions of 50 (the fan-out takes 256 messages at a time, the last transaction in part).
-    await db.pool.query('UPDATE hookline.fanout_cursor SET fanned_out_through = pg_current_snapshot(), partial_xid = NULL, partial_through_id = NULL');
+    await db.pool.query(
+      'UPDATE hookline.fanout_cursor SET fanned_out_through = pg_current_snapshot(), partial_xid = NULL, partial_through_id = NULL',
+    );
     for (let from = 1; from <= 20_000; from += 50) {
       await db.pool.query(
         `INSERT INTO hookline.messages (id, app_id, event_type, payload)
@@ -341,11 +343,13 @@ describe('taking work behind a backlog', () => {
       nextReads.filter((r) => r.node === 'Seq Scan' && r.rows > 0 && r.relation === 'messages').map((r) => r.relation),
     ).toEqual([]);
     expect(
-      nodesOf(next).some((node) => node['Index Name']?.startsWith('messages_') && node['Index Name'].includes('written_by')),
+      nodesOf(next).some(
+        (node) => node['Index Name']?.startsWith('messages_') && node['Index Name'].includes('written_by'),
+      ),
     ).toBe(true);
-    expect(
-      nextReads.filter((r) => r.relation === 'messages').reduce((sum, r) => sum + r.rows, 0),
-    ).toBeLessThanOrEqual(4 * 257);
+    expect(nextReads.filter((r) => r.relation === 'messages').reduce((sum, r) => sum + r.rows, 0)).toBeLessThanOrEqual(
+      4 * 257,
+    );
     await db.pool.query(`UPDATE hookline.fanout_batches SET lease_expires_at = now() - interval '1 second'`);
     const plan = await explain(statements.releaseExpiredBatchLeases.text, [], BY_KEY_SETTINGS);
     const read = reads(plan);

@@ -24,8 +24,9 @@
 -- fans out nothing this turn; its claim still runs. The fan-outs of a drain follow each other without
 -- waiting, each taking what committed before it began. The cursor is locked only if something is
 -- new: an idle worker's poll (every 10 ms while it polls) reads the index and writes nothing.
--- The scans' lower bound comes from hookline.fanout_cursor_snapshot(), which the planner can read
--- (prisma/functions/fanout-snapshot.sql says why); it is the version locked here.
+-- The scans' bounds come from hookline.fanout_cursor_snapshot() and fanout_cursor_partial_xid(), which
+-- the planner can read (prisma/functions/fanout-snapshot.sql says why); they are the version locked here
+-- (the only rows they take are the cursor_row's: without it, none).
 -- The cursor's version must be the one this statement's snapshot sees (its xmin): one that another
 -- fan-out moved after this statement began would be ahead of this snapshot (FOR UPDATE in READ
 -- COMMITTED returns the newest version), and the new cursor, this snapshot, would move it backwards
@@ -76,7 +77,7 @@ WITH cursor_row AS (
           (SELECT 1, m.written_by, m.id, m.app_id, m.event_type, m.created_at, m.target_endpoint_id
              FROM hookline.messages AS m
             WHERE m.written_by >= pg_snapshot_xmin(hookline.fanout_cursor_snapshot())
-              AND m.written_by < coalesce((SELECT partial_xid FROM cursor_row), pg_snapshot_xmax(pg_current_snapshot()))
+              AND m.written_by < coalesce(hookline.fanout_cursor_partial_xid(), pg_snapshot_xmax(pg_current_snapshot()))
               AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
               AND NOT pg_visible_in_snapshot(m.written_by, (SELECT after FROM cursor_row))
             ORDER BY m.written_by, m.id
@@ -84,7 +85,7 @@ WITH cursor_row AS (
           UNION ALL
           (SELECT 1, m.written_by, m.id, m.app_id, m.event_type, m.created_at, m.target_endpoint_id
              FROM hookline.messages AS m
-            WHERE m.written_by > (SELECT partial_xid FROM cursor_row)
+            WHERE m.written_by > hookline.fanout_cursor_partial_xid()
               AND m.written_by < pg_snapshot_xmax(pg_current_snapshot())
               AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
               AND NOT pg_visible_in_snapshot(m.written_by, (SELECT after FROM cursor_row))
