@@ -383,4 +383,33 @@ describe('the fan-out over producer transactions', () => {
     });
     await db.pool.query(`DELETE FROM hookline.fanout_batches`);
   });
+
+  it('backfills a new endpoint exactly once for each message of a transaction the fan-out took in part', async () => {
+    await fanOutQueued(db.pool);
+    const since = (await db.pool.query<{ t: Date }>('SELECT clock_timestamp() AS t')).rows[0]!.t;
+    const bigIds = await send(db.pool, 'backfilled', 9);
+    // The first 4 taken, before the endpoint existed: only the old endpoint's deliveries.
+    expect((await fanOut(4)).taken).toBe(4);
+    expect((await cursor()).partialXid).not.toBeNull();
+    const added = await createEndpoint(db.pool, appId, 'https://example.com/added');
+    // The backfill gives the new endpoint the 4 taken (their fan-out ran before it existed) and leaves
+    // the 5 not taken to their fan-out, which reads the endpoints when it runs.
+    const { rows } = await statements.backfillBatch.run(db.pool, {
+      appId,
+      endpointId: added.id,
+      since,
+      asOf: new Date(Date.now() + 1000),
+      cursor: null,
+      limit: 100,
+    });
+    expect(rows[0]!.changed).toBe(4);
+    await fanOutQueued(db.pool);
+    const { rows: per } = await db.pool.query<{ n: number }>(
+      `SELECT (SELECT count(*)::int FROM hookline.deliveries AS d WHERE d.message_id = i.id AND d.endpoint_id = $2) AS n
+         FROM unnest($1::text[]) AS i(id)`,
+      [bigIds, added.id],
+    );
+    expect(per.map((row) => row.n)).toEqual(bigIds.map(() => 1));
+    await db.pool.query('UPDATE hookline.endpoints SET enabled = false WHERE id = $1', [added.id]);
+  });
 });
