@@ -280,6 +280,10 @@ async function measure(baseUrl: string, apiKey: string, databaseUrl: string): Pr
     ['overview 7 d', `/stats?${window(7 * 86_400_000)}`],
     ['overview 24 h, one app', `/stats?appId=${APP_ID}&${window(86_400_000)}`],
     ['endpoint page 24 h', `/stats?endpointId=ep_bench_042&${window(86_400_000)}`],
+    // What the endpoint's page itself calls (components/endpoints/endpoint-detail.tsx): the endpoint
+    // with its health, and its own stats (no queue).
+    ['endpoint page: endpoint', `${app}/endpoints/ep_bench_042`],
+    ['endpoint page: its stats', `${app}/endpoints/ep_bench_042/stats?${window(86_400_000)}`],
     ['endpoints list', `${app}/endpoints`],
     ['explorer: latest', `${app}/deliveries?limit=50`],
     ['explorer: dead', `${app}/deliveries?state=dead&limit=50`],
