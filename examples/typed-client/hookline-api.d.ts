@@ -2648,7 +2648,7 @@ export interface components {
                 /** @description Pending, failed at least once */
                 retrying: number;
                 delivering: number;
-                /** @description Counted up to 10,000: with deadCapped, that many and more are dead (the count stops there) */
+                /** @description Counted up to 10,000: with deadCapped, more than this many are dead (the count stops there) */
                 dead: number;
                 /** @description More than `dead` deliveries are dead: the count stopped at 10,000, so it costs the same at any history */
                 deadCapped: boolean;

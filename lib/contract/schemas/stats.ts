@@ -35,7 +35,7 @@ export const stats = z.object({
       dead: z
         .number()
         .int()
-        .describe('Counted up to 10,000: with deadCapped, that many and more are dead (the count stops there)'),
+        .describe('Counted up to 10,000: with deadCapped, more than this many are dead (the count stops there)'),
       deadCapped: z
         .boolean()
         .describe(
