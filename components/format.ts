@@ -4,6 +4,11 @@ export function formatCount(value: number | null | undefined): string {
   return value == null ? '—' : integer.format(value);
 }
 
+/** A count that may have stopped before the end: "10,000+" when there were more than it counted. */
+export function formatCountUpTo(value: number, capped: boolean): string {
+  return `${formatCount(value)}${capped ? '+' : ''}`;
+}
+
 /** A count with its noun: "1 delivery", "2 deliveries". */
 export function countOf(value: number, one: string, many: string): string {
   return `${formatCount(value)} ${value === 1 ? one : many}`;

@@ -2648,7 +2648,10 @@ export interface components {
                 /** @description Pending, failed at least once */
                 retrying: number;
                 delivering: number;
+                /** @description Counted up to 10,000: with deadCapped, more than this many are dead (the count stops there) */
                 dead: number;
+                /** @description More than `dead` deliveries are dead: the count stopped at 10,000, so it costs the same at any history */
+                deadCapped: boolean;
                 /** @description The waiting and retrying deliveries by what they wait for; the four add up to waiting + retrying */
                 waitingFor: {
                     /** @description Due now: sent as soon as a worker has a free slot */
