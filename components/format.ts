@@ -4,9 +4,9 @@ export function formatCount(value: number | null | undefined): string {
   return value == null ? '—' : integer.format(value);
 }
 
-/** A count that may have stopped before the end: "10,000+" when there were more than it counted. */
-export function formatCountUpTo(value: number, capped: boolean): string {
-  return `${formatCount(value)}${capped ? '+' : ''}`;
+/** A count that may be a lower bound: "10,000+" when counting stopped early, else "10,000". */
+export function formatCountAtLeast(value: number, lowerBound: boolean | undefined): string {
+  return lowerBound ? `${formatCount(value)}+` : formatCount(value);
 }
 
 /** A count with its noun: "1 delivery", "2 deliveries". */

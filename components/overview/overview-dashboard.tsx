@@ -14,7 +14,7 @@ import { AppSelect } from '../filters/app-select';
 import { LiveStatus } from '../filters/live-status';
 import { TimeRangePicker } from '../filters/time-range-picker';
 import { useUrlFilters } from '../filters/use-url-filters';
-import { formatCount, formatCountUpTo, formatMs, formatPercent, formatRate } from '../format';
+import { formatCount, formatCountAtLeast, formatMs, formatPercent, formatRate } from '../format';
 import { OpenIssuesBanner } from '../issues/open-issues-banner';
 import { ErrorClass, StatusCode } from '../shared/state-badge';
 import { Card, CardBody, CardHeader } from '../ui/card';
@@ -86,7 +86,7 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
     // The dead count stops at 10,000 (read-queue-depth.ts): past it the card says "10,000+", never a
     // lower bound shown as the number.
     const capped = state === 'dead' && queue.deadCapped;
-    const value = formatCountUpTo(queue[state], capped);
+    const value = formatCountAtLeast(queue[state], capped);
     return (
       <Stat
         label={DELIVERY_STATE_INFO[state].label}

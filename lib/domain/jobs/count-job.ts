@@ -1,5 +1,5 @@
 import { getPrisma } from '../../database/db';
-import { countReplayMatching } from '../deliveries/count-replay-matching';
+import { countReplayMatching, type ReplayCount } from '../deliveries/count-replay-matching';
 import { findEndpoint } from '../endpoints/find-endpoint';
 import type { ReplayDeliveryFilter } from '../../contract/schemas/deliveries';
 import type { CreateJobRequest } from '../../contract/schemas/jobs';
@@ -17,9 +17,18 @@ export function jobDeliveryFilter(request: Exclude<CreateJobRequest, { kind: 'ba
  * run's count and a new job's total. Replay and recover count with countReplayMatching, the count the
  * dry runs show (a payload search included); the worker's batches (worker/sql/job-replay-batch.sql) select the same rows
  * (test/worker/jobs.test.ts compares the two over every filter key). Backfill counts the messages the
- * backfill batch (worker/sql/job-backfill-batch.sql) would give the endpoint a delivery for.
+ * backfill batch (worker/sql/job-backfill-batch.sql) would give the endpoint a delivery for. A replay
+ * with a payload search counts under a cap and a time budget, and may answer a lower bound.
  */
-export async function countJob({ appId, request, asOf }: { appId: string; request: CreateJobRequest; asOf: Date }) {
+export async function countJob({
+  appId,
+  request,
+  asOf,
+}: {
+  appId: string;
+  request: CreateJobRequest;
+  asOf: Date;
+}): Promise<ReplayCount> {
   if (request.kind !== 'backfill') {
     if (request.kind === 'recover') await findEndpoint(appId, request.endpointId);
     return countReplayMatching({ appId, filter: jobDeliveryFilter(request), asOf });
@@ -36,5 +45,5 @@ export async function countJob({ appId, request, asOf }: { appId: string; reques
        AND (cardinality(${eventTypes}::text[]) = 0 OR m.event_type = ANY (${eventTypes}::text[]))
        AND NOT EXISTS (SELECT 1 FROM hookline.deliveries AS d WHERE d.message_id = m.id AND d.endpoint_id = ${endpoint.id})
        AND NOT EXISTS (SELECT 1 FROM hookline.fanout_queue AS q WHERE q.message_id = m.id)`;
-  return row?.count ?? 0;
+  return { count: row?.count ?? 0, lowerBound: false };
 }
