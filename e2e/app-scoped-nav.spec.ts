@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { e2eEnv } from './support/env';
-import { createApp, signIn } from './support/helpers';
+import { createApp, inviteMember, signIn } from './support/helpers';
 
 // A member held to one app is refused every page that concerns the whole deployment, whatever its role
 // allows (lib/http/permissions.ts, pageRefusal): the menu leaves those pages out, and their server
@@ -21,17 +21,7 @@ test('an admin held to one app sees no API keys in the menu, its page refuses it
   for (const item of ['API keys', 'Operations', 'Audit log', 'Members']) {
     await expect(ownerNav.getByRole('link', { name: item, exact: true })).toBeVisible();
   }
-  const { url } = await page.evaluate(
-    async ({ address, appIds }) => {
-      const response = await fetch('/api/v1/invitations', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: address, role: 'admin', appIds }),
-      });
-      return (await response.json()) as { url: string };
-    },
-    { address: email, appIds: [held.appId] },
-  );
+  const url = await inviteMember(page, { email, role: 'admin', appIds: [held.appId] });
   const member = await (await browser.newContext()).newPage();
   await member.goto(url);
   await member.getByLabel('New password').fill(password);

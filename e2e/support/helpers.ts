@@ -27,6 +27,25 @@ export async function expectSignedOut(page: Page, path = '/apps'): Promise<void>
   await probe.close();
 }
 
+/**
+ * Invites a member through the API as the signed-in `page` (an owner), and answers the invitation's
+ * link. Each spec invites members of its own: the owner's sign-in is shared by every spec.
+ */
+export async function inviteMember(
+  page: Page,
+  invitation: { email: string; role: string; appIds?: string[] },
+): Promise<string> {
+  const { url } = await page.evaluate(async (body) => {
+    const response = await fetch('/api/v1/invitations', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return (await response.json()) as { url: string };
+  }, invitation);
+  return url;
+}
+
 export async function setReceiverMode(mode: ReceiverMode): Promise<{ received: number }> {
   const response = await fetch(`${e2eEnv().receiverUrl}/__control?mode=${mode}`);
   return (await response.json()) as { received: number };

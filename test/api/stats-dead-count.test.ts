@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEAD_COUNT_CAP, deadCountStatement } from '../../lib/domain/stats/read-queue-depth';
 import { createApp, createEndpoint } from '../support/fixtures';
 import { call, setUpApiTest, type ApiTestContext } from './support/api';
+import { nodesOf, type PlanNode } from '../support/plans';
 
 let ctx: ApiTestContext;
 let appA: string;
@@ -20,17 +21,6 @@ let quietEndpoint: string;
 let endpointB: string;
 
 const DEAD_BEHIND = 12_500;
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 /** `count` deliveries of one new message of the endpoint, in one state, with readable ids beside it. */
 async function insertDeliveries(
