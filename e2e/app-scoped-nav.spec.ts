@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { e2eEnv } from './support/env';
-import { createApp, inviteMember, signIn } from './support/helpers';
+import { createApp, inviteMember, joinByInvitation, signIn } from './support/helpers';
 
 // A member held to one app is refused every page that concerns the whole deployment, whatever its role
 // allows (lib/http/permissions.ts, pageRefusal): the menu leaves those pages out, and their server
@@ -22,12 +22,7 @@ test('an admin held to one app sees no API keys in the menu, its page refuses it
     await expect(ownerNav.getByRole('link', { name: item, exact: true })).toBeVisible();
   }
   const url = await inviteMember(page, { email, role: 'admin', appIds: [held.appId] });
-  const member = await (await browser.newContext()).newPage();
-  await member.goto(url);
-  await member.getByLabel('New password').fill(password);
-  await member.getByLabel('Repeat password').fill(password);
-  await member.getByRole('button', { name: 'Join' }).click();
-  await member.waitForURL(/\/overview/);
+  const member = await joinByInvitation(browser, url, password);
   await expect(member.getByTestId('member-role')).toHaveText('admin');
 
   const nav = member.getByRole('navigation', { name: 'Main' });

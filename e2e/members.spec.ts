@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { base32Decode, hotp, totpStep } from '../lib/domain/auth/totp';
 import { e2eEnv } from './support/env';
 import { createPool } from '../lib/database/pg';
-import { createApp, expectSignedOut, inviteMember, screenshot, signIn } from './support/helpers';
+import { createApp, expectSignedOut, inviteMember, joinByInvitation, screenshot, signIn } from './support/helpers';
 
 // The owner invites a viewer by link; the viewer joins, signs in with its own password, sees no write
 // action anywhere it looks, and the server refuses the writes all the same when they are sent by hand.
@@ -163,12 +163,7 @@ test('a second factor: enrolled on the Account page, then asked for at sign-in',
   // A member of its own (the owner's sign-in is shared by every spec), invited through the API as the owner.
   await signIn(page);
   const url = await inviteMember(page, { email, role: 'developer' });
-  const member = await (await browser.newContext()).newPage();
-  await member.goto(url);
-  await member.getByLabel('New password').fill(password);
-  await member.getByLabel('Repeat password').fill(password);
-  await member.getByRole('button', { name: 'Join' }).click();
-  await member.waitForURL(/\/overview/);
+  const member = await joinByInvitation(browser, url, password);
 
   await member.goto(`${env.baseUrl}/account`);
   await member.getByRole('button', { name: 'Set up a second factor' }).click();

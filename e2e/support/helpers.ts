@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { e2eEnv } from './env';
@@ -44,6 +44,17 @@ export async function inviteMember(
     return (await response.json()) as { url: string };
   }, invitation);
   return url;
+}
+
+/** Opens an invitation link in a fresh browser, chooses `password` and joins: the member's page, on the overview. */
+export async function joinByInvitation(browser: Browser, url: string, password: string): Promise<Page> {
+  const member = await (await browser.newContext()).newPage();
+  await member.goto(url);
+  await member.getByLabel('New password').fill(password);
+  await member.getByLabel('Repeat password').fill(password);
+  await member.getByRole('button', { name: 'Join' }).click();
+  await member.waitForURL(/\/overview/);
+  return member;
 }
 
 export async function setReceiverMode(mode: ReceiverMode): Promise<{ received: number }> {
