@@ -31,6 +31,9 @@ const HELP = `Usage: npm run bench:dashboard -- [--attempts=N] [--days=N]
   --attempts=N   attempts stored before measuring (default 10000000; 4 per delivery, one delivery a message)
   --days=N       the history they are spread over (default 7; 30 for the search target's shape)
   --keep         leave the database and server running after measuring, until Ctrl-C (for EXPLAIN)
+  --database-url=URL
+                 measure again on the database another run's --keep left filled (same --attempts and
+                 --days): a fresh server of the current code, no fill; before and after on the same rows
 `;
 
 async function main(): Promise<void> {
@@ -39,6 +42,7 @@ async function main(): Promise<void> {
       attempts: { type: 'string' },
       days: { type: 'string' },
       keep: { type: 'boolean', default: false },
+      'database-url': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -58,9 +62,13 @@ async function main(): Promise<void> {
   let web: ChildProcess | undefined;
   const dataDir = await mkdtemp(join(tmpdir(), 'hookline-bench-dashboard-'));
   try {
-    server = await startBenchDatabase();
-    const url = await server.create('bench_dashboard');
-    await fill(url, attempts);
+    let url = values['database-url'];
+    if (url) console.log(`Measuring on ${url}, filled by an earlier run (no fill)`);
+    else {
+      server = await startBenchDatabase();
+      url = await server.create('bench_dashboard');
+      await fill(url, attempts);
+    }
     const port = await freePort();
     web = await startServer(url, port, dataDir);
     const { apiKey } = JSON.parse(await readFile(join(dataDir, 'credentials.json'), 'utf8')) as { apiKey: string };
@@ -280,6 +288,10 @@ async function measure(baseUrl: string, apiKey: string, databaseUrl: string): Pr
     ['overview 7 d', `/stats?${window(7 * 86_400_000)}`],
     ['overview 24 h, one app', `/stats?appId=${APP_ID}&${window(86_400_000)}`],
     ['endpoint page 24 h', `/stats?endpointId=ep_bench_042&${window(86_400_000)}`],
+    // What the endpoint's page itself calls (components/endpoints/endpoint-detail.tsx): the endpoint
+    // with its health, and its own stats (no queue).
+    ['endpoint page: endpoint', `${app}/endpoints/ep_bench_042`],
+    ['endpoint page: its stats', `${app}/endpoints/ep_bench_042/stats?${window(86_400_000)}`],
     ['endpoints list', `${app}/endpoints`],
     ['explorer: latest', `${app}/deliveries?limit=50`],
     ['explorer: dead', `${app}/deliveries?state=dead&limit=50`],

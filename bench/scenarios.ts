@@ -20,6 +20,7 @@ import { cpuMicrosPerDelivery, startMeasurement, walBytesSince, walPosition, typ
 import { runPgbench } from './pgbench';
 import { measureRetention, type RetentionCost } from './retention-cost';
 import { databaseClockOffsetMs, readRecordedWindow, recordedPerSecond, type RecordedWindow } from './recorded-results';
+import { BENCH_APPLICATION_NAME } from './lock-waits';
 import type { WaitEventShare } from './wait-events';
 import { summarizeCpuProfile, type CpuProfileSummary } from './summarize-cpu-profile';
 import { startWorkerProcesses, type WorkerProcesses } from './worker-processes';
@@ -153,7 +154,14 @@ export async function createCaseDatabase(context: BenchContext, name: string): P
 }
 
 export async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
+  // Without JIT: on a PostgreSQL built with LLVM (Debian's 15), the soak's once-a-minute read of the
+  // recorded latencies was compiled for ~3 s of CPU each time, taken from what the bench measures.
+  // Named, so the soak's lock-wait watch can tell the bench's reads from Hookline's statements.
+  const client = new pg.Client({
+    connectionString: url,
+    options: '-c jit=off',
+    application_name: BENCH_APPLICATION_NAME,
+  });
   await client.connect();
   try {
     return await use(client);

@@ -97,7 +97,7 @@ export function judgeSoak(minutes: number, totals: SoakTotals): SoakCriterion[] 
       passed: Number.isFinite(sizeRatio) && sizeRatio <= 1.2,
     },
     {
-      criterion: 'no statement waited on retention',
+      criterion: 'no Hookline or producer statement waited on retention',
       measured: `${totals.retentionLockWaits} waits on retention, ${totals.otherLockWaits} other lock waits (sampled every 100 ms)`,
       passed: totals.retentionLockWaits === 0,
     },

@@ -4,6 +4,11 @@ export function formatCount(value: number | null | undefined): string {
   return value == null ? '—' : integer.format(value);
 }
 
+/** A count that may be a lower bound: "10,000+" when counting stopped early, else "10,000". */
+export function formatCountAtLeast(value: number, lowerBound: boolean | undefined): string {
+  return lowerBound ? `${formatCount(value)}+` : formatCount(value);
+}
+
 /** A count with its noun: "1 delivery", "2 deliveries". */
 export function countOf(value: number, one: string, many: string): string {
   return `${formatCount(value)} ${value === 1 ? one : many}`;

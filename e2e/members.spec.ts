@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { base32Decode, hotp, totpStep } from '../lib/domain/auth/totp';
 import { e2eEnv } from './support/env';
 import { createPool } from '../lib/database/pg';
-import { createApp, expectSignedOut, screenshot, signIn } from './support/helpers';
+import { createApp, expectSignedOut, inviteMember, joinByInvitation, screenshot, signIn } from './support/helpers';
 
 // The owner invites a viewer by link; the viewer joins, signs in with its own password, sees no write
 // action anywhere it looks, and the server refuses the writes all the same when they are sent by hand.
@@ -162,20 +162,8 @@ test('a second factor: enrolled on the Account page, then asked for at sign-in',
   const password = 'totp member password';
   // A member of its own (the owner's sign-in is shared by every spec), invited through the API as the owner.
   await signIn(page);
-  const { url } = await page.evaluate(async (address) => {
-    const response = await fetch('/api/v1/invitations', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: address, role: 'developer' }),
-    });
-    return (await response.json()) as { url: string };
-  }, email);
-  const member = await (await browser.newContext()).newPage();
-  await member.goto(url);
-  await member.getByLabel('New password').fill(password);
-  await member.getByLabel('Repeat password').fill(password);
-  await member.getByRole('button', { name: 'Join' }).click();
-  await member.waitForURL(/\/overview/);
+  const url = await inviteMember(page, { email, role: 'developer' });
+  const member = await joinByInvitation(browser, url, password);
 
   await member.goto(`${env.baseUrl}/account`);
   await member.getByRole('button', { name: 'Set up a second factor' }).click();
@@ -230,17 +218,7 @@ test('a viewer held to two apps sees both on the Overview and Issues pages, neve
     await pool.end();
   }
   await signIn(page);
-  const { url } = await page.evaluate(
-    async ({ address, appIds }) => {
-      const response = await fetch('/api/v1/invitations', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: address, role: 'viewer', appIds }),
-      });
-      return (await response.json()) as { url: string };
-    },
-    { address: email, appIds: [mine.appId, also.appId] },
-  );
+  const url = await inviteMember(page, { email, role: 'viewer', appIds: [mine.appId, also.appId] });
   const member = await (await browser.newContext()).newPage();
   await member.goto(url);
   await member.getByLabel('New password').fill(password);

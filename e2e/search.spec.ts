@@ -148,3 +148,48 @@ test('replay by filter during a payload search replays the matches, and only the
     })
     .toEqual([acme, acmeLabs].sort());
 });
+
+test('a replay by filter over more matches than a count can read in its budget says "at least", and the job goes on', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const env = e2eEnv();
+  const app = await createApp({ name: 'E2E Bounded Count' });
+  // More dead deliveries matching the search than one page of the count (5,000): with the e2e server's
+  // budget of 1 ms, the count stops after its first page and answers a lower bound.
+  const pool = createPool(env.databaseUrl);
+  try {
+    await pool.query(
+      `WITH m AS (
+         INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at)
+         SELECT hookline.id_at('msg', now() - interval '1 minute') || substr(hookline.new_id(''), 14), $1, 'order.paid',
+                jsonb_build_object('customer', 'Bounded Co', 'n', g), now() - interval '1 minute'
+           FROM generate_series(1, 5050) AS g RETURNING id, created_at)
+       INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
+              next_attempt_at, last_attempt_at, last_status_code, last_error_class, created_at, updated_at)
+       SELECT hookline.new_id('dlv', m.id), $1, m.id, $2, 'order.paid', 'dead', 2, now(), now(), 500, 'http_5xx',
+              m.created_at, m.created_at
+         FROM m`,
+      [app.appId, app.endpointId],
+    );
+  } finally {
+    await pool.end();
+  }
+
+  await signIn(page);
+  await page.goto(`${env.baseUrl}/deliveries?appId=${app.appId}&search=bounded`);
+  await expect(page.getByTestId('search-progress')).toContainText(/Searched the whole range|Continue searching/);
+  await page.getByTestId('replay-matching').click();
+  const count = page.getByTestId('replay-matching-count');
+  await expect(count).toContainText(/^At least [\d,]+ deliver(y|ies) \(retrying or dead\) match/);
+  await expect(count).toContainText('payload containing "bounded"');
+  await expect(page.getByTestId('confirm-replay-matching')).toHaveText(/^Replay [\d,]+\+$/);
+  await page.getByTestId('confirm-replay-matching').click();
+  // The job's total is the count's lower bound, and says so; it replays on past it (20 rows a batch on
+  // this server: a minute for all of them, so the test stops it here).
+  await expect(page.getByTestId('job-progress-text')).toContainText('at least');
+  await page.getByRole('button', { name: 'Cancel job' }).click();
+  await expect(page.getByTestId('job-progress-text')).toContainText(
+    /^Cancelled after [\d,]+ deliver(y|ies) of at least/,
+  );
+});

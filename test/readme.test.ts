@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { knownMigrations } from '../lib/database/schema-version';
 import { configVariables } from '../lib/runtime/env';
 import { LAYERS } from '../scripts/architecture/layers.mjs';
 
@@ -42,6 +43,13 @@ describe('README', () => {
       .filter((path) => !ignored.some((folder) => path.startsWith(folder)) && !existsSync(resolve(root, path)));
     expect(named.length).toBeGreaterThan(25);
     expect(missing).toEqual([]);
+  });
+
+  it("quotes the start banner with the schema version `npm start` prints now: the last migration's", () => {
+    // scripts/start.ts prints database.schemaVersion, the last applied migration, which after its own
+    // migrate step is the last one in prisma/migrations.
+    const banner = readme.slice(readme.indexOf('Hookline is running: http://127.0.0.1:3000'));
+    expect(/^ {2}Schema {14}(\S+)$/m.exec(banner)?.[1]).toBe(knownMigrations().at(-1));
   });
 
   it('gives the test command that CI runs', () => {

@@ -70,6 +70,12 @@ export interface DeliverOptions {
   retrySchedule: readonly number[];
   userAgent: string;
   random?: () => number;
+  /**
+   * The attempt span's W3C traceparent and tracestate (worker/attempt-spans.ts), sent with the request
+   * and kept with the attempt's request headers, so "copy as curl" shows what was sent. Absent when
+   * tracing or its propagation is off: then no trace header leaves, whatever the producer sent.
+   */
+  traceHeaders?: Record<string, string> | null;
 }
 
 /**
@@ -114,9 +120,13 @@ export function buildRequestHeaders(
   body: string,
   timestampSeconds: number,
   userAgent: string,
+  traceHeaders?: Record<string, string> | null,
 ): Record<string, string> {
   const headers: Record<string, string> = { 'user-agent': userAgent };
   for (const [name, value] of customHeaders(endpoint.headers)) headers[name] = value;
+  // After the custom headers: a stored traceparent must not pose as this attempt's span. Outside the
+  // signature, which covers id, timestamp and body only (Standard Webhooks).
+  if (traceHeaders) for (const [name, value] of Object.entries(traceHeaders)) headers[name] = value;
   // No body, no content type: the signature below still covers the (empty) body.
   if (body !== '') headers['content-type'] = 'application/json';
   headers['webhook-id'] = delivery.messageId;
@@ -163,6 +173,7 @@ export async function deliver(
       body,
       Math.floor(startedAt.getTime() / 1000),
       options.userAgent,
+      options.traceHeaders,
     );
     const url = endpointUrl(endpoint);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {

@@ -175,7 +175,11 @@ export class DeliveryWorker {
     if (this.options.tracerProvider) {
       // Loaded only now: a worker that does not trace never imports OpenTelemetry (attempt-spans.ts).
       const [{ AttemptSpans }, api] = await Promise.all([import('./attempt-spans'), import('@opentelemetry/api')]);
-      this.dispatcher.attemptSpans = new AttemptSpans(this.options.tracerProvider, api);
+      this.dispatcher.attemptSpans = new AttemptSpans(
+        this.options.tracerProvider,
+        api,
+        this.options.propagateTraceContext ?? true,
+      );
     }
     if (this.options.metricsServer) {
       this.metricsHttp = await startMetricsServer(this.metrics, {

@@ -15,7 +15,7 @@
 //   the lease book until its result or release is written (leases.ts).
 import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
-import type { AttemptSpans } from './attempt-spans';
+import type { AttemptSpans, AttemptTrace } from './attempt-spans';
 import type { CircuitGate } from './circuit-breaker';
 import { deliver, type AttemptResult, type ClaimedDelivery, type EndpointSettings } from './deliver';
 import type { EndpointCache } from './endpoint-cache';
@@ -143,14 +143,22 @@ export class Dispatcher {
       return;
     }
     this.inFlight.set(delivery.id, delivery);
+    const trace = this.attemptSpans?.start(delivery, endpoint) ?? null;
     void deliver(delivery, endpoint, {
       http: this.options.http,
       retrySchedule: this.options.retrySchedule,
       userAgent: this.options.userAgent,
-    }).then((result) => this.finish(delivery, endpoint, result));
+      traceHeaders: trace?.headers,
+    }).then((result) => this.finish(delivery, endpoint, result, trace));
   }
 
-  private finish(delivery: ClaimedDelivery, endpoint: EndpointSettings, result: AttemptResult): void {
+  private finish(
+    delivery: ClaimedDelivery,
+    endpoint: EndpointSettings,
+    result: AttemptResult,
+    trace: AttemptTrace | null,
+  ): void {
+    // An abandoned attempt's span is never ended, so never exported: its result is not recorded either.
     if (this.abandoned.delete(delivery.id)) return;
     this.inFlight.delete(delivery.id);
     this.held--;
@@ -160,7 +168,7 @@ export class Dispatcher {
       error_class: result.errorClass ?? '',
     });
     metrics.attemptDuration.observe(result.durationMs / 1000);
-    this.attemptSpans?.record(delivery, endpoint, result);
+    if (trace) this.attemptSpans?.end(trace, result);
     // Still held (and renewed) until the flush has written it.
     flusher.add(result);
     this.freeSlot(endpoint);

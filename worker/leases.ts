@@ -19,7 +19,7 @@
 // the lease lost), the batch is finished, and the next flush or release deletes its row. Not sooner:
 // deleted with the last outcome produced, a release written while results of the same batch still
 // waited in the flusher left those deliveries under no lease anyone could see expire, 'delivering'
-// forever if the worker then died (found in review of the batch leases, migration 20261129090000;
+// forever if the worker then died (found in review of the batch leases, migration 20261130090000;
 // per message, as before, a release and a buffered result rarely shared a row). A finished
 // row left behind (the worker stopped or died first) expires, and any worker deletes it, changing
 // nothing else: its deliveries are recorded.

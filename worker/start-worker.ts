@@ -35,6 +35,7 @@ export function workerOptionsFromConfig(config: Config, connectionString: string
       openMaxMs: config.HOOKLINE_CIRCUIT_OPEN_MAX,
     },
     autoDisableAfterMs: config.HOOKLINE_AUTO_DISABLE_AFTER,
+    propagateTraceContext: config.HOOKLINE_PROPAGATE_TRACE_CONTEXT,
     jobs: { batchSize: config.HOOKLINE_JOB_BATCH_SIZE, batchPauseMs: config.HOOKLINE_JOB_BATCH_PAUSE_MS },
     retention: {
       retentionMs: config.HOOKLINE_RETENTION,

@@ -23,7 +23,7 @@ const WORKER_SESSION_SETTINGS = {
  * Planner settings of the connections that run the hot statements: join by key. Every join in them
  * is on a key (a batch's rows to deliveries, messages, batch rows, endpoints and rollups), but below
  * ~150,000 rows PostgreSQL 15 and 18 both priced a hash join over a sequential scan of the whole table
- * cheaper than the batch's index probes: the fan-out of the release before 20261129090000 read every
+ * cheaper than the batch's index probes: the fan-out of the release before 20261130090000 read every
  * queued message and queue row (20,000 waiting: 20,001 and 20,000 rows for 256 messages, PostgreSQL
  * 18), so each fan-out of a drain read the whole backlog. Without hash and merge joins, a nested loop probes the key of each row.
  * Sequential scans stay allowed here: on PostgreSQL 15, forbidding them made the deliveries insert
@@ -41,6 +41,14 @@ export const BY_KEY_SETTINGS: Record<string, string> = {
   // read the whole table on every call once a drain had filled it (4.7 ms a claim instead of 0.014,
   // PostgreSQL 18, 20k drain).
   plan_cache_mode: 'force_custom_plan',
+  // No JIT compilation: these statements run in a millisecond, and compiling one costs tens. The
+  // claim's estimate grows with the time partitions it plans over (every partition's claim index), and
+  // once retention kept 25 of them it passed jit_above_cost (100,000) on PostgreSQL 15 built with LLVM
+  // (Debian's, as most users' are): every claim was compiled, 38 ms of JIT per call (78.8 s over 2,083
+  // claims in pg_stat_statements), and p50 enqueue -> delivery in the 30-minute soak went from 41 ms to
+  // 140-180 ms from minute 11 to the end. Turned off on the live soak at minute 20, p50 fell back.
+  // The embedded PostgreSQL 18 ships no LLVM, so it never compiled there.
+  jit: 'off',
 };
 
 /**

@@ -50,6 +50,8 @@ export interface DeliveryWorkerOptions {
   resolve?: Resolver;
   /** Trace every attempt (attempt-spans.ts) with this provider; absent: no tracing, no SDK loaded. */
   tracerProvider?: TracerProvider | null;
+  /** With a tracer provider: send each attempt span's traceparent to the receiver (default true). */
+  propagateTraceContext?: boolean;
   log?: Logger;
   userAgent?: string;
 }

@@ -10,7 +10,7 @@ import { endpointsQuery } from '@/lib/client/queries/endpoints';
 import { TIME_RANGES } from '@/lib/client/queries/time-range';
 import type { Job } from '@/lib/contract/schemas/jobs';
 import { describeStates, expandStateFilter } from '@/lib/domain/deliveries/delivery-states';
-import { countOf, formatCount } from '../format';
+import { countOf, formatCountAtLeast } from '../format';
 import { JobProgress } from '../jobs/job-progress';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
@@ -74,10 +74,14 @@ export function ReplayMatchingDialog({
             <Button
               variant="danger"
               data-testid="confirm-replay-matching"
-              disabled={!count.data || count.data.matched === 0 || replay.isPending}
+              disabled={
+                !count.data || (count.data.matched === 0 && !count.data.matchedIsLowerBound) || replay.isPending
+              }
               onClick={() => replay.mutate()}
             >
-              {count.data ? `Replay ${formatCount(count.data.matched)}` : 'Replay'}
+              {count.data
+                ? `Replay ${formatCountAtLeast(count.data.matched, count.data.matchedIsLowerBound)}`
+                : 'Replay'}
             </Button>
           </>
         )
@@ -89,9 +93,11 @@ export function ReplayMatchingDialog({
         <InlineError error={count.error} />
       ) : count.data ? (
         <p className="text-sm" data-testid="replay-matching-count">
-          {count.data.matched === 0
+          {count.data.matched === 0 && !count.data.matchedIsLowerBound
             ? `No ${replaySet} delivery matches ${describeFilter(filter, endpointUrl)}.`
-            : `${countOf(count.data.matched, 'delivery', 'deliveries')} (${replaySet}) ${count.data.matched === 1 ? 'matches' : 'match'} ${describeFilter(filter, endpointUrl)}. A background job sends each again, in batches you can follow and cancel; attempts so far are kept, and a delivery being sent right now is left to finish.`}
+            : count.data.matchedIsLowerBound
+              ? `At least ${countOf(count.data.matched, 'delivery', 'deliveries')} (${replaySet}) match ${describeFilter(filter, endpointUrl)}: counting stopped there, since a payload search reads every payload. A background job sends every match again, however many, in batches you can follow and cancel; attempts so far are kept, and a delivery being sent right now is left to finish.`
+              : `${countOf(count.data.matched, 'delivery', 'deliveries')} (${replaySet}) ${count.data.matched === 1 ? 'matches' : 'match'} ${describeFilter(filter, endpointUrl)}. A background job sends each again, in batches you can follow and cancel; attempts so far are kept, and a delivery being sent right now is left to finish.`}
         </p>
       ) : null}
       {replayJob ? <JobProgress job={replayJob} onFinished={onFinished} /> : null}

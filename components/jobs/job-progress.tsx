@@ -8,14 +8,18 @@ import { Button } from '../ui/button';
 import { InlineError } from '../ui/states';
 import { JOB_KIND_INFO, JobStateBadge } from './job-state';
 
-/** Share done, 0 to 100; a finished job's bar is full whatever rows stopped matching meanwhile. */
-export function jobPercent(job: Pick<Job, 'state' | 'total' | 'processed'>): number {
+/**
+ * Share done, 0 to 100; a finished job's bar is full whatever rows stopped matching meanwhile. A total
+ * that is a lower bound (a payload search's count stopped early) may be passed: the bar stops at 99
+ * until the job ends.
+ */
+export function jobPercent(job: Pick<Job, 'state' | 'total' | 'processed' | 'totalIsLowerBound'>): number {
   if (job.state === 'succeeded') return 100;
   if (job.total === 0) return 0;
-  return Math.min(100, Math.round((job.processed / job.total) * 100));
+  return Math.min(job.totalIsLowerBound ? 99 : 100, Math.round((job.processed / job.total) * 100));
 }
 
-export function ProgressBar({ job }: { job: Pick<Job, 'state' | 'total' | 'processed'> }) {
+export function ProgressBar({ job }: { job: Pick<Job, 'state' | 'total' | 'processed' | 'totalIsLowerBound'> }) {
   const percent = jobPercent(job);
   return (
     <div
@@ -64,18 +68,22 @@ export function JobProgress({ job: started, onFinished }: { job: Job; onFinished
     }
   }, [finished, job, onFinished]);
   const noun = JOB_KIND_INFO[job.kind].noun;
+  // "at least": a payload search's count stopped at its cap or budget; the job goes on to the end.
+  const atLeast = job.totalIsLowerBound ? 'at least ' : '';
   return (
     <div data-testid="job-progress" className="space-y-2">
       <div className="flex items-center justify-between gap-2 text-sm">
         <span role="status" data-testid="job-progress-text">
           {job.state === 'queued'
-            ? `Queued: ${countOf(job.total, noun.one, noun.many)} to go; a worker starts it within a second or two.`
+            ? `Queued: ${atLeast}${countOf(job.total, noun.one, noun.many)} to go; a worker starts it within a second or two.`
             : job.state === 'running'
-              ? `${formatCount(job.processed)} of ${countOf(job.total, noun.one, noun.many)} done (${jobPercent(job)} %).`
+              ? job.totalIsLowerBound
+                ? `${formatCount(job.processed)} of at least ${countOf(job.total, noun.one, noun.many)} done.`
+                : `${formatCount(job.processed)} of ${countOf(job.total, noun.one, noun.many)} done (${jobPercent(job)} %).`
               : job.state === 'succeeded'
                 ? `Done: ${countOf(job.processed, noun.one, noun.many)} ${JOB_KIND_INFO[job.kind].done}.`
                 : job.state === 'cancelled'
-                  ? `Cancelled after ${countOf(job.processed, noun.one, noun.many)} of ${formatCount(job.total)}; those stay done.`
+                  ? `Cancelled after ${countOf(job.processed, noun.one, noun.many)} of ${atLeast}${formatCount(job.total)}; those stay done.`
                   : `Failed after ${countOf(job.processed, noun.one, noun.many)}: ${job.error ?? 'unknown error'}`}
         </span>
         <JobStateBadge state={job.state} />

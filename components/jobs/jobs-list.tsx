@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { endpointsQuery } from '@/lib/client/queries/endpoints';
 import { cancelJob, isFinished, jobKeys, jobsQuery } from '@/lib/client/queries/jobs';
 import type { Job } from '@/lib/contract/schemas/jobs';
-import { formatCount, formatRelative, formatTime } from '../format';
+import { formatCount, formatCountAtLeast, formatRelative, formatTime } from '../format';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { PageHeader } from '../ui/page-header';
@@ -102,7 +102,7 @@ export function JobsList({ appId }: { appId: string }) {
                   </Td>
                   <Td>
                     <div className="mb-1 text-xs text-zinc-600" data-testid="job-row-progress">
-                      {formatCount(job.processed)} of {formatCount(job.total)}
+                      {formatCount(job.processed)} of {formatCountAtLeast(job.total, job.totalIsLowerBound)}
                     </div>
                     <ProgressBar job={job} />
                   </Td>

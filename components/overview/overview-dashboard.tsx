@@ -14,7 +14,7 @@ import { AppSelect } from '../filters/app-select';
 import { LiveStatus } from '../filters/live-status';
 import { TimeRangePicker } from '../filters/time-range-picker';
 import { useUrlFilters } from '../filters/use-url-filters';
-import { formatCount, formatMs, formatPercent, formatRate } from '../format';
+import { formatCount, formatCountAtLeast, formatMs, formatPercent, formatRate } from '../format';
 import { OpenIssuesBanner } from '../issues/open-issues-banner';
 import { ErrorClass, StatusCode } from '../shared/state-badge';
 import { Card, CardBody, CardHeader } from '../ui/card';
@@ -83,7 +83,10 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
     appId ? `/deliveries?${new URLSearchParams({ appId, range, ...extra }).toString()}` : null;
   const queueCard = (state: 'waiting' | 'retrying' | 'delivering' | 'dead', tone?: 'flight' | 'retry' | 'fail') => {
     const href = explorer({ state });
-    const value = formatCount(queue[state]);
+    // The dead count stops at 10,000 (read-queue-depth.ts): past it the card says "10,000+", never a
+    // lower bound shown as the number.
+    const capped = state === 'dead' && queue.deadCapped;
+    const value = formatCountAtLeast(queue[state], capped);
     return (
       <Stat
         label={DELIVERY_STATE_INFO[state].label}
@@ -96,7 +99,11 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
             value
           )
         }
-        hint={DELIVERY_STATE_INFO[state].description}
+        hint={
+          capped
+            ? `${DELIVERY_STATE_INFO[state].description}; more than ${formatCount(queue.dead)}: the count stops there`
+            : DELIVERY_STATE_INFO[state].description
+        }
         tone={state === 'dead' && !queue.dead ? undefined : tone}
         testId={`queue-${state}`}
       />

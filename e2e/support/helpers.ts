@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { e2eEnv } from './env';
@@ -25,6 +25,36 @@ export async function expectSignedOut(page: Page, path = '/apps'): Promise<void>
   await probe.goto(`${e2eEnv().baseUrl}${path}`);
   await expect(probe).toHaveURL(/\/sign-in/);
   await probe.close();
+}
+
+/**
+ * Invites a member through the API as the signed-in `page` (an owner), and answers the invitation's
+ * link. Each spec invites members of its own: the owner's sign-in is shared by every spec.
+ */
+export async function inviteMember(
+  page: Page,
+  invitation: { email: string; role: string; appIds?: string[] },
+): Promise<string> {
+  const { url } = await page.evaluate(async (body) => {
+    const response = await fetch('/api/v1/invitations', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return (await response.json()) as { url: string };
+  }, invitation);
+  return url;
+}
+
+/** Opens an invitation link in a fresh browser, chooses `password` and joins: the member's page, on the overview. */
+export async function joinByInvitation(browser: Browser, url: string, password: string): Promise<Page> {
+  const member = await (await browser.newContext()).newPage();
+  await member.goto(url);
+  await member.getByLabel('New password').fill(password);
+  await member.getByLabel('Repeat password').fill(password);
+  await member.getByRole('button', { name: 'Join' }).click();
+  await member.waitForURL(/\/overview/);
+  return member;
 }
 
 export async function setReceiverMode(mode: ReceiverMode): Promise<{ received: number }> {

@@ -2314,6 +2314,8 @@ export interface components {
             state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             /** @description Rows the job will act on, counted when it was created */
             total: number;
+            /** @description true: counting a payload search stopped at its cap or time budget, so the job acts on at least `total` rows; `processed` may pass it */
+            totalIsLowerBound: boolean;
             /** @description Rows acted on so far: replayed deliveries, or backfilled deliveries created */
             processed: number;
             error: string | null;
@@ -2620,6 +2622,8 @@ export interface components {
             replayed: number;
         } | {
             matched: number;
+            /** @description true: a payload search stopped counting at 10,000 matches or at HOOKLINE_SEARCH_BUDGET_MS, so at least `matched` match (the job still replays every one); false or absent: exactly `matched` */
+            matchedIsLowerBound?: boolean;
         } | {
             job: components["schemas"]["Job"];
         };
@@ -2648,7 +2652,10 @@ export interface components {
                 /** @description Pending, failed at least once */
                 retrying: number;
                 delivering: number;
+                /** @description Counted up to 10,000: with deadCapped, more than this many are dead (the count stops there) */
                 dead: number;
+                /** @description More than `dead` deliveries are dead: the count stopped at 10,000, so it costs the same at any history */
+                deadCapped: boolean;
                 /** @description The waiting and retrying deliveries by what they wait for; the four add up to waiting + retrying */
                 waitingFor: {
                     /** @description Due now: sent as soon as a worker has a free slot */

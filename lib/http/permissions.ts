@@ -8,7 +8,7 @@
 //   'self'    any signed-in member, on its own account (sessions, second factor); not an API key
 import type { authOperations } from '../contract/auth-operations';
 import type { AnyOperation } from '../contract/operation';
-import type { operations } from '../contract/operations';
+import { operations } from '../contract/operations';
 import type { Principal } from '../domain/auth/principal';
 import { roleHas, type Permission, type Role } from '../domain/auth/roles';
 import { HttpError } from './http-error';
@@ -153,9 +153,49 @@ function holders(permission: Permission): string {
   return (['owner', 'admin', 'developer', 'viewer'] as const).filter((role) => roleHas(role, permission)).join(', ');
 }
 
-/** The pages of the dashboard that need more than 'read', checked server-side by each page. */
-export const PAGE_PERMISSION = {
-  '/members': 'members.manage',
-  '/operations': 'operations.manage',
-  '/audit': 'operations.manage',
-} as const satisfies Record<string, Permission>;
+/** A signed-in member as the dashboard's server knows it: its role, and the apps it is held to (none: all). */
+export interface PageMember {
+  role: Role;
+  appIds: readonly string[];
+}
+
+/**
+ * Why a member may not call an operation, as route() would refuse it: its role lacks the permission
+ * (403 forbidden), or the operation concerns the whole deployment and the member is held to some apps
+ * (403 key_not_allowed). null: it may.
+ */
+export type Refusal = { permission: Permission } | { heldToApps: true };
+
+export function refusalOf(member: PageMember, operationId: keyof typeof operations): Refusal | null {
+  const requirement = OPERATION_PERMISSION[operationId];
+  if (requirement !== 'public' && !roleHas(member.role, requirement)) {
+    return { permission: requirement };
+  }
+  if (operations[operationId].access === 'deployment' && member.appIds.length > 0) return { heldToApps: true };
+  return null;
+}
+
+/**
+ * The dashboard's pages not every member may open, each with the operation it exists for: a member
+ * that operation refuses (refusalOf) is refused the page by its server (lib/http/auth/page-permission.ts)
+ * and does not see it in the menu (app/(dashboard)/layout.tsx). Operations is there for its alert rules
+ * (per app: a member held to apps keeps them); its operational endpoints card, deployment-wide, is shown
+ * only to members who may list them.
+ */
+export const PAGE_OPERATION = {
+  '/api-keys': 'listApiKeys',
+  '/operations': 'createAlertRule',
+  '/audit': 'listAuditEvents',
+  '/members': 'listMembers',
+} as const satisfies Record<string, keyof typeof operations>;
+
+export type RestrictedPage = keyof typeof PAGE_OPERATION;
+
+export function pageRefusal(member: PageMember, page: RestrictedPage): Refusal | null {
+  return refusalOf(member, PAGE_OPERATION[page]);
+}
+
+/** The restricted pages a member may not open, for the menu to leave out. */
+export function refusedPages(member: PageMember): RestrictedPage[] {
+  return (Object.keys(PAGE_OPERATION) as RestrictedPage[]).filter((page) => pageRefusal(member, page) !== null);
+}

@@ -307,6 +307,9 @@ const configSchema = z.object({
       return ratio;
     }),
   OTEL_SDK_DISABLED: boolean('OTEL_SDK_DISABLED', false),
+  // With tracing on, the worker sends each attempt span's traceparent to the receiver (worker/attempt-spans.ts);
+  // false keeps the spans and sends no trace header. With tracing off none is ever sent.
+  HOOKLINE_PROPAGATE_TRACE_CONTEXT: boolean('HOOKLINE_PROPAGATE_TRACE_CONTEXT', true),
 });
 
 // What no single variable can say: the SSO settings go together, and passwords need SSO to be turned off.

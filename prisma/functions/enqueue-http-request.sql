@@ -1,6 +1,6 @@
 -- hookline.enqueue_http_request: the shared body of hookline.http_get and hookline.http_delete
 -- (migration 20261125130000_http_get_delete; SECURITY DEFINER since 20261128090000_producer_functions_
--- definer). In its own file since migration 20261129090000_fanout_by_transaction, which took its
+-- definer). In its own file since migration 20261130090000_fanout_by_transaction, which took its
 -- queue row away: like hookline.send, it writes the message alone, found by the fan-out through the
 -- row's written_by.
 --

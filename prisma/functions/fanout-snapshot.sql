@@ -1,4 +1,4 @@
--- The fan-out's cursor (hookline.fanout_cursor, migration 20261129090000_fanout_by_transaction) and how
+-- The fan-out's cursor (hookline.fanout_cursor, migration 20261130090000_fanout_by_transaction) and how
 -- a fan-out moves it.
 --
 -- Invariant: a message has been fanned out (its deliveries exist, or are being written in the same
@@ -14,7 +14,7 @@
 -- (the first two are what messages_written_by_idx reads; below xmin everything is visible in the
 -- cursor). A transaction still open in `current` is in its xip and waits for a later fan-out, however
 -- many later transactions are fanned out meanwhile: this is what a queue ordered by id could not say
--- without a row per message (~380 B of WAL and ~10 points of producer TPS, migration 20261129090000).
+-- without a row per message (~380 B of WAL and ~10 points of producer TPS, migration 20261130090000).
 -- Visible in `current` means committed before the statement began: rolled-back transactions leave no
 -- rows, a savepoint's rows carry the top-level id, committed or gone with it, and a committed
 -- transaction gets no new rows, so the order (written_by, id) of its messages never changes.
@@ -88,7 +88,7 @@ END $$;
 
 -- Whether a message has been fanned out by a cursor (the invariant above): the cursor's snapshot and
 -- its transaction taken in part. A plain SQL expression, inlined where it is called. NULL written_by
--- (messages older than migration 20261129090000) gives NULL: callers say what those are.
+-- (messages older than migration 20261130090000) gives NULL: callers say what those are.
 CREATE OR REPLACE FUNCTION hookline.fanned_out(written_by xid8, id text, through pg_snapshot, partial_xid xid8,
                                                partial_through_id text)
 RETURNS boolean

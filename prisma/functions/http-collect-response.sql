@@ -1,5 +1,5 @@
 -- hookline.http_collect_response (migration 20261125131000_http_response), in its own file since
--- migration 20261129090000_fanout_by_transaction: a message is still waiting for its fan-out while
+-- migration 20261130090000_fanout_by_transaction: a message is still waiting for its fan-out while
 -- hookline.fanout_cursor has not fanned it out (hookline.fanned_out), not while a queue row exists.
 --
 -- pg_net's http_collect_response(request_id, async). Where pg_net reports SUCCESS for any response

@@ -1,7 +1,7 @@
 -- hookline.send(app_id, event_type, payload, idempotency_key): records one event in the caller's
 -- transaction, which pays for the message row and nothing more: no queue row. The row's written_by
 -- (the caller's transaction id, its column default) is how a worker finds it after the commit
--- (worker/sql/fan-out-messages.sql, migration 20261129090000_fanout_by_transaction); the
+-- (worker/sql/fan-out-messages.sql, migration 20261130090000_fanout_by_transaction); the
 -- statement-level trigger messages_notify wakes a sleeping worker. Refuses, in the REST API's words,
 -- what REST refuses (test/api/ways-in-agree.test.ts): a NULL or non-object payload, one over
 -- HOOKLINE_MAX_PAYLOAD_BYTES, an idempotency key outside 1-256 printable ASCII characters, an unknown

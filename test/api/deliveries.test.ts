@@ -361,7 +361,7 @@ describe('POST /apps/{appId}/deliveries/replay', () => {
       body: { filter, dryRun: true },
     });
     expect(dryRun.status, dryRun.text).toBe(200);
-    expect(dryRun.body).toEqual({ matched: 1 });
+    expect(dryRun.body).toEqual({ matched: 1, matchedIsLowerBound: false });
     expect(await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1', [world.appId])).toEqual(before);
 
     const replay = await call('POST', `/v1/apps/${world.appId}/deliveries/replay`, {
@@ -396,7 +396,7 @@ describe('POST /apps/{appId}/deliveries/replay', () => {
       key: ctx.adminKey,
       body: { filter: {}, dryRun: true },
     });
-    expect(dryRun.body).toEqual({ matched: failed.length });
+    expect(dryRun.body).toEqual({ matched: failed.length, matchedIsLowerBound: false });
     // recover over every endpoint since before the oldest delivery counts the same rows.
     const since = new Date(Date.now() - 10_000_000).toISOString();
     let recoverable = 0;

@@ -2,6 +2,7 @@
 // job (run by the workers' real job runner) replays, exactly the deliveries the list shows for the same
 // filter and search; none of the failed deliveries the search leaves out, none of another app's.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { countReplayMatching, REPLAY_COUNT_CAP } from '../../lib/domain/deliveries/count-replay-matching';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { call, setUpApiTest, type ApiTestContext } from './support/api';
 import { expectError } from './support/expect-error';
@@ -106,7 +107,7 @@ describe('replay by filter with a payload search', () => {
         body: { filter: search, dryRun: true },
       });
       expect(dryRun.status, dryRun.text).toBe(200);
-      expect(dryRun.body).toEqual({ matched: shown.length });
+      expect(dryRun.body).toEqual({ matched: shown.length, matchedIsLowerBound: false });
 
       const started = await call('POST', `/v1/apps/${appId}/deliveries/replay`, {
         key: ctx.adminKey,
@@ -114,6 +115,7 @@ describe('replay by filter with a payload search', () => {
       });
       expect(started.status, started.text).toBe(200);
       expect(started.body.job.total).toBe(shown.length);
+      expect(started.body.job.totalIsLowerBound).toBe(false);
       expect(started.body.job.params.filter).toMatchObject(search);
       await runQueuedJobs(ctx.db.url);
       const job = await call('GET', `/v1/apps/${appId}/jobs/${started.body.job.id}`, { key: ctx.adminKey });
@@ -139,7 +141,7 @@ describe('replay by filter with a payload search', () => {
       key: ctx.adminKey,
       body: { filter, dryRun: true },
     });
-    expect(dryRun.body).toEqual({ matched: 1 });
+    expect(dryRun.body).toEqual({ matched: 1, matchedIsLowerBound: false });
     const started = await call('POST', `/v1/apps/${appId}/deliveries/replay`, { key: ctx.adminKey, body: { filter } });
     expect(started.body.job.total).toBe(1);
     await runQueuedJobs(ctx.db.url);
@@ -174,5 +176,102 @@ describe('replay by filter with a payload search', () => {
     expectError(response, 422, 'validation_failed', 'filter.payloadPath');
     const { rows } = await ctx.db.pool.query(`SELECT count(*)::int AS n FROM hookline.jobs WHERE state = 'queued'`);
     expect(rows[0].n).toBe(0);
+  });
+});
+
+describe('replay by filter with a payload search over a history larger than the count cap', () => {
+  const BULK = REPLAY_COUNT_CAP + 1_500;
+  let bulkAppId: string;
+  let left: string;
+
+  beforeAll(async () => {
+    bulkAppId = await createApp(ctx.db.pool, 'replay-cap');
+    await createEventType(ctx.db.pool, bulkAppId, 'order.paid');
+    const endpointId = (await createEndpoint(ctx.db.pool, bulkAppId, 'https://example.com/bulk')).id;
+    // BULK dead deliveries whose messages hold "bulk-cap", in one statement each table.
+    await ctx.db.pool.query(
+      `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at)
+       SELECT hookline.id_at('msg', now() - interval '2 minutes') || substr(hookline.new_id(''), 14), $1, 'order.paid',
+              jsonb_build_object('batch', 'bulk-cap', 'n', g), now() - interval '2 minutes'
+         FROM generate_series(1, $2) AS g`,
+      [bulkAppId, BULK],
+    );
+    await ctx.db.pool.query(
+      `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
+              next_attempt_at, last_attempt_at, last_status_code, last_error_class, created_at, updated_at)
+       SELECT hookline.new_id('dlv', m.id), m.app_id, m.id, $2, 'order.paid', 'dead', 2, now(), now(), 500, 'http_5xx',
+              now() - interval '1 minute', now() - interval '1 minute'
+         FROM hookline.messages AS m WHERE m.app_id = $1`,
+      [bulkAppId, endpointId],
+    );
+    // A failed delivery the search leaves out: no replay may touch it.
+    left = await insertWithPayload(bulkAppId, endpointId, { batch: 'other' });
+  });
+
+  const search = { search: 'bulk-cap' };
+
+  it('the dry run stops at the cap and says the count is a lower bound; unbounded, it is exact', async () => {
+    const dryRun = await call('POST', `/v1/apps/${bulkAppId}/deliveries/replay`, {
+      key: ctx.adminKey,
+      body: { filter: search, dryRun: true },
+    });
+    expect(dryRun.status, dryRun.text).toBe(200);
+    // Stopped by the cap, or on a slow machine by the budget (HOOKLINE_SEARCH_BUDGET_MS) before it.
+    expect(dryRun.body.matchedIsLowerBound).toBe(true);
+    expect(dryRun.body.matched).toBeGreaterThan(0);
+    expect(dryRun.body.matched).toBeLessThan(BULK);
+    // With all the time it needs, it stops at the cap: two pages of 5,000 matches each.
+    expect(
+      await countReplayMatching({ appId: bulkAppId, filter: { ...search, state: 'failed' }, budgetMs: 600_000 }),
+    ).toEqual({ count: REPLAY_COUNT_CAP, lowerBound: true });
+    // Unbounded (a cap and a budget it cannot reach), the same count is exact.
+    const exact = await countReplayMatching({
+      appId: bulkAppId,
+      filter: { ...search, state: 'failed' },
+      cap: Infinity,
+      budgetMs: 600_000,
+    });
+    expect(exact).toEqual({ count: BULK, lowerBound: false });
+  });
+
+  it('a count out of budget answers what it counted so far, as a lower bound, within the budget', async () => {
+    const started = performance.now();
+    const bounded = await countReplayMatching({
+      appId: bulkAppId,
+      filter: { ...search, state: 'failed' },
+      cap: Infinity,
+      budgetMs: 1,
+    });
+    const tookMs = performance.now() - started;
+    expect(bounded.lowerBound).toBe(true);
+    expect(bounded.count).toBeLessThan(BULK);
+    // The first page may take 100 ms (FIRST_PAGE_MS) and a transaction's round trips; nothing more.
+    expect(tookMs).toBeLessThan(1_000);
+  });
+
+  it('the job, whose total is a lower bound, still replays every match and nothing else', async () => {
+    const started = await call('POST', `/v1/apps/${bulkAppId}/deliveries/replay`, {
+      key: ctx.adminKey,
+      body: { filter: search },
+    });
+    expect(started.status, started.text).toBe(200);
+    expect(started.body.job.totalIsLowerBound).toBe(true);
+    expect(started.body.job.total).toBeLessThan(BULK);
+    await runQueuedJobs(ctx.db.url);
+    const job = await call('GET', `/v1/apps/${bulkAppId}/jobs/${started.body.job.id}`, { key: ctx.adminKey });
+    expect(job.body).toMatchObject({ state: 'succeeded', processed: BULK, totalIsLowerBound: true });
+    const { rows } = await ctx.db.pool.query<{ state: string; bulk: boolean; n: number }>(
+      `SELECT d.state, m.payload ->> 'batch' = 'bulk-cap' AS bulk, count(*)::int AS n
+         FROM hookline.deliveries AS d JOIN hookline.messages AS m ON m.id = d.message_id
+        WHERE d.app_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`,
+      [bulkAppId],
+    );
+    expect(rows).toEqual([
+      { state: 'dead', bulk: false, n: 1 },
+      { state: 'pending', bulk: true, n: BULK },
+    ]);
+    const [untouched] = (await ctx.db.pool.query(`SELECT state FROM hookline.deliveries WHERE id = $1`, [left])).rows;
+    expect(untouched.state).toBe('dead');
+    await resetToDead();
   });
 });

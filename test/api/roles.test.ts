@@ -5,7 +5,8 @@
 // The expectations are written out here from the roles' definitions in the README, not read from
 // lib/http/permissions.ts, so a wrong row in that table fails this test.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OPERATION_PERMISSION } from '../../lib/http/permissions';
+import { OPERATION_PERMISSION, PAGE_OPERATION, pageRefusal, type RestrictedPage } from '../../lib/http/permissions';
+import { operations } from '../../lib/contract/operations';
 import { ROLES, type Role } from '../../lib/domain/auth/roles';
 import { createApp } from '../support/fixtures';
 import { appLimitedKey, call, ORIGIN, setUpApiTest, type ApiTestContext } from './support/api';
@@ -198,6 +199,30 @@ describe('a role held to some apps', () => {
     expectError(await call('GET', '/v1/stats', { ...as, query: { appId: theirs } }), 404, 'not_found');
     // Deployment-wide operations are not for it, whatever its role.
     expectError(await call('GET', '/v1/api-keys', as), 403, 'key_not_allowed');
+  });
+
+  it('refuses a restricted page (and leaves it out of the menu) exactly when the API refuses the operation that loads it', async () => {
+    const held = await createApp(ctx.db.pool, 'page-held');
+    for (const role of ROLES) {
+      for (const appIds of [[], [held]]) {
+        const member = await createMember(ctx.db.pool, {
+          email: `page-${role}-${appIds.length}@hookline.test`,
+          role,
+          appIds,
+        });
+        for (const page of Object.keys(PAGE_OPERATION) as RestrictedPage[]) {
+          // The page's operation on the held app, with an empty body: past the checks it answers 200 or 422.
+          const operation = operations[PAGE_OPERATION[page]];
+          const answer = await call(operation.method, `/v1${operation.path.replace('{appId}', held)}`, {
+            cookie: member.cookie,
+            headers: { origin: ORIGIN },
+            ...(operation.method === 'GET' ? {} : { body: {} }),
+          });
+          const what = `${role}${appIds.length ? ' held to one app' : ''} on ${page}: ${answer.status} ${answer.text}`;
+          expect(answer.status === 403, what).toBe(pageRefusal({ role, appIds }, page) !== null);
+        }
+      }
+    }
   });
 
   it('held to one app, it reads across apps as that app, as an app-limited key does', async () => {

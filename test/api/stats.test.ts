@@ -139,6 +139,7 @@ describe('GET /stats', () => {
       retrying: 1,
       delivering: 1,
       dead: 2,
+      deadCapped: false,
       waitingFor: { worker: 1, circuit: 0, endpointEnabled: 0, retryTime: 1 },
     });
   });
@@ -313,6 +314,7 @@ describe('GET /stats', () => {
       retrying: 1,
       delivering: 0,
       dead: 0,
+      deadCapped: false,
       waitingFor: { worker: 1, circuit: 3, endpointEnabled: 1, retryTime: 1 },
     });
     // The apps list counts the same, now (not at the last once-a-minute sample).

@@ -4,12 +4,13 @@
 // duration, linked to the producer's trace. Without a traceparent (or with a malformed one) the spans
 // link nowhere; a worker given no tracer provider writes none, even with a global one registered.
 // The same through real processes and an OTLP receiver: test/worker/tracing-otlp.test.ts.
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { createTraceState, SamplingDecision, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
   SimpleSpanProcessor,
   type ReadableSpan,
+  type Sampler,
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ATTEMPT_ATTRIBUTES as A, ATTEMPT_SPAN_NAME } from '../../worker/attempt-spans';
@@ -63,6 +64,14 @@ const send = (headers: Record<string, string> = {}) =>
 
 const spansOf = (messageId: string, spans: ReadableSpan[] = exporter.getFinishedSpans()) =>
   spans.filter((span) => span.attributes[A.messageId] === messageId);
+
+const requestsOf = (messageId: string) =>
+  receiver.requests.filter((request) => request.headers['webhook-id'] === messageId);
+
+const traceparentOf = (span: ReadableSpan) => {
+  const context = span.spanContext();
+  return `00-${context.traceId}-${context.spanId}-${context.traceFlags.toString(16).padStart(2, '0')}`;
+};
 
 async function deliveredWithSpans(messageId: string): Promise<ReadableSpan[]> {
   await waitForDelivery(ctx.db.pool, messageId, (row) => row.state === 'succeeded');
@@ -159,10 +168,100 @@ describe('attempt spans', () => {
       await startTestWorker(ctx.db.url, { retrySchedule: [0, 50, 100] });
       const sent = await send({ traceparent: TRACEPARENT });
       await waitForDelivery(ctx.db.pool, sent.body.id, (row) => row.state === 'succeeded');
-      expect(receiver.requests.filter((request) => request.headers['webhook-id'] === sent.body.id)).toHaveLength(2);
+      const requests = requestsOf(sent.body.id);
+      expect(requests).toHaveLength(2);
       expect(exporter.getFinishedSpans()).toEqual([]);
+      // Tracing off: no trace header leaves, not even the producer's.
+      for (const request of requests) {
+        expect(request.headers.traceparent).toBeUndefined();
+        expect(request.headers.tracestate).toBeUndefined();
+      }
     } finally {
       trace.disable();
+    }
+  });
+});
+
+describe('trace context to the receiver', () => {
+  it("sends each attempt its own span's traceparent, never the producer's, and keeps it with the attempt's request headers", async () => {
+    await stopTestWorkers();
+    await startTestWorker(ctx.db.url, { tracerProvider: provider, retrySchedule: [0, 50, 100] });
+    const sent = await send({ traceparent: TRACEPARENT, tracestate: 'vendor=opaque' });
+    expect(sent.status, sent.text).toBe(202);
+    const spans = (await deliveredWithSpans(sent.body.id)).sort(
+      (a, b) => Number(a.attributes[A.attempt]) - Number(b.attributes[A.attempt]),
+    );
+    // The receiver answered 500 to the first request and 200 to the second: attempt 1, then attempt 2.
+    const requests = requestsOf(sent.body.id);
+    expect(requests.map((request) => request.headers.traceparent)).toEqual(spans.map(traceparentOf));
+    expect(new Set(spans.map(traceparentOf)).size).toBe(2);
+    for (const request of requests) {
+      expect(request.headers.traceparent).not.toContain(PRODUCER_TRACE_ID);
+      // The attempt span is a root with no trace state: the producer's is not passed on.
+      expect(request.headers.tracestate).toBeUndefined();
+    }
+    // "Copy as curl" shows the stored request headers: the failed attempt's include what was sent.
+    const [failed] = (
+      await ctx.db.pool.query(
+        `SELECT a.request_headers FROM hookline.attempts AS a JOIN hookline.deliveries AS d ON d.id = a.delivery_id
+          WHERE d.message_id = $1 AND a.attempt_number = 1`,
+        [sent.body.id],
+      )
+    ).rows;
+    expect(failed.request_headers.traceparent).toBe(traceparentOf(spans[0]!));
+  });
+
+  it("sends the span's tracestate when the sampler gave it one, and an unsampled span's traceparent with flags 00", async () => {
+    const decision = { current: SamplingDecision.RECORD_AND_SAMPLED };
+    const sampler: Sampler = {
+      shouldSample: () => ({ decision: decision.current, traceState: createTraceState('hookline=t61') }),
+      toString: () => 'test sampler',
+    };
+    const own = new InMemorySpanExporter();
+    const sampling = new BasicTracerProvider({ sampler, spanProcessors: [new SimpleSpanProcessor(own)] });
+    try {
+      await stopTestWorkers();
+      await startTestWorker(ctx.db.url, { tracerProvider: sampling, retrySchedule: [0, 50, 100] });
+      const sampled = await send();
+      await waitForDelivery(ctx.db.pool, sampled.body.id, (row) => row.state === 'succeeded');
+      const spans = await waitUntil(
+        () =>
+          spansOf(sampled.body.id, own.getFinishedSpans()).length === 2 &&
+          spansOf(sampled.body.id, own.getFinishedSpans()),
+        { what: 'two sampled spans' },
+      );
+      const byAttempt = spans.sort((a, b) => Number(a.attributes[A.attempt]) - Number(b.attributes[A.attempt]));
+      const requests = requestsOf(sampled.body.id);
+      expect(requests.map((request) => request.headers.traceparent)).toEqual(byAttempt.map(traceparentOf));
+      expect(requests.map((request) => request.headers.tracestate)).toEqual(['hookline=t61', 'hookline=t61']);
+
+      decision.current = SamplingDecision.NOT_RECORD;
+      const unsampled = await send();
+      await waitForDelivery(ctx.db.pool, unsampled.body.id, (row) => row.state === 'succeeded');
+      expect(spansOf(unsampled.body.id, own.getFinishedSpans())).toEqual([]);
+      for (const request of requestsOf(unsampled.body.id)) {
+        expect(request.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+      }
+    } finally {
+      await stopTestWorkers();
+      await sampling.shutdown();
+    }
+  });
+
+  it('sends no trace header with HOOKLINE_PROPAGATE_TRACE_CONTEXT=false, and still writes the spans', async () => {
+    await stopTestWorkers();
+    await startTestWorker(ctx.db.url, {
+      tracerProvider: provider,
+      propagateTraceContext: false,
+      retrySchedule: [0, 50, 100],
+    });
+    const sent = await send({ traceparent: TRACEPARENT, tracestate: 'vendor=opaque' });
+    expect(await deliveredWithSpans(sent.body.id)).toHaveLength(2);
+    const requests = requestsOf(sent.body.id);
+    expect(requests).toHaveLength(2);
+    for (const request of requests) {
+      expect(request.headers.traceparent).toBeUndefined();
+      expect(request.headers.tracestate).toBeUndefined();
     }
   });
 });

@@ -1,4 +1,4 @@
-// Migration 20261129090000_fanout_by_transaction carries a running installation forward: a database
+// Migration 20261130090000_fanout_by_transaction carries a running installation forward: a database
 // written by the release before it (messages fanned out long ago, messages still in the fan-out
 // queue, a message whose first attempt runs under its leased queue row, and a producer transaction
 // still open when the migration starts) is migrated in place, without rewriting messages. Every
@@ -14,7 +14,7 @@ import { answer, startReceiver, waitUntil, type Receiver } from '../support/rece
 import { databaseBefore } from '../support/database-before';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 
-const MIGRATION = '20261129090000_fanout_by_transaction';
+const MIGRATION = '20261130090000_fanout_by_transaction';
 let dropDatabase: (() => Promise<void>) | undefined;
 let pool: Pool | undefined;
 let receiver: Receiver | undefined;

@@ -5,6 +5,7 @@ import { parseTraceparent, traceContextOf } from '../../lib/domain/messages/trac
 import { ConfigError, loadConfig } from '../../lib/runtime/env';
 import { tracingSettingsFromConfig } from '../../lib/runtime/tracing-settings';
 import { redactedUrl } from '../../worker/attempt-spans';
+import { workerOptionsFromConfig } from '../../worker/start-worker';
 
 const settingsOf = (env: Record<string, string>, part = 'hookline-worker') =>
   tracingSettingsFromConfig(loadConfig(env), part);
@@ -53,7 +54,17 @@ describe('tracing settings from OTEL_* variables', () => {
     });
   });
 
+  it('propagates trace context to receivers unless HOOKLINE_PROPAGATE_TRACE_CONTEXT=false', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' };
+    expect(workerOptionsFromConfig(loadConfig(endpoint), '').propagateTraceContext).toBe(true);
+    expect(
+      workerOptionsFromConfig(loadConfig({ ...endpoint, HOOKLINE_PROPAGATE_TRACE_CONTEXT: 'false' }), '')
+        .propagateTraceContext,
+    ).toBe(false);
+  });
+
   it.each([
+    ['HOOKLINE_PROPAGATE_TRACE_CONTEXT', 'sometimes', 'HOOKLINE_PROPAGATE_TRACE_CONTEXT must be true or false'],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318', 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL'],
     [
       'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',

@@ -109,6 +109,9 @@ describe('npm run worker with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
         'url.full': `${receiver.url}/hooks`,
       }),
     });
+    // The receiver got the attempt span's own trace context, the one the collector received.
+    const [request] = receiver.requests.filter((received) => received.headers['webhook-id'] === messageId);
+    expect(request?.headers.traceparent).toBe(`00-${span.traceId}-${span.spanId}-01`);
     // The recorder sees the SDK when it is loaded: its silence below means something.
     expect(importsRecorded(tracedImports)).toContain('@opentelemetry/sdk-trace-base');
     traced.child.kill('SIGTERM');
@@ -131,6 +134,9 @@ describe('npm run worker with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect((await untraced.exited).code).toBe(0);
     expect(collector.spans.length).toBe(spansBefore);
     expect(importsRecorded(untracedImports)).toEqual([]);
+    // Tracing off: the producer's traceparent stays home.
+    const untracedRequests = receiver.requests.filter((received) => received.headers['webhook-id'] === untracedMessage);
+    expect(untracedRequests.map((received) => received.headers.traceparent)).toEqual([undefined]);
   }, 60_000);
 });
 

@@ -1,5 +1,5 @@
 // The fan-out finds new messages by the transaction that wrote them (migration
-// 20261129090000_fanout_by_transaction): hookline.fanout_cursor is a snapshot, and a message is fanned
+// 20261130090000_fanout_by_transaction): hookline.fanout_cursor is a snapshot, and a message is fanned
 // out exactly when its written_by is visible in it (prisma/functions/fanout-snapshot.sql). These
 // tests hold that against real producer transactions on PostgreSQL: open ones that commit after later
 // ones were fanned out, transactions larger than the fan-out's limit (taken in parts: the cursor's

@@ -157,7 +157,7 @@ describe('disabling endpoints', () => {
     // A delivery created before the endpoint was disabled (fanned out while enabled) is not attempted.
     // One transaction, so the running worker sees the delivery only with the endpoint already off. The
     // delivery is written as a fan-out writes it: a fan-out never sees a message of its own transaction
-    // (migration 20261129090000_fanout_by_transaction), and the worker's, after the commit, finds the
+    // (migration 20261130090000_fanout_by_transaction), and the worker's, after the commit, finds the
     // endpoint off and writes none.
     const client = await db.pool.connect();
     let later: string;

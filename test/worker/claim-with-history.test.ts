@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { statements } from '../../worker/statements';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
+import { nodesOf, type PlanNode } from '../support/plans';
 
 let db: TestDatabase;
 let appId: string;
@@ -15,19 +16,6 @@ beforeAll(async () => {
 });
 
 describe('the claim with 200,000 finished rows', () => {
-  interface PlanNode {
-    'Node Type': string;
-    'Relation Name'?: string;
-    'Index Name'?: string;
-    'Shared Hit Blocks'?: number;
-    'Shared Read Blocks'?: number;
-    'Rows Removed by Filter'?: number;
-    'Subplan Name'?: string;
-    'Actual Rows'?: number;
-    Plans?: PlanNode[];
-  }
-  const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-
   it('reads the partial claim index, not the finished rows', async () => {
     const endpoint = await createEndpoint(db.pool, appId, 'http://127.0.0.1:9/', { eventTypes: ['sardaukar.history'] });
     // Ids given, not drawn by hookline.new_id(): a quarter of the insert's time (2.1 s instead of 2.8 s

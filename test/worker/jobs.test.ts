@@ -68,7 +68,7 @@ async function jobRow(id: string) {
  * with the insert's clock) follow creation order, or run against it with `idsNewestFirst`, so a test
  * can tell creation order from id order. Plain SQL, so the fixture does not depend
  * on the code under test; ~1 s for 100,000 rows. Fanned out long ago (written_by NULL, as every message
- * from before migration 20261129090000_fanout_by_transaction): the fan-out leaves them alone.
+ * from before migration 20261130090000_fanout_by_transaction): the fan-out leaves them alone.
  */
 async function insertDeliveries(
   appId: string,

@@ -11,22 +11,12 @@ import { BY_KEY_SETTINGS, RECORD_BY_KEY_SETTINGS } from '../../worker/worker-con
 import { statements } from '../../worker/statements';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
+import { nodesOf, type PlanNode } from '../support/plans';
 
 let db: TestDatabase;
 let appId: string;
 let endpointId: string;
 const WORKER = 'worker-with-a-backlog';
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 beforeAll(async () => {
   db = await createTestDatabase();

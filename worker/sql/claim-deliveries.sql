@@ -6,15 +6,6 @@
 -- worker died or froze); claiming sets claimable_at to the lease expiry, so both are one range scan of
 -- the partial index deliveries_claim_idx, whose size does not grow with finished rows. (First attempts
 -- leased by a fan-out are not in it: their fan-out's batch row holds their lease.)
--- `(SELECT now())`, not `now()`: the claim is planned on every call, and a plain now() lets the
--- planner probe each partition's claim index for its actual lowest claimable_at (to estimate the
--- range), walking dead entries and their heap pages, up to 100 pages an index, before it finds a
--- live one. Rows that pass through the claim queue leave such entries until vacuum. In the 30-minute
--- soak on PostgreSQL 15 (25 one-minute partitions) that planning read ~3,400 buffers and took
--- 10-30 ms a claim, and p99 enqueue -> delivery went from 85 ms to 315-510 ms once retention ran. A
--- value the planner cannot see gets the default estimate instead: the same plan, 130 buffers, 1.5 ms
--- (EXPLAIN of the claim's search on that live soak database). No test reproduces the probe yet, and
--- no soak has run on this change: see bench/README.md, "the soak on PostgreSQL 15".
 -- SKIP LOCKED lets any number of workers claim concurrently without waiting on each other.
 -- The endpoint's enabled flag and circuit breaker come back with each row, read in this same
 -- statement, so the worker never sends on a stale view of an open circuit.
@@ -23,7 +14,7 @@
 WITH due AS (
   SELECT id
     FROM hookline.deliveries
-   WHERE claimable_at <= (SELECT now())
+   WHERE claimable_at <= now()
    ORDER BY claimable_at
    LIMIT $2
      FOR UPDATE SKIP LOCKED

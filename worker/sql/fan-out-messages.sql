@@ -1,7 +1,7 @@
 -- Parameters: $1 workerId, $2 messages, $3 room, $4 leaseSeconds.
 -- Fans out the messages committed since the last fan-out into one delivery per enabled, subscribed
 -- endpoint, outside any producer's transaction: the producer pays for its message row alone (no queue
--- row: migration 20261129090000_fanout_by_transaction), and its cost does not depend on how many
+-- row: migration 20261130090000_fanout_by_transaction), and its cost does not depend on how many
 -- endpoints are subscribed.
 -- Which messages are new: those not fanned out by hookline.fanout_cursor (its snapshot, and the one
 -- transaction it took in part) whose producer's transaction is visible in this statement's snapshot,

@@ -9,7 +9,7 @@
 -- lib/domain/deliveries/delivery-states.ts, which the live count uses too, so old points and the latest agree).
 -- 'pending' is never tried yet ("waiting"). Messages not yet fanned out have no delivery to count:
 -- they are one fan-out away, or a few for a transaction larger than one fan-out, which is taken in parts
--- (migration 20261129090000_fanout_by_transaction, worker/sql/fan-out-messages.sql). Not counted at all,
+-- (migration 20261130090000_fanout_by_transaction, worker/sql/fan-out-messages.sql). Not counted at all,
 -- so no reader here can count the part of such a transaction already taken twice or not at all.
 INSERT INTO hookline.queue_depth_samples (sampled_at, app_id, state, count)
 SELECT date_trunc('minute', now()), app_id, state, count(*)

@@ -9,7 +9,7 @@ export const metadata: Metadata = { title: 'Audit log' };
 
 export default async function AuditPage() {
   const access = await pageAccess('/audit');
-  if (!access.allowed) return <Forbidden title="Audit log" role={access.session.role} permission={access.permission} />;
+  if (!access.allowed) return <Forbidden title="Audit log" role={access.session.role} refusal={access.refusal} />;
   return (
     <Suspense fallback={<Loading />}>
       <AuditLog />

@@ -7,6 +7,6 @@ export const metadata: Metadata = { title: 'Members' };
 
 export default async function MembersPage() {
   const access = await pageAccess('/members');
-  if (!access.allowed) return <Forbidden title="Members" role={access.session.role} permission={access.permission} />;
+  if (!access.allowed) return <Forbidden title="Members" role={access.session.role} refusal={access.refusal} />;
   return <MembersList currentUserId={access.session.userId} />;
 }

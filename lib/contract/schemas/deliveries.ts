@@ -129,7 +129,17 @@ export const replayDeliveriesBody = z.union([
 
 export const replayDeliveriesResult = z.union([
   z.object({ replayed: z.number().int() }).describe('deliveryIds: the deliveries replayed now'),
-  z.object({ matched: z.number().int() }).describe('dryRun: how many the filter matches; nothing changed'),
+  z
+    .object({
+      matched: z.number().int(),
+      matchedIsLowerBound: z
+        .boolean()
+        .optional()
+        .describe(
+          'true: a payload search stopped counting at 10,000 matches or at HOOKLINE_SEARCH_BUDGET_MS, so at least `matched` match (the job still replays every one); false or absent: exactly `matched`',
+        ),
+    })
+    .describe('dryRun: how many the filter matches; nothing changed'),
   z.object({ job }).describe('filter: the background job replaying them (GET /apps/{appId}/jobs/{jobId})'),
 ]);
 export type ReplaySelectionResult = ResponseBody<typeof replayDeliveriesResult>;

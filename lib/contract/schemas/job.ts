@@ -20,6 +20,11 @@ export const job = z.object({
   params: z.record(z.string(), z.unknown()).describe('What the job acts on, as it was asked for'),
   state: z.enum(JOB_STATES),
   total: z.number().int().describe('Rows the job will act on, counted when it was created'),
+  totalIsLowerBound: z
+    .boolean()
+    .describe(
+      'true: counting a payload search stopped at its cap or time budget, so the job acts on at least `total` rows; `processed` may pass it',
+    ),
   processed: z.number().int().describe('Rows acted on so far: replayed deliveries, or backfilled deliveries created'),
   error: z.string().nullable(),
   createdAt: timestamp,

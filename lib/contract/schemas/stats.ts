@@ -32,7 +32,15 @@ export const stats = z.object({
       waiting: z.number().int().describe('Pending, never tried'),
       retrying: z.number().int().describe('Pending, failed at least once'),
       delivering: z.number().int(),
-      dead: z.number().int(),
+      dead: z
+        .number()
+        .int()
+        .describe('Counted up to 10,000: with deadCapped, more than this many are dead (the count stops there)'),
+      deadCapped: z
+        .boolean()
+        .describe(
+          'More than `dead` deliveries are dead: the count stopped at 10,000, so it costs the same at any history',
+        ),
       waitingFor: z
         .object({
           worker: z.number().int().describe('Due now: sent as soon as a worker has a free slot'),

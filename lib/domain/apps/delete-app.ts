@@ -30,7 +30,7 @@ export async function deleteApp({ appId }: { appId: string }): Promise<void> {
     });
     await tx.$executeRaw`DELETE FROM hookline.attempts WHERE app_id = ${appId}`;
     await tx.$executeRaw`DELETE FROM hookline.deliveries WHERE app_id = ${appId}`;
-    // The fan-out keeps no row per message (migration 20261129090000_fanout_by_transaction): a message
+    // The fan-out keeps no row per message (migration 20261130090000_fanout_by_transaction): a message
     // of this app it has not reached yet goes here, and one it reads meanwhile finds no endpoint.
     await tx.$executeRaw`DELETE FROM hookline.messages WHERE app_id = ${appId}`;
     // Operational events about it (migration 20261124130000). Subscriptions scoped to it stay: without

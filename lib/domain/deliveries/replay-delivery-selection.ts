@@ -11,7 +11,8 @@ export type DeliverySelection = { deliveryIds: string[] } | { filter: ReplayDeli
  * counts what the job would change, and the job's total is that count. A filter without a state acts
  * on the failed ones (retrying or dead), the same set as an endpoint's recover: replaying "everything
  * from yesterday" must not re-send what was delivered. Any other set is asked for by naming its state.
- * A payload search in the filter narrows the count and the job alike. */
+ * A payload search in the filter narrows the count and the job alike; its count stops at a cap or the
+ * search budget and then says it is a lower bound (count-replay-matching.ts), the job does not. */
 export async function replayDeliverySelection({ appId, selection }: { appId: string; selection: DeliverySelection }) {
   if ('deliveryIds' in selection) {
     const audit = {
@@ -23,7 +24,8 @@ export async function replayDeliverySelection({ appId, selection }: { appId: str
   }
   if (selection.dryRun) {
     const filter = { ...selection.filter, state: selection.filter.state ?? 'failed' };
-    return { matched: await countReplayMatching({ appId, filter }) };
+    const { count, lowerBound } = await countReplayMatching({ appId, filter });
+    return { matched: count, matchedIsLowerBound: lowerBound };
   }
   return { job: await createJob({ appId, request: { kind: 'replay', filter: selection.filter } }) };
 }

@@ -9,7 +9,8 @@ import type { AttemptView } from './delivery-view';
  * time and duration are the recorded ones. The request headers are rebuilt the way the worker built
  * them (worker/deliver.ts): the id, the timestamp (the attempt's start in whole seconds) and the
  * signatures of the secrets that were valid then, so "copy as curl" still sends a verifiable request;
- * the endpoint's custom headers are today's. The response was not kept.
+ * the endpoint's custom headers are today's. The response was not kept, nor the attempt span's
+ * traceparent (worker/attempt-spans.ts), which is therefore not shown: no made-up trace id.
  */
 export async function successAttemptFromDelivery(delivery: {
   id: string;

@@ -11,6 +11,6 @@ import { findEndpoint } from '../endpoints/find-endpoint';
 export async function backfillEndpoint({ appId, endpointId, since, dryRun }: EndpointSinceInput) {
   await findEndpoint(appId, endpointId);
   const request = { kind: 'backfill' as const, endpointId, since };
-  if (dryRun) return { matched: await countJob({ appId, request, asOf: new Date() }) };
+  if (dryRun) return { matched: (await countJob({ appId, request, asOf: new Date() })).count };
   return { job: await createJob({ appId, request }) };
 }

@@ -1,5 +1,5 @@
 import { getPrisma } from '../../database/db';
-import { countReplayMatching } from '../deliveries/count-replay-matching';
+import { countReplayMatching, type ReplayCount } from '../deliveries/count-replay-matching';
 import { findEndpoint } from '../endpoints/find-endpoint';
 import type { ReplayDeliveryFilter } from '../../contract/schemas/deliveries';
 import type { CreateJobRequest } from '../../contract/schemas/jobs';
@@ -18,9 +18,18 @@ export function jobDeliveryFilter(request: Exclude<CreateJobRequest, { kind: 'ba
  * dry runs show (a payload search included); the worker's batches (worker/sql/job-replay-batch.sql) select the same rows
  * (test/worker/jobs.test.ts compares the two over every filter key). Backfill counts the messages the
  * backfill batch (worker/sql/job-backfill-batch.sql) would give the endpoint a delivery for, with its
- * exact test of "fanned out" (a transaction the fan-out took in part counts message by message).
+ * exact test of "fanned out" (a transaction the fan-out took in part counts message by message). A
+ * replay with a payload search counts under a cap and a time budget, and may answer a lower bound.
  */
-export async function countJob({ appId, request, asOf }: { appId: string; request: CreateJobRequest; asOf: Date }) {
+export async function countJob({
+  appId,
+  request,
+  asOf,
+}: {
+  appId: string;
+  request: CreateJobRequest;
+  asOf: Date;
+}): Promise<ReplayCount> {
   if (request.kind !== 'backfill') {
     if (request.kind === 'recover') await findEndpoint(appId, request.endpointId);
     return countReplayMatching({ appId, filter: jobDeliveryFilter(request), asOf });
@@ -39,5 +48,5 @@ export async function countJob({ appId, request, asOf }: { appId: string; reques
        AND NOT EXISTS (SELECT 1 FROM hookline.fanout_cursor AS c
                         WHERE m.written_by IS NOT NULL
                           AND NOT hookline.fanned_out(m.written_by, m.id, c.fanned_out_through, c.partial_xid, c.partial_through_id))`;
-  return row?.count ?? 0;
+  return { count: row?.count ?? 0, lowerBound: false };
 }

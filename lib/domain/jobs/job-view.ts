@@ -10,6 +10,7 @@ export function jobView(row: Job) {
     params: (row.params ?? {}) as Record<string, unknown>,
     state: row.state as JobState,
     total: row.total,
+    totalIsLowerBound: row.totalIsLowerBound,
     processed: row.processed,
     error: row.error,
     createdAt: row.createdAt.toISOString(),

@@ -177,7 +177,7 @@ export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult
 }
 
 /** PostgreSQL's query_canceled (57014), as Prisma's driver adapter passes it on. */
-function isStatementTimeout(error: unknown): boolean {
+export function isStatementTimeout(error: unknown): boolean {
   const text = `${(error as { code?: unknown })?.code ?? ''} ${JSON.stringify((error as { meta?: unknown })?.meta ?? {})} ${(error as Error)?.message ?? ''}`;
   return text.includes('57014') || /statement timeout/i.test(text);
 }

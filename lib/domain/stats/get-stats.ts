@@ -2,7 +2,9 @@
 // per-minute and hourly rollups (per app: hookline.stats_app_minutely and _hourly; per endpoint:
 // hookline.stats_minutely and _hourly; see rollup-rows.ts) and the once-a-minute queue samples, never
 // from attempts: a week of one app is ~1 k per-app hourly rows against millions of attempts.
-// Only the current queue is counted live from deliveries (partial indexes keep that cheap).
+// Only the current queue is counted live from deliveries, through partial indexes: the unfinished
+// ones cost a heap visit each (read-live-queue.ts), the dead ones are counted up to 10,000
+// (read-queue-depth.ts), never every dead row the history holds.
 import type { StatsPoint as WireStatsPoint } from '../../contract/schemas/stats';
 import { readReplicaState } from '../../database/read-replica';
 import { latencyPercentile } from './latency-percentile';
@@ -58,7 +60,8 @@ export async function getStats(input: StatsInput) {
   const endsNow = Date.now() - to.getTime() < bucketSeconds * 1000;
   if (!range.endpointId && endsNow && Number.isFinite(lastBucket)) {
     const latest = pointAt(lastBucket).queue;
-    for (const state of QUEUE_STATES) latest[state] = queue[state];
+    // A capped dead count is a lower bound, not a point of the chart: that state keeps its sample.
+    for (const state of QUEUE_STATES) if (!(state === 'dead' && queue.deadCapped)) latest[state] = queue[state];
   }
   for (const [t, counts] of errorClasses.buckets) pointAt(t).errorClasses = counts;
   for (const [t, counts] of statusCodes.buckets) pointAt(t).statusCodes = counts;

@@ -12,24 +12,48 @@ import { appScopeSql } from '../apps/app-scope';
 export type QueueState = 'waiting' | 'retrying' | 'delivering' | 'dead';
 export const QUEUE_STATES: QueueState[] = ['waiting', 'retrying', 'delivering', 'dead'];
 
-export type QueueDepth = Record<QueueState, number> & { waitingFor: LiveQueue['waitingFor'] };
+/**
+ * The dead count stops here, so it costs the same at any history. Dead deliveries stay until
+ * retention drops their period, and each one counted is a heap visit: deliveries_dead_idx also holds
+ * cancelled deliveries that had failed, and `state`, which tells them apart, is in no index (so a
+ * first attempt's update stays HOT: migration 20261124110000_hot_first_attempts). Measured at 2 M
+ * deliveries (bench:dashboard --attempts=8000000 --days=30), 13,333 dead: one buffer per dead row,
+ * 13,350 a call, 184 ms from a cold cache, 69 ms mean under load; with 73,333 dead (the 10 M fill's
+ * share), 73,394 buffers and 0.7-1.2 s. Capped: about 10,000 buffers (10,063-10,091 there) whatever
+ * is stored (test/api/stats-dead-count.test.ts). The worker's exact once-a-minute sample still goes
+ * to the queue chart.
+ */
+export const DEAD_COUNT_CAP = 10_000;
+
+export type QueueDepth = Record<QueueState, number> & {
+  /** `dead` is DEAD_COUNT_CAP and more are dead: the count stopped there. */
+  deadCapped: boolean;
+  waitingFor: LiveQueue['waitingFor'];
+};
 
 export async function readQueueDepth({ appId, appIds, endpointId }: StatsRange): Promise<QueueDepth> {
-  const scopeDeliveries = Prisma.sql`
-    ${appScopeSql({ appId, appIds }, 'd.app_id')}
-    ${endpointId ? Prisma.sql`AND d.endpoint_id = ${endpointId}` : Prisma.empty}`;
-  // Dead rows pile up until retention; unfinished ones are the live queue.
   const [live, deadRows] = await Promise.all([
     readLiveQueue({ appId, appIds, endpointId }),
-    (await readPrisma()).$queryRaw<{ dead: number }[]>`
-      SELECT count(*)::float8 AS dead FROM hookline.dead_deliveries d WHERE true ${scopeDeliveries}`,
+    (await readPrisma()).$queryRaw<{ dead: number }[]>(deadCountStatement({ appId, appIds, endpointId })),
   ]);
   const queue = sumLiveQueues(live.values());
+  const dead = deadRows[0]?.dead ?? 0;
   return {
     waiting: queue.waiting,
     retrying: queue.retrying,
     delivering: queue.delivering,
-    dead: deadRows[0]?.dead ?? 0,
+    dead: Math.min(dead, DEAD_COUNT_CAP),
+    deadCapped: dead > DEAD_COUNT_CAP,
     waitingFor: queue.waitingFor,
   };
+}
+
+/** The dead deliveries in scope, counted up to DEAD_COUNT_CAP + 1 (one more says "there are more"). */
+export function deadCountStatement({ appId, appIds, endpointId }: Pick<StatsRange, 'appId' | 'appIds' | 'endpointId'>) {
+  return Prisma.sql`
+    SELECT count(*)::float8 AS dead
+      FROM (SELECT FROM hookline.dead_deliveries d
+             WHERE true ${appScopeSql({ appId, appIds }, 'd.app_id')}
+                   ${endpointId ? Prisma.sql`AND d.endpoint_id = ${endpointId}` : Prisma.empty}
+             LIMIT ${Prisma.raw(String(DEAD_COUNT_CAP + 1))}) AS counted`;
 }
