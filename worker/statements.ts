@@ -107,7 +107,27 @@ export type FanOutRow = (TakenRow | { [K in keyof TakenRow]: null }) & {
   batch_id: string | null;
   /** New messages waited, but another fan-out held the cursor: this one took nothing; try again soon. */
   cursor_busy: boolean;
+  /** The cursor to pass next time (worker/fan-out.ts): the one this fan-out moved, or the current one. */
+  cursor_through: string;
+  cursor_partial_xid: string | null;
+  cursor_partial_through_id: string | null;
+  /** The cursor passed was not the current one: nothing was taken; try again at once with the new one. */
+  cursor_moved: boolean;
 };
+
+/** The fan-out cursor as a worker last saw it (hookline.fanout_cursor, as text); nulls: none seen yet. */
+export interface FanOutCursor {
+  cursorThrough: string | null;
+  cursorPartialXid: string | null;
+  cursorPartialThroughId: string | null;
+}
+
+export interface FanOutParams extends FanOutCursor {
+  workerId: string;
+  messages: number;
+  room: number;
+  leaseSeconds: number;
+}
 
 export interface RecordResultsParams {
   workerId: string;
@@ -138,9 +158,17 @@ export const statements = {
     ['workerId', 'limit', 'leaseSeconds'],
     { prepared: true },
   ),
-  fanOutMessages: statement<{ workerId: string; messages: number; room: number; leaseSeconds: number }, FanOutRow>()(
+  fanOutMessages: statement<FanOutParams, FanOutRow>()(
     'fan-out-messages',
-    ['workerId', 'messages', 'room', 'leaseSeconds'],
+    [
+      'workerId',
+      'messages',
+      'room',
+      'leaseSeconds',
+      'cursorThrough',
+      'cursorPartialXid',
+      'cursorPartialThroughId',
+    ],
     { prepared: true },
   ),
   deleteOrphanDeliveries: statement<{ workerId: string; deliveryIds: string[] }>()('delete-orphan-deliveries', [

@@ -10,6 +10,7 @@
 import type { Pool } from '../lib/database/pg';
 import type { CircuitState } from './circuit-breaker';
 import type { LeaseBook } from './leases';
+import { FanOutRunner } from './fan-out';
 import { statements, type FanOutRow } from './statements';
 
 export interface TakenRow {
@@ -44,6 +45,7 @@ export interface Taken {
 export class DeliverySource {
   /** Deliveries each fanned-out message made lately (subscribed endpoints per event), smoothed. */
   private deliveriesPerMessage = 1;
+  private readonly fanOut = new FanOutRunner();
 
   constructor(
     private readonly pool: Pool,
@@ -71,17 +73,14 @@ export class DeliverySource {
     // Sized so the deliveries the messages make roughly fill the room: with 100 endpoints subscribed,
     // 256 messages would write 25,600 rows in one statement for 256 slots.
     const messages = Math.max(1, Math.min(room, Math.floor(room / this.deliveriesPerMessage)));
-    sentAt = Date.now();
     let rows: FanOutRow[];
     try {
-      rows = (
-        await statements.fanOutMessages.run(this.pool, {
-          workerId: this.workerId,
-          messages,
-          room,
-          leaseSeconds: this.leaseSeconds,
-        })
-      ).rows;
+      ({ rows, sentAt } = await this.fanOut.run(this.pool, {
+        workerId: this.workerId,
+        messages,
+        room,
+        leaseSeconds: this.leaseSeconds,
+      }));
     } catch (error) {
       // The claim committed and its rows are in the lease book: thrown away here they were renewed for
       // ever and never sent (a PostgreSQL restart between the two statements).

@@ -96,24 +96,3 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT pg_catalog.pg_visible_in_snapshot(written_by, through)
          OR coalesce(written_by = partial_xid AND id <= partial_through_id, false)
 $$;
-
--- The cursor as this statement's snapshot sees it, for the planner: PL/pgSQL and STABLE, so a custom
--- plan evaluates it while planning (the estimate of a range on a value only known at run time is a
--- fixed 0.5 %) and prices the fan-out's candidate range by the index's real rows. Planned with that
--- default, a backlog of 20,000 in one partition was read whole and sorted for 256 of them
--- (test/worker/record-results-plan.test.ts); priced right, the index is walked in order and stops.
--- The value it returns is the one the fan-out locks (fan-out-messages.sql compares the versions).
-CREATE OR REPLACE FUNCTION hookline.fanout_cursor_snapshot() RETURNS pg_snapshot
-LANGUAGE plpgsql STABLE AS $$
-BEGIN
-  RETURN (SELECT c.fanned_out_through FROM hookline.fanout_cursor AS c);
-END $$;
-
--- The cursor's transaction taken in part, for the planner in the same way (fan-out-messages.sql splits
--- its candidates' range at it): with it read at run time (an InitPlan), the range below it was priced at
--- 0.5 % of the table, and PostgreSQL 18 read a backlog of 20,000 whole and sorted it for 256.
-CREATE OR REPLACE FUNCTION hookline.fanout_cursor_partial_xid() RETURNS xid8
-LANGUAGE plpgsql STABLE AS $$
-BEGIN
-  RETURN (SELECT c.partial_xid FROM hookline.fanout_cursor AS c);
-END $$;

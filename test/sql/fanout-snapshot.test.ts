@@ -9,6 +9,7 @@
 // none.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fanOutOnce } from '../../worker/fan-out';
 import { statements } from '../../worker/statements';
 import { createPool, type Pool } from '../../lib/database/pg';
 import { createTestDatabase, type TestDatabase } from '../support/database';
@@ -56,7 +57,7 @@ async function send(on: pg.PoolClient | pg.Pool, label: string, count = 1): Prom
 
 /** One fan-out as a worker runs it, taking about `limit` messages, leasing none. */
 async function fanOut(limit: number): Promise<{ taken: number; busy: boolean }> {
-  const { rows } = await statements.fanOutMessages.run(pool, {
+  const rows = await fanOutOnce(pool, {
     workerId: 'algebra',
     messages: limit,
     room: 0,
@@ -332,7 +333,7 @@ describe('the fan-out over producer transactions', () => {
     // to its own worker.
     const batches: string[][] = [];
     for (const worker of ['first', 'second', 'third']) {
-      const { rows } = await statements.fanOutMessages.run(pool, {
+      const rows = await fanOutOnce(pool, {
         workerId: worker,
         messages: 4,
         room: 10,

@@ -1,5 +1,5 @@
 // Reading and waiting on deliveries and attempts in worker tests, with plain SQL.
-import { statements } from '../../worker/statements';
+import { fanOutOnce } from '../../worker/fan-out';
 import type { Pool } from '../../lib/database/pg';
 import { waitUntil } from './receiver';
 
@@ -89,7 +89,7 @@ export function waitForDelivery(
 export async function fanOutQueued(pool: Pool): Promise<number> {
   let created = 0;
   for (;;) {
-    const { rows } = await statements.fanOutMessages.run(pool, {
+    const rows = await fanOutOnce(pool, {
       workerId: 'test-fan-out',
       messages: 1000,
       room: 0,

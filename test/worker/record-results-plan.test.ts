@@ -9,6 +9,7 @@ import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BY_KEY_SETTINGS, RECORD_BY_KEY_SETTINGS } from '../../worker/worker-connections';
 import { statements } from '../../worker/statements';
+import { fanOutOnce, readFanOutCursor } from '../../worker/fan-out';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { nodesOf, type PlanNode } from '../support/plans';
@@ -253,7 +254,13 @@ describe('taking work behind a backlog', () => {
   it('fans out 256 messages finding them through messages_written_by_idx', async () => {
     const plan = await explain(
       statements.fanOutMessages.text,
-      statements.fanOutMessages.values({ workerId: 'a-worker', messages: 256, room: 256, leaseSeconds: 10 }),
+      statements.fanOutMessages.values({
+        workerId: 'a-worker',
+        messages: 256,
+        room: 256,
+        leaseSeconds: 10,
+        ...(await readFanOutCursor(db.pool)),
+      }),
       BY_KEY_SETTINGS,
     );
     const read = reads(plan);
@@ -310,7 +317,7 @@ describe('taking work behind a backlog', () => {
 
   // Last: it fans out for real (the statements above ran in rolled-back transactions).
   it("finds an expired fan-out batch's messages through messages_written_by_idx", async () => {
-    const { rows } = await statements.fanOutMessages.run(db.pool, {
+    const rows = await fanOutOnce(db.pool, {
       workerId: 'a-dead-worker',
       messages: 256,
       room: 256,
@@ -325,7 +332,13 @@ describe('taking work behind a backlog', () => {
     expect(cursor[0]!.partial_through_id).toBe('msg_queued_00256');
     const next = await explain(
       statements.fanOutMessages.text,
-      statements.fanOutMessages.values({ workerId: 'a-worker', messages: 256, room: 256, leaseSeconds: 10 }),
+      statements.fanOutMessages.values({
+        workerId: 'a-worker',
+        messages: 256,
+        room: 256,
+        leaseSeconds: 10,
+        ...(await readFanOutCursor(db.pool)),
+      }),
       BY_KEY_SETTINGS,
     );
     const nextReads = reads(next);

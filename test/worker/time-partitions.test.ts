@@ -8,7 +8,7 @@ import { maintainTimePartitions, periodForRetention } from '../../worker/time-pa
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { skipFanOut } from '../support/deliveries';
-import { statements } from '../../worker/statements';
+import { fanOutOnce } from '../../worker/fan-out';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -254,7 +254,7 @@ describe('time partitions', () => {
     expect((await maintain())?.held).toContain(period);
 
     // Fanned out, its first attempt leased to a worker under a batch: still held.
-    const { rows } = await statements.fanOutMessages.run(db.pool, {
+    const rows = await fanOutOnce(db.pool, {
       workerId: 'a-worker',
       messages: 10,
       room: 10,

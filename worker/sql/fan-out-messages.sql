@@ -1,4 +1,6 @@
--- Parameters: $1 workerId, $2 messages, $3 room, $4 leaseSeconds.
+-- Parameters: $1 workerId, $2 messages, $3 room, $4 leaseSeconds, $5 cursorThrough,
+--   $6 cursorPartialXid, $7 cursorPartialThroughId.
+-- The last three: the cursor as the worker last saw it (worker/fan-out.ts); all NULL when it knows none yet.
 -- Fans out the messages committed since the last fan-out into one delivery per enabled, subscribed
 -- endpoint, outside any producer's transaction: the producer pays for its message row alone (no queue
 -- row: migration 20261130090000_fanout_by_transaction), and its cost does not depend on how many
@@ -24,13 +26,15 @@
 -- fans out nothing this turn; its claim still runs. The fan-outs of a drain follow each other without
 -- waiting, each taking what committed before it began. The cursor is locked only if something is
 -- new: an idle worker's poll (every 10 ms while it polls) reads the index and writes nothing.
--- The scans' bounds come from hookline.fanout_cursor_snapshot() and fanout_cursor_partial_xid(), which
--- the planner can read (prisma/functions/fanout-snapshot.sql says why); they are the version locked here
--- (the only rows they take are the cursor_row's: without it, none).
--- The cursor's version must be the one this statement's snapshot sees (its xmin): one that another
--- fan-out moved after this statement began would be ahead of this snapshot (FOR UPDATE in READ
--- COMMITTED returns the newest version), and the new cursor, this snapshot, would move it backwards
--- and fan those messages out twice. Such a fan-out does nothing and the next turn takes over.
+-- The scans' bounds are the cursor the worker passed, as parameters: a custom plan sees them as
+-- constants, prices each range by the index's real rows and walks it in order (planned with a value
+-- known only at run time, a backlog of 20,000 in one partition was read whole and sorted for 256:
+-- test/worker/record-results-plan.test.ts), and nothing reads the cursor once per partition. Reading
+-- it inside the statement, through STABLE functions the planner could evaluate, cost ~56 function
+-- calls and ~5 ms of planning per fan-out over 16 time partitions (20k drain, PostgreSQL 18: 451 us
+-- of CPU per delivery against 306 with a queue row). The cursor is locked only if it is still the
+-- one passed, so what the ranges found is exactly what is new after it; a worker that passed an old
+-- one (another worker moved it since) takes nothing and gets the current one back.
 -- Up to $3 of the new deliveries whose endpoint's circuit is closed are inserted already leased to
 -- worker $1 and returned, ready to send: a first attempt costs no separate claim. They run under one
 -- row of hookline.fanout_batches for the whole fan-out (its messages are the cursor's step: fanned out
@@ -47,54 +51,53 @@
 -- time partition, and retention drops them together.
 -- Crash cost: none. Before the commit, the cursor has not moved; after it, the batch's first attempts
 -- come back when its lease runs out.
-WITH cursor_row AS (
-  SELECT c.fanned_out_through AS after, c.partial_xid, c.partial_through_id
-    FROM hookline.fanout_cursor AS c
-   WHERE c.xmin = (SELECT seen.xmin FROM hookline.fanout_cursor AS seen)
-     AND (EXISTS (SELECT 1 FROM hookline.messages AS m
-                   WHERE m.written_by = c.partial_xid AND m.id > c.partial_through_id)
-          OR EXISTS (SELECT 1 FROM hookline.messages AS m
-                      WHERE m.written_by >= pg_snapshot_xmin(c.fanned_out_through)
-                        AND m.written_by < coalesce(c.partial_xid, pg_snapshot_xmax(pg_current_snapshot()))
-                        AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
-                        AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through))
-          OR EXISTS (SELECT 1 FROM hookline.messages AS m
-                      WHERE m.written_by > c.partial_xid
-                        AND m.written_by < pg_snapshot_xmax(pg_current_snapshot())
-                        AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
-                        AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through)))
-     FOR UPDATE SKIP LOCKED
-), ordered AS (
-  -- The next $2 + 1 new messages: rank 0 the rest of the transaction taken in part, rank 1 the others.
+WITH ordered AS (
+  -- The next $2 + 1 new messages after the cursor the worker passed: rank 0 the rest of the transaction
+  -- taken in part, rank 1 the others.
   SELECT u.*, row_number() OVER (ORDER BY u.rank, u.written_by, u.id) AS n
     FROM ((SELECT 0 AS rank, m.written_by, m.id, m.app_id, m.event_type, m.created_at, m.target_endpoint_id
              FROM hookline.messages AS m
-            WHERE m.written_by = (SELECT partial_xid FROM cursor_row)
-              AND m.id > (SELECT partial_through_id FROM cursor_row)
+            WHERE m.written_by = $6::xid8
+              AND m.id > $7::text
             ORDER BY m.written_by, m.id
             LIMIT $2 + 1)
           UNION ALL
           (SELECT 1, m.written_by, m.id, m.app_id, m.event_type, m.created_at, m.target_endpoint_id
              FROM hookline.messages AS m
-            WHERE m.written_by >= pg_snapshot_xmin(hookline.fanout_cursor_snapshot())
-              AND m.written_by < coalesce(hookline.fanout_cursor_partial_xid(), pg_snapshot_xmax(pg_current_snapshot()))
+            WHERE m.written_by >= pg_snapshot_xmin($5::pg_snapshot)
+              AND m.written_by < coalesce($6::xid8, pg_snapshot_xmax(pg_current_snapshot()))
               AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
-              AND NOT pg_visible_in_snapshot(m.written_by, (SELECT after FROM cursor_row))
+              AND NOT pg_visible_in_snapshot(m.written_by, $5::pg_snapshot)
             ORDER BY m.written_by, m.id
             LIMIT $2 + 1)
           UNION ALL
           (SELECT 1, m.written_by, m.id, m.app_id, m.event_type, m.created_at, m.target_endpoint_id
              FROM hookline.messages AS m
-            WHERE m.written_by > hookline.fanout_cursor_partial_xid()
+            WHERE m.written_by > $6::xid8
               AND m.written_by < pg_snapshot_xmax(pg_current_snapshot())
               AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
-              AND NOT pg_visible_in_snapshot(m.written_by, (SELECT after FROM cursor_row))
+              AND NOT pg_visible_in_snapshot(m.written_by, $5::pg_snapshot)
             ORDER BY m.written_by, m.id
             LIMIT $2 + 1)) AS u
    ORDER BY u.rank, u.written_by, u.id
    LIMIT $2 + 1
+), cursor_row AS (
+  -- Locked only if something is new, and only if it is still the cursor passed: one that another
+  -- fan-out moved since (committed before this statement began, or after it: FOR UPDATE in READ
+  -- COMMITTED rechecks this condition on the newest version) is not taken, nor one another fan-out
+  -- holds (SKIP LOCKED). The cursor only moves forward (fanout-snapshot.sql), so its value names
+  -- its version.
+  SELECT c.fanned_out_through AS after, c.partial_xid, c.partial_through_id
+    FROM hookline.fanout_cursor AS c
+   WHERE EXISTS (SELECT 1 FROM ordered)
+     AND c.fanned_out_through::text = $5::pg_snapshot::text
+     AND c.partial_xid IS NOT DISTINCT FROM $6::xid8
+     AND c.partial_through_id IS NOT DISTINCT FROM $7::text
+     FOR UPDATE SKIP LOCKED
 ), messages AS (
-  SELECT o.id, o.app_id, o.event_type, o.created_at, o.target_endpoint_id FROM ordered AS o WHERE o.n <= $2
+  SELECT o.id, o.app_id, o.event_type, o.created_at, o.target_endpoint_id
+    FROM ordered AS o
+   WHERE o.n <= $2 AND EXISTS (SELECT 1 FROM cursor_row)
 ), step AS (
   -- The last message taken and the one after it: whether anything new is left (more), and whether it
   -- is of the last one's transaction (that one is then taken in part).
@@ -173,20 +176,28 @@ WITH cursor_row AS (
 )
 -- One row per leased delivery, each carrying the counts and its batch; a single row with a NULL id
 -- when none was leased, so the worker always learns how many messages it took, how many deliveries
--- they made, and whether new messages were left to another fan-out that held the cursor (cursor_busy:
--- worth another try soon; looked for only when this one did not lock it).
-SELECT leased.*, counts.messages_taken, counts.deliveries_created, counts.batch_id, counts.cursor_busy
+-- they made, and the cursor to pass next time: the one it moved, or else the one this statement's
+-- snapshot sees. cursor_moved: the cursor passed was not that one (another worker's fan-out moved
+-- it, or the worker knew none yet), so nothing was taken; worth another try at once with the new one.
+-- cursor_busy: new messages waited but another fan-out held the cursor; worth another try soon.
+SELECT leased.*, counts.*
   FROM (SELECT (SELECT count(*) FROM messages)::int AS messages_taken,
                (SELECT count(*) FROM inserted)::int AS deliveries_created,
                (SELECT id FROM batch) AS batch_id,
-               CASE WHEN EXISTS (SELECT 1 FROM cursor_row) THEN false
-                    -- (Treats the part of partial_xid taken as new: at worst one try too many soon.)
-                    ELSE EXISTS (SELECT 1 FROM hookline.fanout_cursor AS c, hookline.messages AS m
-                                  WHERE m.written_by >= pg_snapshot_xmin(c.fanned_out_through)
-                                    AND m.written_by < pg_snapshot_xmax(pg_current_snapshot())
-                                    AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
-                                    AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through))
-               END AS cursor_busy) AS counts
+               cursor.through::text AS cursor_through,
+               cursor.partial_xid::text AS cursor_partial_xid,
+               cursor.partial_through_id AS cursor_partial_through_id,
+               NOT EXISTS (SELECT 1 FROM advanced)
+                 AND (cursor.through::text IS DISTINCT FROM $5::pg_snapshot::text
+                      OR cursor.partial_xid IS DISTINCT FROM $6::xid8
+                      OR cursor.partial_through_id IS DISTINCT FROM $7::text) AS cursor_moved,
+               EXISTS (SELECT 1 FROM ordered) AND NOT EXISTS (SELECT 1 FROM cursor_row) AS cursor_busy
+          FROM (SELECT through, through_partial_xid AS partial_xid, through_partial_id AS partial_through_id
+                  FROM advanced
+                UNION ALL
+                SELECT c.fanned_out_through, c.partial_xid, c.partial_through_id
+                  FROM hookline.fanout_cursor AS c
+                 WHERE NOT EXISTS (SELECT 1 FROM advanced)) AS cursor) AS counts
   LEFT JOIN (
     SELECT i.id, i.app_id, i.endpoint_id, i.message_id, i.attempt_count,
            m.event_type, m.created_at, m.payload::text AS payload, m.traceparent, m.tracestate,
