@@ -116,7 +116,7 @@ export class DeliveryWorker {
       pollIntervalMs: options.pollIntervalMs,
       maxUnrecorded: options.maxUnrecordedResults ?? Math.max(options.concurrency, 2 * options.flushMaxResults),
       pool,
-      source: new DeliverySource(pool, workerId, options.leaseSeconds, this.leases),
+      source: new DeliverySource(this.connections.takePool, workerId, options.leaseSeconds, this.leases),
       dispatcher: this.dispatcher,
       flusher: this.flusher,
       leaseKeeper: this.leaseKeeper,
