@@ -23,6 +23,7 @@ LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   v_message_id text;
   v_mine boolean;
+  v_fanned_out boolean;
   v_delivery record;
   v_response hookline._http_response;
   v_status hookline.request_status;
@@ -40,6 +41,19 @@ BEGIN
       RETURN ROW('ERROR', 'request matching request_id not found', NULL)::hookline.http_response_result;
     END IF;
 
+    -- Whether it was fanned out, read before its deliveries: the fan-out writes them in the statement
+    -- that moves the cursor, so a later statement's snapshot sees them. Read after them, a fan-out that
+    -- committed between the two reads made a message with deliveries look as if none were written.
+    -- (hookline.fanned_out, prisma/functions/fanout-snapshot.sql: exact, message by message in a
+    -- transaction the fan-out took in part; a message from before migration 20261130090000 has no
+    -- written_by and was fanned out.)
+    SELECT NOT EXISTS (SELECT 1 FROM hookline.messages AS m, hookline.fanout_cursor AS c
+                        WHERE m.id = v_message_id
+                          AND m.written_by IS NOT NULL
+                          AND NOT hookline.fanned_out(m.written_by, m.id, c.fanned_out_through, c.partial_xid,
+                                                      c.partial_through_id))
+      INTO v_fanned_out;
+
     SELECT d.state, d.attempt_count, d.next_attempt_at, d.last_error_class
       INTO v_delivery
       FROM hookline.deliveries AS d
@@ -47,13 +61,8 @@ BEGIN
      ORDER BY d.created_at DESC, d.id DESC
      LIMIT 1;
     IF NOT FOUND THEN
-      -- Not fanned out yet (hookline.fanned_out, prisma/functions/fanout-snapshot.sql: exact, message
-      -- by message in a transaction the fan-out took in part); else it was, and no endpoint took it.
-      IF NOT EXISTS (SELECT 1 FROM hookline.messages AS m, hookline.fanout_cursor AS c
-                      WHERE m.id = v_message_id
-                        AND m.written_by IS NOT NULL
-                        AND NOT hookline.fanned_out(m.written_by, m.id, c.fanned_out_through, c.partial_xid,
-                                                    c.partial_through_id)) THEN
+      -- Fanned out, and no endpoint took it; else it waits for its fan-out.
+      IF v_fanned_out THEN
         RETURN ROW('ERROR', 'not sent: its endpoint was disabled or deleted before it was delivered',
                    NULL)::hookline.http_response_result;
       END IF;

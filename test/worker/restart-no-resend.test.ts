@@ -85,9 +85,28 @@ describe.each(SERVER_KINDS)('$name restarted under two draining workers', (kind)
         timeoutMs: 60_000,
         intervalMs: 250,
         what: `all ${total} deliveries recorded`,
-      }).catch((error: Error) => {
+      }).catch(async (error: Error) => {
+        // Where the rest are: by state and lease, and whether messages still wait for their fan-out.
+        const { rows: stuck } = await pool!.query(
+          `SELECT d.state, d.lease_owner IS NOT NULL AS leased, d.claimable_at IS NULL AS under_batch,
+                  d.lease_expires_at < now() AS lease_expired, count(*)::int AS deliveries
+             FROM hookline.deliveries AS d
+            WHERE d.endpoint_id = $1 AND d.state <> 'succeeded'
+            GROUP BY 1, 2, 3, 4`,
+          [endpoint.id],
+        );
+        const { rows: fanOut } = await pool!.query(
+          `SELECT (SELECT count(*)::int FROM hookline.messages AS m, hookline.fanout_cursor AS c
+                    WHERE m.written_by IS NOT NULL
+                      AND NOT hookline.fanned_out(m.written_by, m.id, c.fanned_out_through, c.partial_xid,
+                                                  c.partial_through_id)) AS waiting_for_fan_out,
+                  (SELECT count(*)::int FROM hookline.fanout_batches) AS batches,
+                  (SELECT fanned_out_through::text FROM hookline.fanout_cursor) AS cursor,
+                  pg_current_snapshot()::text AS now`,
+        );
         throw new Error(
-          `${error.message}\n${workers.map((w) => `worker ${w.pid}:\n${w.output().slice(-4000)}`).join('\n')}`,
+          `${error.message}\nnot succeeded: ${JSON.stringify(stuck)}\nfan-out: ${JSON.stringify(fanOut[0])}\n` +
+            workers.map((w) => `worker ${w.pid}:\n${w.output().slice(-4000)}`).join('\n'),
         );
       });
 
