@@ -17,6 +17,7 @@
 // endpoint connection (a frozen worker holds back no more than that beside its in-flight requests).
 import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
+import type { Clock } from './clock';
 import { databaseBackoffMs } from './database-backoff';
 import type { Dispatcher } from './dispatcher';
 import type { ResultFlusher } from './flush';
@@ -44,6 +45,8 @@ export interface ClaimLoopOptions {
   metrics: WorkerMetrics;
   stats: { claimed: number };
   log: Logger;
+  /** Decides the busy window, the back-off and the idle wait (clock.ts); the wake waits on the same one. */
+  clock: Clock;
 }
 
 type Mode = { kind: 'backpressure' } | { kind: 'hands-full' } | { kind: 'take'; limit: number };
@@ -163,7 +166,7 @@ export class ClaimLoop implements Service {
     }
     // Busy: tell producers no NOTIFY is needed before sending what was found (a producer's next event
     // then skips its NOTIFY). Idle: sleep on LISTEN, with producers notifying again.
-    const now = Date.now();
+    const now = this.options.clock.now();
     if (taken.rows.length > 0) this.lastFoundWorkAt = now;
     const busy = now - this.lastFoundWorkAt < BUSY_WINDOW_MS;
     if (busy) await presence.renew();
@@ -186,18 +189,18 @@ export class ClaimLoop implements Service {
    * database is up again, and ends the wait early; so does a stop.
    */
   private async backOff(delayMs: number): Promise<void> {
-    const { wake } = this.options;
-    const until = Date.now() + delayMs;
+    const { wake, clock } = this.options;
+    const until = clock.now() + delayMs;
     const wasListening = wake.listening;
-    while (this.running && Date.now() < until) {
-      await wake.wait(until - Date.now());
+    while (this.running && clock.now() < until) {
+      await wake.wait(until - clock.now());
       if (!wasListening && wake.listening) return;
     }
   }
 
   /** How long to sleep when nothing is due: until the next scheduled retry, at most one poll interval. */
   private async idleDelay(): Promise<number> {
-    const { pool, pollIntervalMs } = this.options;
+    const { pool, pollIntervalMs, clock } = this.options;
     try {
       // Sent as text, not prepared: a statement without parameters keeps its first (generic) plan
       // whatever plan_cache_mode says, and one made while deliveries was empty could scan it whole on
@@ -205,7 +208,7 @@ export class ClaimLoop implements Service {
       const { rows } = await statements.nextDueAt.run(pool, {});
       const nextDue = rows[0]?.next_due_at;
       if (!nextDue) return pollIntervalMs;
-      return Math.max(1, Math.min(pollIntervalMs, nextDue.getTime() - Date.now() + 1));
+      return Math.max(1, Math.min(pollIntervalMs, nextDue.getTime() - clock.now() + 1));
     } catch {
       return pollIntervalMs;
     }

@@ -14,8 +14,8 @@ export class EndpointSlots<T> {
   private readonly queues = new Map<string, Waiting<T>[]>();
   private waitingTotal = 0;
 
-  /** Takes a slot of the endpoint for `item` (true), or queues it behind the running ones (false). */
-  acquireOrWait(endpointId: string, maxConcurrency: number, item: T, now = Date.now()): boolean {
+  /** Takes a slot of the endpoint for `item` (true), or queues it behind the running ones (false), since `now`. */
+  acquireOrWait(endpointId: string, maxConcurrency: number, item: T, now: number): boolean {
     const running = this.running.get(endpointId) ?? 0;
     if (running < maxConcurrency) {
       this.running.set(endpointId, running + 1);

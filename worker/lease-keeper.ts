@@ -10,6 +10,7 @@
 // Every statement is fenced by the lease owner: a worker can only change what it still holds.
 import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
+import { realClock, type Clock } from './clock';
 import type { LeaseBook } from './leases';
 import type { WorkerMetrics } from './metrics';
 import { PeriodicChore, type Service } from './service';
@@ -24,38 +25,76 @@ export interface Release {
   dueAt: Date;
 }
 
+export interface LeaseKeeperOptions {
+  pool: Pool;
+  workerId: string;
+  leaseSeconds: number;
+  leases: LeaseBook;
+  metrics: WorkerMetrics;
+  log: Logger;
+  /** Whether a flush is writing the delivery's result right now (flush.ts). */
+  beingWritten?: (deliveryId: string) => boolean;
+  clock?: Clock;
+}
+
 export class LeaseKeeper {
   /** Leases are renewed this often: a third of a lease, so one late renewal still lands in time. */
   readonly renewEveryMs: number;
-  private lastRenewalAt = Date.now();
+  private readonly pool: Pool;
+  private readonly workerId: string;
+  private readonly leaseSeconds: number;
+  private readonly leases: LeaseBook;
+  private readonly metrics: WorkerMetrics;
+  private readonly log: Logger;
+  private readonly beingWritten: (deliveryId: string) => boolean;
+  private readonly clock: Clock;
+  private lastRenewalAt: number;
 
-  constructor(
-    private readonly pool: Pool,
-    private readonly workerId: string,
-    private readonly leaseSeconds: number,
-    private readonly leases: LeaseBook,
-    private readonly metrics: WorkerMetrics,
-    private readonly log: Logger,
-    /** Whether a flush is writing the delivery's result right now (flush.ts). */
-    private readonly beingWritten: (deliveryId: string) => boolean = () => false,
-  ) {
-    this.renewEveryMs = (leaseSeconds * 1000) / 3;
+  constructor(options: LeaseKeeperOptions) {
+    if (options.leaseSeconds < 2) {
+      // Renewed every third of a lease: under 2 s, one slow renewal round trip would lose it.
+      throw new Error(`the lease must be at least 2 seconds, got ${options.leaseSeconds}`);
+    }
+    this.pool = options.pool;
+    this.workerId = options.workerId;
+    this.leaseSeconds = options.leaseSeconds;
+    this.leases = options.leases;
+    this.metrics = options.metrics;
+    this.log = options.log;
+    this.beingWritten = options.beingWritten ?? (() => false);
+    this.clock = options.clock ?? realClock;
+    this.lastRenewalAt = this.clock.now();
+    this.renewEveryMs = (options.leaseSeconds * 1000) / 3;
   }
 
   /** Renews every third of a lease, until stopped: a stopping worker's final flush is still renewed. */
   renewal(): Service {
-    return new PeriodicChore('lease renewal', this.renewEveryMs, () => this.renew(), { log: this.log });
+    const { log, clock } = this;
+    return new PeriodicChore('lease renewal', this.renewEveryMs, () => this.renew(), { log, clock });
+  }
+
+  /**
+   * First attempts whose worker died run under a fan-out batch whose lease ran out: every worker looks
+   * for those every 2 s, so they wait at most a lease and 2 s, as claimed ones do. `onReleased` hears
+   * of any given back (the loop may take them at once).
+   */
+  expiredBatchRelease(onReleased: () => void): Service {
+    const chore = async () => {
+      if ((await this.releaseExpiredBatchLeases()) > 0) onReleased();
+    };
+    return new PeriodicChore('release of expired fan-out batch leases', 2000, chore, { clock: this.clock });
   }
 
   /** Whether the delivery's lease outlasts the next renewal (which then extends it) by a margin. */
   safeToSend(deliveryId: string): boolean {
-    const nextRenewalInMs = Math.max(0, this.lastRenewalAt + this.renewEveryMs - Date.now());
-    return this.leases.runsFor(deliveryId, nextRenewalInMs + LEASE_MARGIN_MS);
+    const now = this.clock.now();
+    const nextRenewalInMs = Math.max(0, this.lastRenewalAt + this.renewEveryMs - now);
+    return this.leases.runsFor(deliveryId, nextRenewalInMs + LEASE_MARGIN_MS, now);
   }
 
   /** Renews the leases of everything this worker holds: in flight, and waiting for a connection. */
   async renew(): Promise<void> {
-    const sentAt = Date.now();
+    const sentAt = this.clock.now();
     this.lastRenewalAt = sentAt;
     // Idle: no flush or release to take finished batches' rows with it (worker/leases.ts).
     if (this.leases.size === 0) return this.deleteFinishedBatches();

@@ -3,6 +3,7 @@
 // coordinator (delivery-worker.ts) starts its services in order and stops them in the order its
 // shutdown needs.
 import type { Logger } from '../lib/runtime/log';
+import { realClock, type Clock, type Timer } from './clock';
 
 export interface Service {
   readonly name: string;
@@ -17,8 +18,8 @@ export interface Service {
  * next tick tries again.
  */
 export class PeriodicChore implements Service {
-  private interval: NodeJS.Timeout | null = null;
-  private first: NodeJS.Timeout | null = null;
+  private interval: Timer | null = null;
+  private first: Timer | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
 
@@ -26,13 +27,14 @@ export class PeriodicChore implements Service {
     readonly name: string,
     private readonly everyMs: number,
     private readonly chore: () => Promise<unknown>,
-    private readonly options: { firstAfterMs?: number; log?: Logger } = {},
+    private readonly options: { firstAfterMs?: number; log?: Logger; clock?: Clock } = {},
   ) {}
 
   start(): void {
     if (this.stopped || this.interval) return;
-    this.interval = setInterval(() => this.tick(), this.everyMs);
-    if (this.options.firstAfterMs !== undefined) this.first = setTimeout(() => this.tick(), this.options.firstAfterMs);
+    const clock = this.options.clock ?? realClock;
+    this.interval = clock.every(this.everyMs, () => this.tick());
+    if (this.options.firstAfterMs !== undefined) this.first = clock.after(this.options.firstAfterMs, () => this.tick());
   }
 
   private tick(): void {
@@ -49,8 +51,8 @@ export class PeriodicChore implements Service {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.interval) clearInterval(this.interval);
-    if (this.first) clearTimeout(this.first);
+    this.interval?.cancel();
+    this.first?.cancel();
     await this.running;
   }
 }
