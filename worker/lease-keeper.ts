@@ -68,7 +68,7 @@ export class LeaseKeeper {
   }
 
   /** Renews every third of a lease, until stopped: a stopping worker's final flush is still renewed. */
-  renewal(): Service {
+  renewal(): PeriodicChore {
     const { log, clock } = this;
     return new PeriodicChore('lease renewal', this.renewEveryMs, () => this.renew(), { log, clock });
   }

@@ -49,6 +49,11 @@ export class PeriodicChore implements Service {
       });
   }
 
+  /** Resolves when the run under way, if any, has ended: what a test waits on instead of sleeping. */
+  async whenIdle(): Promise<void> {
+    await this.running;
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     this.interval?.cancel();
