@@ -111,6 +111,11 @@ export class ResultFlusher {
     if (this.failures > 0 && !this.running) this.kick();
   }
 
+  /** Resolves when the flush under way, if any, has ended: what a test waits on instead of sleeping. */
+  async whenIdle(): Promise<void> {
+    await this.running;
+  }
+
   private kick(): void {
     this.timer?.cancel();
     this.timer = null;
