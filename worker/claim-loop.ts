@@ -1,6 +1,7 @@
 // Stage one of a worker (take -> dispatch -> send -> record): the loop that decides when to take work
 // and how much, takes it (take-deliveries.ts: due deliveries, then new messages fanned out) and hands
-// it to the dispatcher. Its modes, decided in one place (nextMode) from what the worker holds:
+// it to the dispatcher. Its modes are one explicit state (LoopMode): nextMode() decides it from what
+// the worker holds before a claim, take() from what the claim brought, and waitOut() waits it out:
 //   backpressure  results wait to be recorded: no claim until a flush (it signals the wake). Sending
 //                 more would grow the backlog until leases ran out and other workers sent the same
 //                 deliveries again; so a slow database slows sending instead.
@@ -49,7 +50,14 @@ export interface ClaimLoopOptions {
   clock: Clock;
 }
 
-type Mode = { kind: 'backpressure' } | { kind: 'hands-full' } | { kind: 'take'; limit: number };
+export type LoopMode =
+  | { kind: 'backpressure' }
+  | { kind: 'hands-full' }
+  | { kind: 'take'; limit: number }
+  | { kind: 'more' }
+  | { kind: 'busy' }
+  | { kind: 'idle' }
+  | { kind: 'back-off'; delayMs: number };
 
 export class ClaimLoop implements Service {
   readonly name = 'claim loop';
@@ -61,6 +69,7 @@ export class ClaimLoop implements Service {
   private done: Promise<void> | null = null;
   private failures = 0;
   private lastFoundWorkAt = 0;
+  private mode: LoopMode = { kind: 'idle' };
 
   constructor(private readonly options: ClaimLoopOptions) {
     // Wait until a quarter of a batch is free (the loop still claims at once when it holds nothing).
@@ -87,6 +96,11 @@ export class ClaimLoop implements Service {
     await this.options.presence.end();
   }
 
+  /** What the loop is doing, or waiting out, now. */
+  get currentMode(): LoopMode['kind'] {
+    return this.mode.kind;
+  }
+
   /** A delivery finished: wake the loop if that leaves room for a claim. */
   roomFreed(): void {
     const { concurrency } = this.options;
@@ -96,7 +110,7 @@ export class ClaimLoop implements Service {
     }
   }
 
-  private nextMode(): Mode {
+  private nextMode(): LoopMode {
     const { flusher, dispatcher, concurrency, batchSize, maxUnrecorded } = this.options;
     const unrecorded = flusher.unrecorded;
     if (unrecorded >= maxUnrecorded) return { kind: 'backpressure' };
@@ -111,27 +125,44 @@ export class ClaimLoop implements Service {
   }
 
   private async loop(): Promise<void> {
-    const { wake, flusher, metrics, pollIntervalMs } = this.options;
     while (this.running) {
-      const mode = this.nextMode();
-      if (mode.kind === 'backpressure') {
+      this.mode = this.nextMode();
+      if (this.mode.kind === 'take') this.mode = await this.take(this.mode.limit);
+      await this.waitOut(this.mode);
+    }
+  }
+
+  private async waitOut(mode: LoopMode): Promise<void> {
+    const { wake, flusher, presence, metrics, pollIntervalMs } = this.options;
+    switch (mode.kind) {
+      case 'backpressure': {
         metrics.backpressureWaits.inc({});
         const wasListening = wake.listening;
         await wake.wait(pollIntervalMs);
         // The LISTEN connection coming back means the database is: the results go now, not when the
         // flush's back-off (up to 5 s) runs out.
         if (!wasListening && wake.listening) flusher.retryNow();
-      } else if (mode.kind === 'hands-full') {
-        await wake.wait(pollIntervalMs);
-      } else {
-        await this.take(mode.limit);
+        return;
       }
+      case 'hands-full':
+        return wake.wait(pollIntervalMs);
+      case 'take':
+      case 'more':
+        return;
+      case 'busy':
+        return wake.wait(BUSY_POLL_MS);
+      case 'idle':
+        // Unmarked just now: a producer may have skipped its NOTIFY just before, so look once more first.
+        if (await presence.end()) return;
+        return wake.wait(await this.idleDelay());
+      case 'back-off':
+        return this.backOff(mode.delayMs);
     }
   }
 
-  /** One claim, then the wait its outcome calls for (more, busy, idle or back-off). */
-  private async take(limit: number): Promise<void> {
-    const { source, dispatcher, flusher, leaseKeeper, presence, wake, metrics, stats, log } = this.options;
+  /** One claim, and the mode its outcome calls for: more, busy, idle or back-off. */
+  private async take(limit: number): Promise<LoopMode> {
+    const { source, dispatcher, flusher, leaseKeeper, presence, metrics, stats, log } = this.options;
     const started = performance.now();
     let taken: Awaited<ReturnType<DeliverySource['take']>>;
     try {
@@ -139,10 +170,9 @@ export class ClaimLoop implements Service {
     } catch (error) {
       this.failures++;
       metrics.databaseErrors.inc({ operation: 'claim' });
-      const delay = databaseBackoffMs(this.failures);
-      log.error('claim failed; retrying', { error, failures: this.failures, retryInMs: delay });
-      await this.backOff(delay);
-      return;
+      const delayMs = databaseBackoffMs(this.failures);
+      log.error('claim failed; retrying', { error, failures: this.failures, retryInMs: delayMs });
+      return { kind: 'back-off', delayMs };
     }
     metrics.claimDuration.observe((performance.now() - started) / 1000);
     if (taken.messagesFannedOut > 0) metrics.fannedOut.inc({}, taken.messagesFannedOut);
@@ -153,8 +183,7 @@ export class ClaimLoop implements Service {
       log.error('claim failed; retrying', { error: taken.fanOutError, failures: this.failures });
       if (this.running) await dispatcher.dispatch(taken.rows);
       else await dispatcher.returnTaken(taken.rows);
-      await this.backOff(databaseBackoffMs(this.failures));
-      return;
+      return { kind: 'back-off', delayMs: databaseBackoffMs(this.failures) };
     }
     if (this.failures > 0) {
       log.info('database reachable again; claiming', { after: this.failures });
@@ -172,14 +201,15 @@ export class ClaimLoop implements Service {
     if (busy) await presence.renew();
     if (taken.rows.length > 0) {
       stats.claimed += taken.rows.length;
-      // Stopped while the claim was in flight: the rows go straight back.
-      if (!this.running) return dispatcher.returnTaken(taken.rows);
+      // Stopped while the claim was in flight: the rows go straight back (and the loop ends).
+      if (!this.running) {
+        await dispatcher.returnTaken(taken.rows);
+        return { kind: 'more' };
+      }
       await dispatcher.dispatch(taken.rows);
     }
-    if (taken.full) return;
-    if (busy) return wake.wait(BUSY_POLL_MS);
-    if (await presence.end()) return;
-    await wake.wait(await this.idleDelay());
+    if (taken.full) return { kind: 'more' };
+    return { kind: busy ? 'busy' : 'idle' };
   }
 
   /**
