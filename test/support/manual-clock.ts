@@ -1,6 +1,6 @@
 // A clock a test moves itself (worker/clock.ts): now() stands still until advance(), which fires each
 // timer that falls due on the way, in order and at its own time, and lets what the timer started run
-// (a turn of the event loop) before the next. Only time is replaced: the database and the receivers
+// (a turn of the event loop) before the next. A timer set for 0 ms fires without the clock moving. Only time is replaced: the database and the receivers
 // stay real, so a part that does I/O on a tick is awaited by a signal (PeriodicChore.whenIdle()), not
 // by a sleep.
 import type { Clock, Timer } from '../../worker/clock';
@@ -55,12 +55,14 @@ export class ManualClock implements Clock {
   }
 
   private schedule(ms: number, everyMs: number | null, fn: () => void): Timer {
-    // As Node's timers: a delay under 1 ms is 1 ms (an interval of 0 would never let time move on).
-    const timer: Scheduled = {
-      at: this.time + Math.max(1, ms),
-      everyMs: everyMs === null ? null : Math.max(1, everyMs),
-      fn,
-    };
+    if (everyMs === null && ms <= 0) {
+      // Due now: it needs no time to pass, so it fires on its own, as a part asking for "right after
+      // this" (the flusher's next batch, set for 0 ms) expects.
+      let cancelled = false;
+      setImmediate(() => cancelled || fn());
+      return { cancel: () => (cancelled = true) };
+    }
+    const timer: Scheduled = { at: this.time + ms, everyMs: everyMs === null ? null : Math.max(1, everyMs), fn };
     this.timers.add(timer);
     return { cancel: () => this.timers.delete(timer) };
   }

@@ -8,6 +8,7 @@ import { sendEvent, waitForDelivery } from '../support/deliveries';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { startReceiver, waitUntil, type Receiver } from '../support/receiver';
+import { ManualClock } from '../support/manual-clock';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 
 let db: TestDatabase;
@@ -58,31 +59,52 @@ describe('waking workers', () => {
     await db.pool.query(`UPDATE hookline.deliveries SET state = 'cancelled', claimable_at = NULL`);
   });
 
-  it('an idle worker is woken by the NOTIFY; a busy one finds work by polling, without one', async () => {
-    await startTestWorker(db.url, { pollIntervalMs: 30_000 });
-    // Let the worker go idle: it unmarks itself once a second has passed without work.
+  it('an idle worker is woken by the NOTIFY; a busy one finds work at its next 10 ms poll, without one; idle again a second later', async () => {
+    // The worker's time is a ManualClock's (test/support/manual-clock.ts): its 10 ms polls and its
+    // one-second busy window pass only when the test moves it, so nothing here waits them out, and a
+    // worker that timed them by Node's clock fails. Flushes go at once (one result), not on a timer.
+    const clock = new ManualClock();
+    await startTestWorker(db.url, { pollIntervalMs: 30_000, flushMaxResults: 1, maintenanceIntervalMs: 0, clock });
+    // It first sends the three events of the test above (busy, marked), then, a second of its clock
+    // later, goes idle: asleep on LISTEN, unmarked.
+    await receiver.waitForRequests(3);
+    expect(await countRows(db.pool, 'polling_workers')).toBe(1);
+    await clock.advance(1010);
     await waitUntil(async () => (await countRows(db.pool, 'polling_workers')) === 0 || null, {
       what: 'the worker to sleep on LISTEN',
     });
-    await new Promise((resolve) => setTimeout(resolve, 1200));
 
-    const first = Date.now();
     let notified = await notificationsDuring(async () => {
       const id = await sendEvent(db.pool, appId, 'ping', { n: 1 });
       await waitForDelivery(db.pool, id, (row) => row.state === 'succeeded', 3000);
     });
     expect(notified).toBe(1);
-    expect(Date.now() - first).toBeLessThan(3000);
 
-    // Now busy: it marked itself, so the next event is sent without a NOTIFY and still arrives at once.
-    expect(await countRows(db.pool, 'polling_workers')).toBe(1);
-    const second = Date.now();
+    // Now busy: it marked itself, so the next event is sent without a NOTIFY, and found by the poll
+    // that follows 10 ms (of its clock) later.
+    await waitUntil(async () => (await countRows(db.pool, 'polling_workers')) === 1, { what: 'the mark' });
+    let id = '';
     notified = await notificationsDuring(async () => {
-      const id = await sendEvent(db.pool, appId, 'ping', { n: 2 });
-      await waitForDelivery(db.pool, id, (row) => row.state === 'succeeded', 3000);
+      id = await sendEvent(db.pool, appId, 'ping', { n: 2 });
     });
     expect(notified).toBe(0);
-    expect(Date.now() - second).toBeLessThan(1500);
+    expect(receiver.requests).toHaveLength(4);
+    await clock.advance(10);
+    await waitForDelivery(db.pool, id, (row) => row.state === 'succeeded', 3000);
+
+    // A second of its clock without work: idle again, unmarked, and producers notify once more. Found
+    // at 10 ms, so 999 ms later it is still busy; its next poll, 10 ms on, finds it idle.
+    await clock.advance(999);
+    expect(await countRows(db.pool, 'polling_workers')).toBe(1);
+    await clock.advance(20);
+    await waitUntil(async () => (await countRows(db.pool, 'polling_workers')) === 0 || null, {
+      what: 'the worker to sleep on LISTEN',
+    });
+    notified = await notificationsDuring(async () => {
+      id = await sendEvent(db.pool, appId, 'ping', { n: 3 });
+      await waitForDelivery(db.pool, id, (row) => row.state === 'succeeded', 3000);
+    });
+    expect(notified).toBe(1);
 
     // Stopping unmarks it, so producers wake the other workers again.
     await stopTestWorkers();
