@@ -6,7 +6,8 @@
 //   record    flush.ts: results written back in batches, fenced by the lease owner
 // Beside them, services on timers (service.ts): lease renewal and the release of expired fan-out
 // batch leases (lease-keeper.ts), giving back what waited too long for a connection, the once-a-minute
-// maintenance (maintenance.ts), and background jobs (jobs/job-runner.ts).
+// maintenance (maintenance.ts), and background jobs (jobs/job-runner.ts). Each part that decides by time
+// reads the one clock handed down from here (clock.ts; a test's ManualClock moves it).
 // Shutdown is an explicit state machine (shutdown() below): running -> draining -> stopped. Round trips
 // per delivery in steady state: 1/batch for the claim or fan-out, 1/flush for the write-back (tens to
 // hundreds of results each), and an endpoint lookup only when the 2 s cache misses.

@@ -3,7 +3,7 @@
 // here, in claim order, for a slot of its endpoint.
 // Invariants: running(endpoint) <= its max_concurrency; a delivery is either running or waiting, never
 // both; everything waiting is held (leased) by this worker, so the worker keeps the waiting set small
-// (DeliveryWorker's maxWaiting) and gives back what waited too long.
+// (the claim loop's maxWaiting) and gives back what waited too long.
 export interface Waiting<T> {
   item: T;
   since: number;

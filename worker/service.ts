@@ -1,7 +1,7 @@
 // The lifecycle every background part of a worker shares, as River's services do: `start()` once;
 // `stop()` waits for what the part is doing and is safe before `start()` and when called twice. The
 // coordinator (delivery-worker.ts) starts its services in order and stops them in the order its
-// shutdown needs.
+// shutdown needs. A chore's ticks come from the clock it is given (clock.ts), so a test moves them.
 import type { Logger } from '../lib/runtime/log';
 import { realClock, type Clock, type Timer } from './clock';
 
