@@ -2,7 +2,9 @@
 // or a drain lasts. One clock is handed down from the coordinator (delivery-worker.ts) to every part
 // that decides by time, so a test can move time itself (test/support/manual-clock.ts) instead of
 // sleeping through it. The real clock is Date.now() and Node's timers, unchanged. Durations measured
-// only for metrics (performance.now()) are not decisions and stay on the process's own clock.
+// only for metrics (performance.now()) are not decisions and stay on the process's own clock; so do
+// deadlines on real I/O (a request's timeout, the LISTEN connection's checks and reconnects), which
+// must end even while a test holds the clock still.
 export interface Timer {
   cancel(): void;
 }

@@ -99,7 +99,7 @@ export class DeliveryWorker {
       leaseSeconds,
       retrySchedule: options.retrySchedule,
       userAgent: options.userAgent ?? 'Hookline/0.1 (+https://www.standardwebhooks.com)',
-      endpoints: new EndpointCache(pool),
+      endpoints: new EndpointCache(pool, clock),
       gate: new CircuitGate(pool, options.http.timeoutMs, log, clock),
       http: this.http,
       leases: this.leases,
@@ -155,9 +155,8 @@ export class DeliveryWorker {
     if (options.jobs !== false) {
       const { connectionString, leaseSeconds } = options;
       const jobLog = log.child({ component: 'jobs' });
-      services.push(
-        new JobRunner({ connectionString, workerId: this.workerId, log: jobLog, leaseSeconds, ...options.jobs }),
-      );
+      const { workerId } = this;
+      services.push(new JobRunner({ connectionString, workerId, log: jobLog, leaseSeconds, clock, ...options.jobs }));
     }
     return services;
   }

@@ -162,6 +162,7 @@ export class Dispatcher {
       retrySchedule: this.options.retrySchedule,
       userAgent: this.options.userAgent,
       traceHeaders: trace?.headers,
+      clock: this.options.clock,
     }).then((result) => this.finish(delivery, endpoint, result, trace));
   }
 
