@@ -11,8 +11,14 @@ const START_TESTS = 'test/scripts/**/*.test.ts';
 // The SQL surface (hookline.send, the pg_net functions and views, the Supabase switch, the installs as
 // a non-superuser) and the one table of cases every way in must agree on run a second time on Debian's
 // PostgreSQL 15 where this machine has it: users bring 14+, not only the embedded 18. ~10 s more.
-// So do the plan tests of dashboard statements whose plan the two planners could choose differently.
-const PG15_TESTS = ['test/sql/**/*.test.ts', 'test/api/ways-in-agree.test.ts', 'test/api/stats-dead-count.test.ts'];
+// So do the plan tests of the worker's hot statements and of dashboard statements whose plan the two
+// planners could choose differently.
+const PG15_TESTS = [
+  'test/sql/**/*.test.ts',
+  'test/api/ways-in-agree.test.ts',
+  'test/api/stats-dead-count.test.ts',
+  'test/worker/record-results-plan.test.ts',
+];
 const PG15 = existsSync('/usr/lib/postgresql/15/bin/pg_ctl');
 if (!PG15) console.warn('note: /usr/lib/postgresql/15/bin/pg_ctl not found; the SQL tests run on PostgreSQL 18 only');
 

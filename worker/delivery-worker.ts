@@ -118,7 +118,7 @@ export class DeliveryWorker {
       pollIntervalMs: options.pollIntervalMs,
       maxUnrecorded: options.maxUnrecordedResults ?? Math.max(options.concurrency, 2 * options.flushMaxResults),
       pool,
-      source: new DeliverySource(pool, workerId, leaseSeconds, leases, clock),
+      source: new DeliverySource(this.connections.takePool, workerId, leaseSeconds, leases, clock),
       dispatcher: this.dispatcher,
       flusher: this.flusher,
       leaseKeeper: this.leaseKeeper,

@@ -68,6 +68,24 @@ export const RECORD_BY_KEY_SETTINGS: Record<string, string> = {
   plan_cache_mode: 'force_generic_plan',
 };
 
+/**
+ * The connection that takes work (worker/take-deliveries.ts: the claim, then the fan-out) plans each
+ * statement once, like the recording one. Planned on every call, with 16 time partitions (a 1-minute
+ * period, as the bench and the soak run; 7 days of retention keep ~12), planning was most of their
+ * cost: 1.5-1.8 ms per claim that then ran in 0.1-0.2 ms, and 2.4-2.9 ms per fan-out of 256 messages
+ * that ran in ~5 ms, on PostgreSQL 18 and 15 alike (EXPLAIN ANALYZE behind a 20,000-message backlog);
+ * planned once, ~0.05 ms. A kept plan must be right for backlogs it was not made for. Both read
+ * their candidates from an index in its order (the claim index; messages_written_by_idx, from the
+ * cursor the worker passes as parameters) and stop at their LIMIT, and every join is by key, so the
+ * plan made on an empty database is the one a full one gets.
+ * test/worker/record-results-plan.test.ts makes both plans on an empty database and again on an
+ * analysed backlog, and runs them behind it, on 18 and 15.
+ */
+export const TAKE_SETTINGS: Record<string, string> = {
+  ...BY_KEY_SETTINGS,
+  plan_cache_mode: 'force_generic_plan',
+};
+
 export function connectionOptions(settings: Record<string, string>): string {
   return Object.entries(settings)
     .map(([name, value]) => `-c ${name}=${value}`)
@@ -75,8 +93,10 @@ export function connectionOptions(settings: Record<string, string>): string {
 }
 
 export interface WorkerConnections {
-  /** Claims, fan-outs, lease renewals and releases, endpoint lookups: by key. */
+  /** Lease renewals and releases, endpoint lookups: by key. */
   pool: Pool;
+  /** The claim and the fan-out, one after the other: by key, each planned once. */
+  takePool: Pool;
   /** The flusher's own connection, by key: a flush never waits behind a claim. */
   recordPool: Pool;
   /** Queue samples, gauges, retention: the planner's defaults. */
@@ -106,9 +126,14 @@ export function createWorkerConnections(
   const commit = commitSettings(synchronousCommit);
   return {
     pool: createPool(connectionString, {
-      max: 3,
+      max: 2,
       ...WORKER_CONNECTION_LIMITS,
       options: connectionOptions({ ...WORKER_SESSION_SETTINGS, ...BY_KEY_SETTINGS, ...commit }),
+    }),
+    takePool: createPool(connectionString, {
+      max: 1,
+      ...WORKER_CONNECTION_LIMITS,
+      options: connectionOptions({ ...WORKER_SESSION_SETTINGS, ...TAKE_SETTINGS, ...commit }),
     }),
     recordPool: createPool(connectionString, {
       max: 1,
@@ -137,6 +162,6 @@ export function createJobConnection(connectionString: string): Pool {
 
 export async function closeWorkerConnections(connections: WorkerConnections): Promise<void> {
   await Promise.all(
-    [connections.pool, connections.recordPool, connections.maintenancePool].map((pool) => pool.end().catch(() => {})),
+    [connections.pool, connections.takePool, connections.recordPool, connections.maintenancePool].map((pool) => pool.end().catch(() => {})),
   );
 }

@@ -7,7 +7,7 @@
 // older planner too.
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BY_KEY_SETTINGS, RECORD_BY_KEY_SETTINGS } from '../../worker/worker-connections';
+import { BY_KEY_SETTINGS, RECORD_BY_KEY_SETTINGS, TAKE_SETTINGS } from '../../worker/worker-connections';
 import { statements } from '../../worker/statements';
 import { fanOutOnce, readFanOutCursor } from '../../worker/fan-out';
 import { createTestDatabase, type TestDatabase } from '../support/database';
@@ -152,6 +152,28 @@ function deliveriesReads(plan: PlanNode): [string, string | undefined, number][]
   return [...reads.values()];
 }
 
+/** Rows each relation gave the plan, over all loops, and how it was read. */
+function reads(plan: PlanNode): { relation: string; node: string; rows: number }[] {
+  return nodesOf(plan)
+    .filter((node) => node['Relation Name'] && node['Node Type'] !== 'ModifyTable')
+    .map((node) => ({
+      relation: tableOf(node['Relation Name']!),
+      node: node['Node Type'],
+      rows: (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1) + (node['Rows Removed by Filter'] ?? 0),
+    }));
+}
+
+/** 20,000 messages waiting for their fan-out, written by producer transactions of `perTransaction`. */
+async function queueMessages(pool: pg.Pool, app: string, eventType: string, perTransaction = 50) {
+  for (let from = 1; from <= 20_000; from += perTransaction) {
+    await pool.query(
+      `INSERT INTO hookline.messages (id, app_id, event_type, payload)
+       SELECT 'msg_queued_' || lpad(n::text, 5, '0'), $1, $3, '{}' FROM generate_series($2::int, $2::int + $4 - 1) AS n`,
+      [app, from, eventType, perTransaction],
+    );
+  }
+}
+
 describe('recording 500 results behind a 20,000-row backlog', () => {
   it('finds each result by primary key, and reads no other delivery', async () => {
     const plan = await explain(statements.recordResults.text, successes(inFlight(500)), RECORD_BY_KEY_SETTINGS);
@@ -221,13 +243,7 @@ describe('taking work behind a backlog', () => {
     await db.pool.query(
       'UPDATE hookline.fanout_cursor SET fanned_out_through = pg_current_snapshot(), partial_xid = NULL, partial_through_id = NULL',
     );
-    for (let from = 1; from <= 20_000; from += 50) {
-      await db.pool.query(
-        `INSERT INTO hookline.messages (id, app_id, event_type, payload)
-         SELECT 'msg_queued_' || lpad(n::text, 5, '0'), $1, 'harkonnen.raid', '{}' FROM generate_series($2::int, $2::int + 49) AS n`,
-        [appId, from],
-      );
-    }
+    await queueMessages(db.pool, appId, 'harkonnen.raid');
     // Retries scheduled for later: the claim must not read them.
     await db.pool.query(
       `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
@@ -240,17 +256,6 @@ describe('taking work behind a backlog', () => {
     await db.pool.query('ANALYZE');
   });
 
-  /** Rows each relation gave the plan, over all loops, and how it was read. */
-  function reads(plan: PlanNode): { relation: string; node: string; rows: number }[] {
-    return nodesOf(plan)
-      .filter((node) => node['Relation Name'] && node['Node Type'] !== 'ModifyTable')
-      .map((node) => ({
-        relation: tableOf(node['Relation Name']!),
-        node: node['Node Type'],
-        rows: (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1) + (node['Rows Removed by Filter'] ?? 0),
-      }));
-  }
-
   it('fans out 256 messages finding them through messages_written_by_idx', async () => {
     const plan = await explain(
       statements.fanOutMessages.text,
@@ -261,7 +266,7 @@ describe('taking work behind a backlog', () => {
         leaseSeconds: 10,
         ...(await readFanOutCursor(db.pool)),
       }),
-      BY_KEY_SETTINGS,
+      TAKE_SETTINGS,
     );
     const read = reads(plan);
     // The backlog's tables are read by key; the app's endpoints (a few rows) may well be scanned.
@@ -291,7 +296,7 @@ describe('taking work behind a backlog', () => {
     const plan = await explain(
       statements.claimDeliveries.text,
       statements.claimDeliveries.values({ workerId: 'a-worker', limit: 256, leaseSeconds: 10 }),
-      BY_KEY_SETTINGS,
+      TAKE_SETTINGS,
     );
     const read = reads(plan).filter((r) => r.relation === 'deliveries');
     expect(read.filter((r) => r.node === 'Seq Scan' && r.rows > 0)).toEqual([]);
@@ -339,7 +344,7 @@ describe('taking work behind a backlog', () => {
         leaseSeconds: 10,
         ...(await readFanOutCursor(db.pool)),
       }),
-      BY_KEY_SETTINGS,
+      TAKE_SETTINGS,
     );
     const nextReads = reads(next);
     expect(
@@ -419,4 +424,105 @@ describe('the recording plan, made once per connection', () => {
       client.release();
     }
   });
+
+  it("keeps the claim's and the fan-out's plans reading by index behind a backlog, made on an empty database or on the backlog", async () => {
+    // The connection that takes work plans each statement once (TAKE_SETTINGS), maybe on its first
+    // call to an empty database, maybe after an ANALYZE of a backlog. Here 20,000 messages wait in two
+    // transactions of 10,000, the first taken in part by a fan-out; 20,000 retries are scheduled for
+    // later beside ~550 due ones. (When the fan-out read the cursor through STABLE functions rather
+    // than parameters, its generic plan sorted the second transaction's range: all 10,000 read to take
+    // 256, PostgreSQL 18.)
+    const fresh = await createTestDatabase();
+    const freshApp = await createApp(fresh.pool, 'Ix');
+    await createEventType(fresh.pool, freshApp, 'ix.navigator');
+    const freshEndpoint = (await createEndpoint(fresh.pool, freshApp, 'http://127.0.0.1:9/')).id;
+    await fresh.pool.query(`DO $$ DECLARE p regclass; BEGIN
+      FOR p IN SELECT relid FROM pg_partition_tree('hookline.messages') WHERE isleaf
+               UNION ALL SELECT relid FROM pg_partition_tree('hookline.deliveries') WHERE isleaf LOOP
+        EXECUTE format('ALTER TABLE %s SET (autovacuum_enabled = false)', p);
+      END LOOP; END $$`);
+    const client = await fresh.pool.connect();
+    const fanOutArgs = async () =>
+      executeArgs(
+        client,
+        statements.fanOutMessages.values({
+          workerId: 'a-worker',
+          messages: 256,
+          room: 256,
+          leaseSeconds: 10,
+          ...(await readFanOutCursor(fresh.pool)),
+        }),
+      );
+    const claimArgs = executeArgs(
+      client,
+      statements.claimDeliveries.values({ workerId: 'a-worker', limit: 256, leaseSeconds: 10 }),
+    );
+    const explained = async (statement: string, args: string) => {
+      await client.query('BEGIN');
+      try {
+        const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+          `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE ${statement}(${args})`,
+        );
+        return reads(rows[0]!['QUERY PLAN'][0].Plan);
+      } finally {
+        await client.query('ROLLBACK');
+      }
+    };
+    const backlog = ['messages', 'deliveries'];
+    const expectReadByIndex = async (when: string) => {
+      const fanOut = await explained('fan_out', await fanOutArgs());
+      const claim = await explained('claim', claimArgs);
+      // The fan-out read its 256 (and the one after) in order, not a transaction of 10,000...
+      expect(
+        fanOut.filter((r) => r.node === 'Seq Scan' && r.rows > 0 && backlog.includes(r.relation)),
+        when,
+      ).toEqual([]);
+      expect(
+        fanOut.filter((r) => r.relation === 'messages').reduce((sum, r) => sum + r.rows, 0),
+        when,
+      ).toBeLessThanOrEqual(4 * 257);
+      // ...and the claim took 256 of the due ones through the claim index, none of the 20,000 retries.
+      expect(
+        claim.filter((r) => r.node === 'Seq Scan' && r.rows > 0 && backlog.includes(r.relation)),
+        when,
+      ).toEqual([]);
+      expect(
+        claim.filter((r) => r.relation === 'deliveries').reduce((sum, r) => sum + r.rows, 0),
+        when,
+      ).toBeLessThanOrEqual(3 * 256);
+    };
+    try {
+      for (const [name, value] of Object.entries(TAKE_SETTINGS)) await client.query(`SET ${name} = ${value}`);
+      await client.query(`PREPARE fan_out AS\n${statements.fanOutMessages.text}`);
+      await client.query(`PREPARE claim AS\n${statements.claimDeliveries.text}`);
+      await client.query(`EXECUTE fan_out(${await fanOutArgs()})`);
+      await client.query(`EXECUTE claim(${claimArgs})`);
+
+      await queueMessages(fresh.pool, freshApp, 'ix.navigator', 10_000);
+      await fanOutOnce(fresh.pool, { workerId: 'a-worker', messages: 256, room: 0, leaseSeconds: 10 });
+      await fresh.pool.query(
+        `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
+                                          next_attempt_at, claimable_at)
+         SELECT 'dlv_queued_00001_retry_' || lpad(n::text, 5, '0'), $1, 'msg_queued_00001', $2, 'ix.navigator',
+                'pending', 1, t, t
+           FROM generate_series(1, 20300) AS n,
+                LATERAL (SELECT CASE WHEN n <= 300 THEN now() - interval '1 second' ELSE now() + interval '1 hour' END AS t) AS due`,
+        [freshApp, freshEndpoint],
+      );
+
+      await expectReadByIndex('planned on an empty database');
+      await fresh.pool.query('ANALYZE hookline.messages; ANALYZE hookline.deliveries');
+      await expectReadByIndex('planned on the backlog');
+      const { rows: counts } = await client.query<{ name: string; generic_plans: string; custom_plans: string }>(
+        `SELECT name, generic_plans, custom_plans FROM pg_prepared_statements ORDER BY name`,
+      );
+      expect(counts.map((row) => [row.name, Number(row.custom_plans)])).toEqual([
+        ['claim', 0],
+        ['fan_out', 0],
+      ]);
+    } finally {
+      await client.query('DEALLOCATE ALL').catch(() => {});
+      client.release();
+    }
+  }, 60_000);
 });

@@ -22,7 +22,8 @@ async function commitSettings(synchronousCommit: boolean) {
     (await pool.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]!.synchronous_commit;
   try {
     return {
-      claims: await show(connections.pool),
+      claims: await show(connections.takePool),
+      leases: await show(connections.pool),
       results: await show(connections.recordPool),
       maintenance: await show(connections.maintenancePool),
     };
@@ -34,12 +35,12 @@ async function commitSettings(synchronousCommit: boolean) {
 describe("the worker's commits", () => {
   it('do not wait for the WAL flush by default', async () => {
     expect(workerOptionsFromConfig(loadConfig({}), db.url).synchronousCommit).toBe(false);
-    expect(await commitSettings(false)).toEqual({ claims: 'off', results: 'off', maintenance: 'on' });
+    expect(await commitSettings(false)).toEqual({ claims: 'off', leases: 'off', results: 'off', maintenance: 'on' });
   });
 
   it("keep the database's setting with HOOKLINE_WORKER_SYNCHRONOUS_COMMIT=true", async () => {
     const config = loadConfig({ HOOKLINE_WORKER_SYNCHRONOUS_COMMIT: 'true' });
     expect(workerOptionsFromConfig(config, db.url).synchronousCommit).toBe(true);
-    expect(await commitSettings(true)).toEqual({ claims: 'on', results: 'on', maintenance: 'on' });
+    expect(await commitSettings(true)).toEqual({ claims: 'on', leases: 'on', results: 'on', maintenance: 'on' });
   });
 });

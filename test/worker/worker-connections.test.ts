@@ -19,7 +19,7 @@ describe("the worker's connections", () => {
     // with the threshold at 0 so that any plan would be compiled if JIT were on.
     const connections = createWorkerConnections(db.url, { synchronousCommit: false });
     try {
-      for (const pool of [connections.pool, connections.recordPool]) {
+      for (const pool of [connections.pool, connections.takePool, connections.recordPool]) {
         const { rows } = await pool.query<{ jit: string; available: boolean }>(
           `SELECT current_setting('jit') AS jit, pg_jit_available() AS available`,
         );
