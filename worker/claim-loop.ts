@@ -69,6 +69,7 @@ export class ClaimLoop implements Service {
   private done: Promise<void> | null = null;
   private failures = 0;
   private lastFoundWorkAt = 0;
+  /** What the loop is doing, or waiting out, now. */
   private mode: LoopMode = { kind: 'idle' };
 
   constructor(private readonly options: ClaimLoopOptions) {
@@ -94,11 +95,6 @@ export class ClaimLoop implements Service {
     this.options.wake.signal();
     await this.done;
     await this.options.presence.end();
-  }
-
-  /** What the loop is doing, or waiting out, now. */
-  get currentMode(): LoopMode['kind'] {
-    return this.mode.kind;
   }
 
   /** A delivery finished: wake the loop if that leaves room for a claim. */
