@@ -12,6 +12,7 @@
 //   - waiting never spends an attempt: held deliveries go back to the queue due when the wait ends.
 import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
+import { realClock, type Clock } from './clock';
 import type { ClaimedDelivery, EndpointSettings } from './deliver';
 import { statements } from './statements';
 
@@ -44,9 +45,11 @@ export class CircuitGate {
     private readonly pool: Pool,
     private readonly defaultTimeoutMs: number,
     private readonly log: Logger,
+    private readonly clock: Clock = realClock,
   ) {}
 
-  async sort(deliveries: GatedDelivery[], now = Date.now()): Promise<GateDecision> {
+  async sort(deliveries: GatedDelivery[]): Promise<GateDecision> {
+    const now = this.clock.now();
     const decision: GateDecision = { send: [], wait: [] };
     const dueForProbe = new Map<string, GatedDelivery[]>();
     for (const gated of deliveries) {
@@ -79,7 +82,7 @@ export class CircuitGate {
         this.log.info('circuit half-open: sending one probe', { endpointId });
         decision.send.push(first!);
       }
-      const dueAt = new Date(Date.now() + probeMs);
+      const dueAt = new Date(this.clock.now() + probeMs);
       for (const { delivery } of waiting) decision.wait.push({ id: delivery.id, dueAt });
     }
     return decision;

@@ -1,6 +1,7 @@
 // Stage one of a worker (take -> dispatch -> send -> record): the loop that decides when to take work
 // and how much, takes it (take-deliveries.ts: due deliveries, then new messages fanned out) and hands
-// it to the dispatcher. Its modes, decided in one place (nextMode) from what the worker holds:
+// it to the dispatcher. Its modes are one explicit state (LoopMode): nextMode() decides it from what
+// the worker holds before a claim, take() from what the claim brought, and waitOut() waits it out:
 //   backpressure  results wait to be recorded: no claim until a flush (it signals the wake). Sending
 //                 more would grow the backlog until leases ran out and other workers sent the same
 //                 deliveries again; so a slow database slows sending instead.
@@ -17,6 +18,7 @@
 // endpoint connection (a frozen worker holds back no more than that beside its in-flight requests).
 import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
+import type { Clock } from './clock';
 import { databaseBackoffMs } from './database-backoff';
 import type { Dispatcher } from './dispatcher';
 import type { ResultFlusher } from './flush';
@@ -44,9 +46,18 @@ export interface ClaimLoopOptions {
   metrics: WorkerMetrics;
   stats: { claimed: number };
   log: Logger;
+  /** Decides the busy window, the back-off and the idle wait (clock.ts); the wake waits on the same one. */
+  clock: Clock;
 }
 
-type Mode = { kind: 'backpressure' } | { kind: 'hands-full' } | { kind: 'take'; limit: number };
+export type LoopMode =
+  | { kind: 'backpressure' }
+  | { kind: 'hands-full' }
+  | { kind: 'take'; limit: number }
+  | { kind: 'more' }
+  | { kind: 'busy' }
+  | { kind: 'idle' }
+  | { kind: 'back-off'; delayMs: number };
 
 export class ClaimLoop implements Service {
   readonly name = 'claim loop';
@@ -58,6 +69,8 @@ export class ClaimLoop implements Service {
   private done: Promise<void> | null = null;
   private failures = 0;
   private lastFoundWorkAt = 0;
+  /** What the loop is doing, or waiting out, now. */
+  private mode: LoopMode = { kind: 'idle' };
 
   constructor(private readonly options: ClaimLoopOptions) {
     // Wait until a quarter of a batch is free (the loop still claims at once when it holds nothing).
@@ -93,7 +106,7 @@ export class ClaimLoop implements Service {
     }
   }
 
-  private nextMode(): Mode {
+  private nextMode(): LoopMode {
     const { flusher, dispatcher, concurrency, batchSize, maxUnrecorded } = this.options;
     const unrecorded = flusher.unrecorded;
     if (unrecorded >= maxUnrecorded) return { kind: 'backpressure' };
@@ -108,27 +121,44 @@ export class ClaimLoop implements Service {
   }
 
   private async loop(): Promise<void> {
-    const { wake, flusher, metrics, pollIntervalMs } = this.options;
     while (this.running) {
-      const mode = this.nextMode();
-      if (mode.kind === 'backpressure') {
+      this.mode = this.nextMode();
+      if (this.mode.kind === 'take') this.mode = await this.take(this.mode.limit);
+      await this.waitOut(this.mode);
+    }
+  }
+
+  private async waitOut(mode: LoopMode): Promise<void> {
+    const { wake, flusher, presence, metrics, pollIntervalMs } = this.options;
+    switch (mode.kind) {
+      case 'backpressure': {
         metrics.backpressureWaits.inc({});
         const wasListening = wake.listening;
         await wake.wait(pollIntervalMs);
         // The LISTEN connection coming back means the database is: the results go now, not when the
         // flush's back-off (up to 5 s) runs out.
         if (!wasListening && wake.listening) flusher.retryNow();
-      } else if (mode.kind === 'hands-full') {
-        await wake.wait(pollIntervalMs);
-      } else {
-        await this.take(mode.limit);
+        return;
       }
+      case 'hands-full':
+        return wake.wait(pollIntervalMs);
+      case 'take':
+      case 'more':
+        return;
+      case 'busy':
+        return wake.wait(BUSY_POLL_MS);
+      case 'idle':
+        // Unmarked just now: a producer may have skipped its NOTIFY just before, so look once more first.
+        if (await presence.end()) return;
+        return wake.wait(await this.idleDelay());
+      case 'back-off':
+        return this.backOff(mode.delayMs);
     }
   }
 
-  /** One claim, then the wait its outcome calls for (more, busy, idle or back-off). */
-  private async take(limit: number): Promise<void> {
-    const { source, dispatcher, flusher, leaseKeeper, presence, wake, metrics, stats, log } = this.options;
+  /** One claim, and the mode its outcome calls for: more, busy, idle or back-off. */
+  private async take(limit: number): Promise<LoopMode> {
+    const { source, dispatcher, flusher, leaseKeeper, presence, metrics, stats, log } = this.options;
     const started = performance.now();
     let taken: Awaited<ReturnType<DeliverySource['take']>>;
     try {
@@ -136,10 +166,9 @@ export class ClaimLoop implements Service {
     } catch (error) {
       this.failures++;
       metrics.databaseErrors.inc({ operation: 'claim' });
-      const delay = databaseBackoffMs(this.failures);
-      log.error('claim failed; retrying', { error, failures: this.failures, retryInMs: delay });
-      await this.backOff(delay);
-      return;
+      const delayMs = databaseBackoffMs(this.failures);
+      log.error('claim failed; retrying', { error, failures: this.failures, retryInMs: delayMs });
+      return { kind: 'back-off', delayMs };
     }
     metrics.claimDuration.observe((performance.now() - started) / 1000);
     if (taken.messagesFannedOut > 0) metrics.fannedOut.inc({}, taken.messagesFannedOut);
@@ -150,8 +179,7 @@ export class ClaimLoop implements Service {
       log.error('claim failed; retrying', { error: taken.fanOutError, failures: this.failures });
       if (this.running) await dispatcher.dispatch(taken.rows);
       else await dispatcher.returnTaken(taken.rows);
-      await this.backOff(databaseBackoffMs(this.failures));
-      return;
+      return { kind: 'back-off', delayMs: databaseBackoffMs(this.failures) };
     }
     if (this.failures > 0) {
       log.info('database reachable again; claiming', { after: this.failures });
@@ -163,20 +191,21 @@ export class ClaimLoop implements Service {
     }
     // Busy: tell producers no NOTIFY is needed before sending what was found (a producer's next event
     // then skips its NOTIFY). Idle: sleep on LISTEN, with producers notifying again.
-    const now = Date.now();
+    const now = this.options.clock.now();
     if (taken.rows.length > 0) this.lastFoundWorkAt = now;
     const busy = now - this.lastFoundWorkAt < BUSY_WINDOW_MS;
     if (busy) await presence.renew();
     if (taken.rows.length > 0) {
       stats.claimed += taken.rows.length;
-      // Stopped while the claim was in flight: the rows go straight back.
-      if (!this.running) return dispatcher.returnTaken(taken.rows);
+      // Stopped while the claim was in flight: the rows go straight back (and the loop ends).
+      if (!this.running) {
+        await dispatcher.returnTaken(taken.rows);
+        return { kind: 'more' };
+      }
       await dispatcher.dispatch(taken.rows);
     }
-    if (taken.full) return;
-    if (busy) return wake.wait(BUSY_POLL_MS);
-    if (await presence.end()) return;
-    await wake.wait(await this.idleDelay());
+    if (taken.full) return { kind: 'more' };
+    return { kind: busy ? 'busy' : 'idle' };
   }
 
   /**
@@ -186,18 +215,18 @@ export class ClaimLoop implements Service {
    * database is up again, and ends the wait early; so does a stop.
    */
   private async backOff(delayMs: number): Promise<void> {
-    const { wake } = this.options;
-    const until = Date.now() + delayMs;
+    const { wake, clock } = this.options;
+    const until = clock.now() + delayMs;
     const wasListening = wake.listening;
-    while (this.running && Date.now() < until) {
-      await wake.wait(until - Date.now());
+    while (this.running && clock.now() < until) {
+      await wake.wait(until - clock.now());
       if (!wasListening && wake.listening) return;
     }
   }
 
   /** How long to sleep when nothing is due: until the next scheduled retry, at most one poll interval. */
   private async idleDelay(): Promise<number> {
-    const { pool, pollIntervalMs } = this.options;
+    const { pool, pollIntervalMs, clock } = this.options;
     try {
       // Sent as text, not prepared: a statement without parameters keeps its first (generic) plan
       // whatever plan_cache_mode says, and one made while deliveries was empty could scan it whole on
@@ -205,7 +234,7 @@ export class ClaimLoop implements Service {
       const { rows } = await statements.nextDueAt.run(pool, {});
       const nextDue = rows[0]?.next_due_at;
       if (!nextDue) return pollIntervalMs;
-      return Math.max(1, Math.min(pollIntervalMs, nextDue.getTime() - Date.now() + 1));
+      return Math.max(1, Math.min(pollIntervalMs, nextDue.getTime() - clock.now() + 1));
     } catch {
       return pollIntervalMs;
     }

@@ -3,6 +3,7 @@
 // the database can stop the worker, never a receiver.
 import { isReservedHeader } from '../lib/domain/webhooks/reserved-headers';
 import { signatureHeader } from '../lib/domain/webhooks/sign';
+import { realClock, type Clock } from './clock';
 import { classifyError, classifyStatus, describeError, type ErrorClass } from './classify-error';
 import type { HttpMethod, HttpPools } from './http-pools';
 import { nextRetryDelay, parseRetryAfter } from './retry-schedule';
@@ -76,6 +77,8 @@ export interface DeliverOptions {
    * tracing or its propagation is off: then no trace header leaves, whatever the producer sent.
    */
   traceHeaders?: Record<string, string> | null;
+  /** Times the attempt's start and its retry's due time (clock.ts); the request's deadline stays real. */
+  clock?: Clock;
 }
 
 /**
@@ -152,7 +155,8 @@ export async function deliver(
   endpoint: EndpointSettings,
   options: DeliverOptions,
 ): Promise<AttemptResult> {
-  const startedAt = new Date();
+  const clock = options.clock ?? realClock;
+  const startedAt = new Date(clock.now());
   const started = performance.now();
   let receivedHeaders = false;
   let requestHeaders: Record<string, string> = {};
@@ -162,7 +166,7 @@ export async function deliver(
     const delayMs = nextRetryDelay(schedule, attemptsMade, { retryAfterMs, random: options.random });
     return delayMs === null
       ? { state: 'dead' as const, nextAttemptAt: null }
-      : { state: 'pending' as const, nextAttemptAt: new Date(Date.now() + delayMs) };
+      : { state: 'pending' as const, nextAttemptAt: new Date(clock.now() + delayMs) };
   };
 
   try {
@@ -195,7 +199,7 @@ export async function deliver(
     const errorClass = classifyStatus(response.statusCode);
     const retryAfterMs =
       response.statusCode === 429 || response.statusCode === 503
-        ? parseRetryAfter(response.headers['retry-after'])
+        ? parseRetryAfter(response.headers['retry-after'], clock.now())
         : null;
     // 410 Gone: the receiver says this endpoint no longer exists. Retrying cannot help; the flush
     // disables the endpoint, and an operator who re-enables it can replay the dead deliveries.

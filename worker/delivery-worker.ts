@@ -6,16 +6,18 @@
 //   record    flush.ts: results written back in batches, fenced by the lease owner
 // Beside them, services on timers (service.ts): lease renewal and the release of expired fan-out
 // batch leases (lease-keeper.ts), giving back what waited too long for a connection, the once-a-minute
-// maintenance (maintenance.ts), and background jobs (jobs/job-runner.ts).
+// maintenance (maintenance.ts), and background jobs (jobs/job-runner.ts). Each part that decides by time
+// reads the one clock handed down from here (clock.ts; a test's ManualClock moves it).
 // Shutdown is an explicit state machine (shutdown() below): running -> draining -> stopped. Round trips
 // per delivery in steady state: 1/batch for the claim or fan-out, 1/flush for the write-back (tens to
 // hundreds of results each), and an endpoint lookup only when the 2 s cache misses.
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import { createLogger, type Logger } from '../lib/runtime/log';
 import { CircuitGate } from './circuit-breaker';
 import { ClaimLoop } from './claim-loop';
+import { realClock, type Clock } from './clock';
 import type { AttemptResult } from './deliver';
 import { Dispatcher } from './dispatcher';
 import { EndpointCache } from './endpoint-cache';
@@ -25,10 +27,9 @@ import { JobRunner } from './jobs/job-runner';
 import { LeaseKeeper } from './lease-keeper';
 import { LeaseBook } from './leases';
 import { maintenanceService } from './maintenance';
-import { startMetricsServer, WorkerMetrics } from './metrics';
-import { checkReadiness } from '../lib/database/health';
+import { startMetricsServer, WorkerMetrics, workerHealth } from './metrics';
 import { PollingPresence } from './polling-presence';
-import { PeriodicChore, type Service } from './service';
+import type { Service } from './service';
 import { DeliverySource } from './take-deliveries';
 import { Wake } from './wake';
 import type { DeliveryWorkerOptions, StopSummary, WorkerState } from './worker-options';
@@ -43,6 +44,7 @@ export class DeliveryWorker {
   readonly stats = { claimed: 0, succeeded: 0, failed: 0, released: 0 };
   private state: WorkerState = 'created';
   private readonly log: Logger;
+  private readonly clock: Clock;
   private readonly connections: WorkerConnections;
   private readonly wake: Wake;
   private readonly leases: LeaseBook;
@@ -60,21 +62,20 @@ export class DeliveryWorker {
   private metricsHttp: Server | null = null;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
-    if (options.leaseSeconds < 2) {
-      // Renewed every third of a lease: under 2 s, one slow renewal round trip would lose it.
-      throw new Error(`the lease must be at least 2 seconds, got ${options.leaseSeconds}`);
-    }
     this.workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     const log = (this.log = (options.log ?? createLogger()).child({ component: 'worker', workerId: this.workerId }));
     const { workerId, metrics, stats } = this;
-    this.leases = new LeaseBook(options.leaseSeconds * 1000);
+    const clock = (this.clock = options.clock ?? realClock);
+    const { leaseSeconds } = options;
+    this.leases = new LeaseBook(leaseSeconds * 1000);
     this.connections = createWorkerConnections(options.connectionString, {
       synchronousCommit: options.synchronousCommit ?? false,
     });
     const { pool } = this.connections;
-    const writing = (id: string) => this.flusher.isWriting(id);
-    this.leaseKeeper = new LeaseKeeper(pool, workerId, options.leaseSeconds, this.leases, metrics, log, writing);
-    this.wake = new Wake(options.connectionString, log);
+    const { leases } = this;
+    const beingWritten = (id: string) => this.flusher.isWriting(id);
+    this.leaseKeeper = new LeaseKeeper({ pool, workerId, leaseSeconds, leases, metrics, log, beingWritten, clock });
+    this.wake = new Wake(options.connectionString, log, clock);
     this.http = new HttpPools(options.http, options.addressPolicy, options.resolve);
     this.flusher = new ResultFlusher({
       pool: this.connections.recordPool,
@@ -84,22 +85,22 @@ export class DeliveryWorker {
       circuit: options.circuit,
       autoDisableAfterMs: options.autoDisableAfterMs,
       keepSuccessfulAttempts: options.keepSuccessfulAttempts ?? false,
-      // Drawn, not assigned: two workers of 1,024 shards rarely share one, and sharing costs only waits.
-      rollupShard: options.rollupShard ?? randomInt(1024),
+      rollupShard: options.rollupShard,
       log,
       metrics,
       finishedBatches: () => this.leases.finishedBatches(),
       onBatchesDeleted: (batchIds) => this.leases.batchesDeleted(batchIds),
       onFlushed: (results, outcome) => this.flushed(results, outcome),
+      clock,
     });
     this.dispatcher = new Dispatcher({
       pool,
       workerId,
-      leaseSeconds: options.leaseSeconds,
+      leaseSeconds,
       retrySchedule: options.retrySchedule,
       userAgent: options.userAgent ?? 'Hookline/0.1 (+https://www.standardwebhooks.com)',
-      endpoints: new EndpointCache(pool),
-      gate: new CircuitGate(pool, options.http.timeoutMs, log),
+      endpoints: new EndpointCache(pool, clock),
+      gate: new CircuitGate(pool, options.http.timeoutMs, log, clock),
       http: this.http,
       leases: this.leases,
       leaseKeeper: this.leaseKeeper,
@@ -109,6 +110,7 @@ export class DeliveryWorker {
       log,
       running: () => this.state === 'running',
       onFinished: () => this.claimLoop.roomFreed(),
+      clock,
     });
     this.claimLoop = new ClaimLoop({
       concurrency: options.concurrency,
@@ -116,15 +118,16 @@ export class DeliveryWorker {
       pollIntervalMs: options.pollIntervalMs,
       maxUnrecorded: options.maxUnrecordedResults ?? Math.max(options.concurrency, 2 * options.flushMaxResults),
       pool,
-      source: new DeliverySource(this.connections.takePool, workerId, options.leaseSeconds, this.leases),
+      source: new DeliverySource(this.connections.takePool, workerId, leaseSeconds, leases, clock),
       dispatcher: this.dispatcher,
       flusher: this.flusher,
       leaseKeeper: this.leaseKeeper,
-      presence: new PollingPresence(pool, workerId, log),
+      presence: new PollingPresence(pool, workerId, log, clock),
       wake: this.wake,
       metrics,
       stats,
       log,
+      clock,
     });
     this.chores = [this.claimLoop, ...this.backgroundServices()];
     this.renewal = this.leaseKeeper.renewal();
@@ -137,30 +140,23 @@ export class DeliveryWorker {
 
   /** The parts that run beside the loop while the worker takes work. */
   private backgroundServices(): Service[] {
-    const { options, log } = this;
+    const { options, log, clock } = this;
     const services: Service[] = [
-      new PeriodicChore('release of deliveries that waited too long', 1000, () =>
-        this.dispatcher.releaseStaleWaiting(),
-      ),
-      // First attempts whose worker died run under a fan-out batch whose lease ran out: every worker
-      // looks for those every 2 s, so they wait at most a lease and 2 s, as claimed ones do.
-      new PeriodicChore('release of expired fan-out batch leases', 2000, async () => {
-        if ((await this.leaseKeeper.releaseExpiredBatchLeases()) > 0) this.wake.signal();
-      }),
+      this.dispatcher.staleWaitingRelease(),
+      this.leaseKeeper.expiredBatchRelease(() => this.wake.signal()),
     ];
-    const maintenanceMs = options.maintenanceIntervalMs ?? 60_000;
-    if (maintenanceMs > 0) {
+    const everyMs = options.maintenanceIntervalMs ?? 60_000;
+    if (everyMs > 0) {
       const { maintenancePool: pool } = this.connections;
       const retention = options.retention ?? null;
-      services.push(maintenanceService({ pool, metrics: this.metrics, retention, log, everyMs: maintenanceMs }));
+      services.push(maintenanceService({ pool, metrics: this.metrics, retention, log, everyMs, clock }));
     }
     // Background jobs: replay by filter, recover, backfill. Stopping hands a running job back.
     if (options.jobs !== false) {
       const { connectionString, leaseSeconds } = options;
       const jobLog = log.child({ component: 'jobs' });
-      services.push(
-        new JobRunner({ connectionString, workerId: this.workerId, log: jobLog, leaseSeconds, ...options.jobs }),
-      );
+      const { workerId } = this;
+      services.push(new JobRunner({ connectionString, workerId, log: jobLog, leaseSeconds, clock, ...options.jobs }));
     }
     return services;
   }
@@ -172,27 +168,13 @@ export class DeliveryWorker {
   async start(): Promise<void> {
     if (this.state !== 'created') throw new Error(`worker already ${this.state}`);
     this.state = 'running';
-    if (this.options.tracerProvider) {
-      // Loaded only now: a worker that does not trace never imports OpenTelemetry (attempt-spans.ts).
-      const [{ AttemptSpans }, api] = await Promise.all([import('./attempt-spans'), import('@opentelemetry/api')]);
-      this.dispatcher.attemptSpans = new AttemptSpans(
-        this.options.tracerProvider,
-        api,
-        this.options.propagateTraceContext ?? true,
-      );
-    }
+    const { tracerProvider, propagateTraceContext } = this.options;
+    if (tracerProvider) await this.dispatcher.traceAttempts(tracerProvider, propagateTraceContext ?? true);
     if (this.options.metricsServer) {
       this.metricsHttp = await startMetricsServer(this.metrics, {
         ...this.options.metricsServer,
         log: this.log,
-        health: {
-          live: () => (this.state === 'stopped' ? 'stopped' : null),
-          // Ready while it takes work and its database answers with the schema it knows; draining is not.
-          ready: async () =>
-            this.state === 'running'
-              ? checkReadiness(this.connections.maintenancePool)
-              : { ready: false, database: { ok: true }, schema: null, process: this.state },
-        },
+        health: workerHealth(() => this.state, this.connections.maintenancePool),
       });
     }
     await this.wake.listen();
@@ -225,7 +207,7 @@ export class DeliveryWorker {
   }
 
   private async shutdown(deadlineMs: number): Promise<StopSummary> {
-    const deadline = Date.now() + deadlineMs;
+    const deadline = this.clock.now() + deadlineMs;
     if (this.state === 'created') {
       this.state = 'stopped';
       await closeWorkerConnections(this.connections);
@@ -235,21 +217,12 @@ export class DeliveryWorker {
     this.log.info('draining', { inFlight: this.dispatcher.inFlight.size, waiting: this.dispatcher.waiting });
     for (const service of this.chores) await service.stop();
     await this.dispatcher.releaseAllWaiting();
-    while (!this.forced && this.dispatcher.inFlight.size > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await this.dispatcher.settleInFlight(deadline, () => this.forced);
     const abandoned = this.dispatcher.abandonInFlight();
-    const unwritten = await this.flusher.drain(Math.max(1000, deadline - Date.now()));
-    if (unwritten > 0) {
-      // Not silently: sent, and to be sent again (HOOKLINE_SHUTDOWN_GRACE bounds the wait for the database).
-      this.log.error('stopped with results not recorded: the database did not take them before the deadline', {
-        unwritten,
-        whatHappens:
-          'their deliveries stay leased until the lease runs out, then any worker sends them again (same webhook-id and body)',
-      });
-    }
+    const unwritten = await this.flusher.drain(Math.max(1000, deadline - this.clock.now()));
+    const dueAt = new Date(this.clock.now());
     await this.dispatcher.release(
-      abandoned.map((id) => ({ id, dueAt: new Date() })),
+      abandoned.map((id) => ({ id, dueAt })),
       'shutdown',
     );
     await this.leaseKeeper.deleteFinishedBatches();

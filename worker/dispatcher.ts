@@ -13,10 +13,12 @@
 //   abandoned in flight when a forced stop released them: their results are dropped, never recorded.
 //   A delivery is sent only while its lease outlasts the next renewal (lease-keeper.ts), and stays in
 //   the lease book until its result or release is written (leases.ts).
+import type { TracerProvider } from '@opentelemetry/api';
 import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
 import type { AttemptSpans, AttemptTrace } from './attempt-spans';
 import type { CircuitGate } from './circuit-breaker';
+import { sleep, type Clock } from './clock';
 import { deliver, type AttemptResult, type ClaimedDelivery, type EndpointSettings } from './deliver';
 import type { EndpointCache } from './endpoint-cache';
 import { applyRateLimits } from './endpoint-rate-limit';
@@ -26,6 +28,7 @@ import type { HttpPools } from './http-pools';
 import type { LeaseKeeper, Release } from './lease-keeper';
 import type { LeaseBook } from './leases';
 import type { WorkerMetrics } from './metrics';
+import { PeriodicChore, type Service } from './service';
 import { statements } from './statements';
 import type { TakenRow } from './take-deliveries';
 
@@ -57,18 +60,27 @@ export interface DispatcherOptions {
   running: () => boolean;
   /** A delivery finished: the loop may have room to take more. */
   onFinished: () => void;
+  /** Decides when a waiting delivery has waited too long, and when a released one is due (clock.ts). */
+  clock: Clock;
 }
 
 export class Dispatcher {
   held = 0;
-  /** Set by a worker that traces (delivery-worker.ts); null: no span, and nothing of OpenTelemetry loaded. */
-  attemptSpans: AttemptSpans | null = null;
+  /** Set by traceAttempts(); null: no span, and nothing of OpenTelemetry loaded. */
+  private attemptSpans: AttemptSpans | null = null;
   readonly inFlight = new Map<string, ClaimedDelivery>();
   private readonly abandoned = new Set<string>();
   /** Connections per endpoint, and the taken deliveries waiting for one. */
   private readonly slots = new EndpointSlots<Queued>();
 
   constructor(private readonly options: DispatcherOptions) {}
+
+  /** Writes a span per attempt from now on (attempt-spans.ts), sending its trace context when `propagate`. */
+  async traceAttempts(tracerProvider: TracerProvider, propagate: boolean): Promise<void> {
+    // Loaded only now: a worker that does not trace never imports OpenTelemetry (attempt-spans.ts).
+    const [{ AttemptSpans }, api] = await Promise.all([import('./attempt-spans'), import('@opentelemetry/api')]);
+    this.attemptSpans = new AttemptSpans(tracerProvider, api, propagate);
+  }
 
   get waiting(): number {
     return this.slots.waiting;
@@ -83,7 +95,7 @@ export class Dispatcher {
       settings = await endpoints.get(rows.map((row) => row.endpoint_id));
     } catch (error) {
       log.error('loading endpoints failed; releasing the batch', { error });
-      await this.release(dueIn(rows, 1000), 'database_error');
+      await this.release(this.dueIn(rows, 1000), 'database_error');
       return;
     }
     const disabled: Release[] = [];
@@ -98,7 +110,7 @@ export class Dispatcher {
         leases.drop([row.id]);
         orphans.push(row.id);
       } else if (!row.endpoint_enabled) {
-        disabled.push({ id: row.id, dueAt: new Date(Date.now() + DISABLED_ENDPOINT_RECHECK_MS) });
+        disabled.push({ id: row.id, dueAt: new Date(this.options.clock.now() + DISABLED_ENDPOINT_RECHECK_MS) });
       } else {
         gated.push({
           delivery: toClaimedDelivery(row),
@@ -109,7 +121,7 @@ export class Dispatcher {
       }
     }
     const gate = await gateKeeper.sort(gated);
-    const { send, later } = await applyRateLimits(this.options.pool, gate.send);
+    const { send, later } = await applyRateLimits(this.options.pool, gate.send, this.options.clock);
     for (const { delivery, endpoint } of send) this.enqueue(delivery, endpoint);
     await this.release(disabled, 'endpoint_disabled');
     await this.release(gate.wait, 'circuit_open');
@@ -128,7 +140,8 @@ export class Dispatcher {
   }
 
   private enqueue(delivery: ClaimedDelivery, endpoint: EndpointSettings): void {
-    if (this.slots.acquireOrWait(endpoint.id, endpoint.maxConcurrency, { delivery, endpoint })) {
+    const { id, maxConcurrency } = endpoint;
+    if (this.slots.acquireOrWait(id, maxConcurrency, { delivery, endpoint }, this.options.clock.now())) {
       this.startDelivery(delivery, endpoint);
     }
   }
@@ -138,7 +151,7 @@ export class Dispatcher {
     if (!this.options.leaseKeeper.safeToSend(delivery.id)) {
       // Its lease may end before the next renewal (it waited for a connection while this process
       // stalled, or a renewal failed): another worker could take it over mid-request. Give it back.
-      void this.release([{ id: delivery.id, dueAt: new Date() }], 'lease_ending');
+      void this.release([{ id: delivery.id, dueAt: this.dueNow() }], 'lease_ending');
       this.freeSlot(endpoint);
       return;
     }
@@ -149,6 +162,7 @@ export class Dispatcher {
       retrySchedule: this.options.retrySchedule,
       userAgent: this.options.userAgent,
       traceHeaders: trace?.headers,
+      clock: this.options.clock,
     }).then((result) => this.finish(delivery, endpoint, result, trace));
   }
 
@@ -192,10 +206,18 @@ export class Dispatcher {
       if (queue.length === 0) continue;
       this.options.log.warn(endpoint.enabled ? 'circuit opened' : 'endpoint disabled', { endpointId: endpoint.id });
       void this.release(
-        queue.map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() })),
+        queue.map(({ delivery }) => ({ id: delivery.id, dueAt: this.dueNow() })),
         endpoint.enabled ? 'circuit_open' : 'endpoint_disabled',
       );
     }
+  }
+
+  /** releaseStaleWaiting() every second, while the worker takes work. */
+  staleWaitingRelease(): Service {
+    const { clock } = this.options;
+    return new PeriodicChore('release of deliveries that waited too long', 1000, () => this.releaseStaleWaiting(), {
+      clock,
+    });
   }
 
   /**
@@ -203,9 +225,9 @@ export class Dispatcher {
    * worker would send them too): past half the lease they go back to the queue.
    */
   async releaseStaleWaiting(): Promise<void> {
-    const stale = this.slots.takeWaitingSince(Date.now() - (this.options.leaseSeconds * 1000) / 2);
+    const stale = this.slots.takeWaitingSince(this.options.clock.now() - (this.options.leaseSeconds * 1000) / 2);
     await this.release(
-      stale.map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() })),
+      stale.map(({ delivery }) => ({ id: delivery.id, dueAt: this.dueNow() })),
       'waited_too_long',
     );
   }
@@ -213,15 +235,24 @@ export class Dispatcher {
   /** Taken while the worker was stopping: straight back to the queue, unsent. */
   async returnTaken(rows: TakenRow[]): Promise<void> {
     this.held += rows.length;
-    await this.release(dueIn(rows, 0), 'shutdown');
+    await this.release(this.dueIn(rows, 0), 'shutdown');
   }
 
   /** Stopping: everything waiting for a connection goes back, due now. */
   async releaseAllWaiting(): Promise<void> {
     await this.release(
-      this.slots.takeWaiting().map(({ delivery }) => ({ id: delivery.id, dueAt: new Date() })),
+      this.slots.takeWaiting().map(({ delivery }) => ({ id: delivery.id, dueAt: this.dueNow() })),
       'shutdown',
     );
+  }
+
+  /**
+   * Draining: waits for the requests in flight to end, looking every 20 ms, until `deadline` (on the
+   * clock) or until `forced()` says a second signal cut the wait short.
+   */
+  async settleInFlight(deadline: number, forced: () => boolean): Promise<void> {
+    const { clock } = this.options;
+    while (!forced() && this.inFlight.size > 0 && clock.now() < deadline) await sleep(clock, 20);
   }
 
   /** A forced stop: the requests still in flight are let go; their results will be dropped. */
@@ -240,10 +271,15 @@ export class Dispatcher {
     this.options.metrics.released.inc({ reason }, deliveries.length);
     await this.options.leaseKeeper.release(deliveries);
   }
-}
 
-function dueIn(rows: TakenRow[], ms: number): Release[] {
-  return rows.map((row) => ({ id: row.id, dueAt: new Date(Date.now() + ms) }));
+  private dueNow(): Date {
+    return new Date(this.options.clock.now());
+  }
+
+  private dueIn(rows: TakenRow[], ms: number): Release[] {
+    const dueAt = this.options.clock.now() + ms;
+    return rows.map((row) => ({ id: row.id, dueAt: new Date(dueAt) }));
+  }
 }
 
 function toClaimedDelivery(row: TakenRow): ClaimedDelivery {

@@ -4,6 +4,7 @@
 // every worker: 2 s by default.
 import type { Pool } from '../lib/database/pg';
 import { decryptSecret } from '../lib/runtime/secret-box';
+import { realClock, type Clock } from './clock';
 import type { EndpointSettings } from './deliver';
 import type { HttpMethod } from './http-pools';
 import { statements } from './statements';
@@ -30,12 +31,13 @@ export class EndpointCache {
 
   constructor(
     private readonly pool: Pool,
+    private readonly clock: Clock = realClock,
     private readonly ttlMs = 2000,
   ) {}
 
   /** Settings for each id; a missing entry means the endpoint was deleted. */
   async get(ids: Iterable<string>): Promise<Map<string, EndpointSettings>> {
-    const now = Date.now();
+    const now = this.clock.now();
     const found = new Map<string, EndpointSettings>();
     const stale: string[] = [];
     for (const id of new Set(ids)) {

@@ -7,6 +7,7 @@
 // If the bucket cannot be read (the database failed), the limited deliveries wait a second instead of
 // going out unmetered: the limit is a promise to the receiver.
 import type { Pool } from '../lib/database/pg';
+import type { Clock } from './clock';
 import type { EndpointSettings } from './deliver';
 import { statements } from './statements';
 
@@ -20,7 +21,11 @@ export interface RateDecision<T> {
   later: { item: T; dueAt: Date }[];
 }
 
-export async function applyRateLimits<T extends Limited>(pool: Pool, batch: T[]): Promise<RateDecision<T>> {
+export async function applyRateLimits<T extends Limited>(
+  pool: Pool,
+  batch: T[],
+  clock: Clock,
+): Promise<RateDecision<T>> {
   const byEndpoint = new Map<string, T[]>();
   const send: T[] = [];
   for (const item of batch) {
@@ -42,11 +47,11 @@ export async function applyRateLimits<T extends Limited>(pool: Pool, batch: T[])
       ratesPerSecond: groups.map((items) => items[0]!.endpoint.rateLimitPerSecond ?? null),
     }));
   } catch {
-    const dueAt = new Date(Date.now() + 1000);
+    const dueAt = new Date(clock.now() + 1000);
     for (const items of groups) for (const item of items) later.push({ item, dueAt });
     return { send, later };
   }
-  const now = Date.now();
+  const now = clock.now();
   for (const row of rows) {
     const items = byEndpoint.get(row.endpoint_id)!;
     send.push(...items.slice(0, row.granted));

@@ -3,7 +3,7 @@
 // here, in claim order, for a slot of its endpoint.
 // Invariants: running(endpoint) <= its max_concurrency; a delivery is either running or waiting, never
 // both; everything waiting is held (leased) by this worker, so the worker keeps the waiting set small
-// (DeliveryWorker's maxWaiting) and gives back what waited too long.
+// (the claim loop's maxWaiting) and gives back what waited too long.
 export interface Waiting<T> {
   item: T;
   since: number;
@@ -14,8 +14,8 @@ export class EndpointSlots<T> {
   private readonly queues = new Map<string, Waiting<T>[]>();
   private waitingTotal = 0;
 
-  /** Takes a slot of the endpoint for `item` (true), or queues it behind the running ones (false). */
-  acquireOrWait(endpointId: string, maxConcurrency: number, item: T, now = Date.now()): boolean {
+  /** Takes a slot of the endpoint for `item` (true), or queues it behind the running ones (false), since `now`. */
+  acquireOrWait(endpointId: string, maxConcurrency: number, item: T, now: number): boolean {
     const running = this.running.get(endpointId) ?? 0;
     if (running < maxConcurrency) {
       this.running.set(endpointId, running + 1);

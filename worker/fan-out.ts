@@ -7,6 +7,7 @@
 // already holds the current cursor from its own statement's answer; one whose cursor another worker's
 // fan-out moved learns the new one from the same answer, having taken nothing, and tries again at once.
 import type { Pool } from '../lib/database/pg';
+import { realClock, type Clock } from './clock';
 import { statements, type FanOutCursor, type FanOutParams, type FanOutRow } from './statements';
 
 // Two workers that take turns each see the other's move about every other fan-out: one more statement
@@ -17,13 +18,16 @@ const TRIES = 3;
 export class FanOutRunner {
   private cursor: FanOutCursor = { cursorThrough: null, cursorPartialXid: null, cursorPartialThroughId: null };
 
+  /** `clock` times `sentAt`, as the lease book's other entries are timed (worker/clock.ts). */
+  constructor(private readonly clock: Clock = realClock) {}
+
   /** One fan-out; `sentAt` is when its last statement was sent, for the lease book. */
   async run(
     pool: Pool,
     params: Omit<FanOutParams, keyof FanOutCursor>,
   ): Promise<{ rows: FanOutRow[]; sentAt: number }> {
     for (let tries = 1; ; tries++) {
-      const sentAt = Date.now();
+      const sentAt = this.clock.now();
       const { rows } = await statements.fanOutMessages.run(pool, { ...params, ...this.cursor });
       const counts = rows[0]!;
       this.cursor = {

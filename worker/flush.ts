@@ -4,9 +4,11 @@
 // arrived; only one runs at a time, so under load the next batch grows while the previous one is written.
 // Crash cost: results buffered here are lost with the process; their deliveries keep their lease
 // and are sent again when it runs out (at-least-once, same webhook-id and body).
+import { randomInt } from 'node:crypto';
 import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
 import type { CircuitSettings, CircuitState } from './circuit-breaker';
+import { realClock, sleep, type Clock, type Timer } from './clock';
 import type { AttemptResult } from './deliver';
 import type { WorkerMetrics } from './metrics';
 import { databaseBackoffMs } from './database-backoff';
@@ -42,8 +44,8 @@ export interface FlusherOptions {
   autoDisableAfterMs: number;
   /** An attempt row for successes too; else a success lives on its delivery row alone. */
   keepSuccessfulAttempts: boolean;
-  /** This worker's rollup rows (0-1023): see migration 20261124152000_rollup_shards. */
-  rollupShard: number;
+  /** This worker's rollup rows (0-1023): see migration 20261124152000_rollup_shards. Default: drawn. */
+  rollupShard?: number;
   log: Logger;
   metrics: WorkerMetrics;
   /** Fan-out batches whose rows the next flush deletes (worker/leases.ts). */
@@ -52,11 +54,13 @@ export interface FlusherOptions {
   onBatchesDeleted?: (batchIds: string[]) => void;
   /** A flush was written: its results are recorded, or refused by the lease fence. */
   onFlushed?: (results: AttemptResult[], outcome: FlushOutcome) => void;
+  /** Times the flush interval, the back-off and the drain's deadline (clock.ts). */
+  clock?: Clock;
 }
 
 export class ResultFlusher {
   private buffer: AttemptResult[] = [];
-  private timer: NodeJS.Timeout | null = null;
+  private timer: Timer | null = null;
   private running: Promise<void> | null = null;
   private failures = 0;
   /** Deliveries whose results the flush under way is writing now. */
@@ -65,7 +69,14 @@ export class ResultFlusher {
   readonly notRecorded: NotRecorded = { takenOver: 0, givenBack: 0, alreadyFinished: 0, gone: 0, unknown: 0 };
   private explaining: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: FlusherOptions) {}
+  private readonly clock: Clock;
+  private readonly rollupShard: number;
+
+  constructor(private readonly options: FlusherOptions) {
+    this.clock = options.clock ?? realClock;
+    // Drawn, not assigned: two workers of 1,024 shards rarely share one, and sharing costs only waits.
+    this.rollupShard = options.rollupShard ?? randomInt(1024);
+  }
 
   get pending(): number {
     return this.buffer.length;
@@ -88,7 +99,7 @@ export class ResultFlusher {
     // down, one per finished delivery).
     if (this.failures > 0) return;
     if (this.buffer.length >= this.options.maxResults) this.kick();
-    else this.timer ??= setTimeout(() => this.kick(), this.options.intervalMs);
+    else this.timer ??= this.clock.after(this.options.intervalMs, () => this.kick());
   }
 
   /**
@@ -100,8 +111,13 @@ export class ResultFlusher {
     if (this.failures > 0 && !this.running) this.kick();
   }
 
+  /** Resolves when the flush under way, if any, has ended: what a test waits on instead of sleeping. */
+  async whenIdle(): Promise<void> {
+    await this.running;
+  }
+
   private kick(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = null;
     if (this.running || this.buffer.length === 0) return;
     this.running = this.flushOnce().finally(() => {
@@ -111,10 +127,10 @@ export class ResultFlusher {
         const delay = databaseBackoffMs(this.failures);
         if (this.failures > 0 && this.timer) {
           // Set by add() while this flush ran, for 5 ms from then: the back-off replaces it.
-          clearTimeout(this.timer);
+          this.timer.cancel();
           this.timer = null;
         }
-        this.timer ??= setTimeout(() => this.kick(), delay);
+        this.timer ??= this.clock.after(delay, () => this.kick());
       }
     });
   }
@@ -151,7 +167,7 @@ export class ResultFlusher {
         autoDisableAfterMs: this.options.autoDisableAfterMs,
         keepSuccessfulAttempts: this.options.keepSuccessfulAttempts,
         settledBatchIds: finishedBatches,
-        rollupShard: this.options.rollupShard,
+        rollupShard: this.rollupShard,
       });
       this.failures = 0;
       this.options.onBatchesDeleted?.(finishedBatches);
@@ -210,26 +226,35 @@ export class ResultFlusher {
   /**
    * Writes everything buffered; used on shutdown. Tries until `deadlineMs` has passed, at most a
    * second apart whatever back-off the flush had reached (up to 5 s, which could outlast the deadline
-   * untried). Returns how many results are still not written.
+   * untried). Returns how many results are still not written, and says so in the log.
    */
   async drain(deadlineMs: number): Promise<number> {
-    const until = Date.now() + deadlineMs;
+    const until = this.clock.now() + deadlineMs;
     while (this.buffer.length > 0 || this.running) {
       if (this.running) {
         await this.running;
         continue;
       }
-      if (this.timer) clearTimeout(this.timer);
+      this.timer?.cancel();
       this.timer = null;
-      const pause = Math.min(databaseBackoffMs(this.failures, 1000), until - Date.now());
-      if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
-      if (Date.now() >= until) break;
+      const pause = Math.min(databaseBackoffMs(this.failures, 1000), until - this.clock.now());
+      if (pause > 0) await sleep(this.clock, pause);
+      if (this.clock.now() >= until) break;
       this.kick();
     }
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = null;
     await this.explaining;
-    return this.buffer.length;
+    const unwritten = this.buffer.length;
+    if (unwritten > 0) {
+      // Not silently: sent, and to be sent again (HOOKLINE_SHUTDOWN_GRACE bounds the wait for the database).
+      this.options.log.error('stopped with results not recorded: the database did not take them before the deadline', {
+        unwritten,
+        whatHappens:
+          'their deliveries stay leased until the lease runs out, then any worker sends them again (same webhook-id and body)',
+      });
+    }
+    return unwritten;
   }
 }
 

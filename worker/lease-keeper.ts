@@ -10,6 +10,7 @@
 // Every statement is fenced by the lease owner: a worker can only change what it still holds.
 import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
+import { realClock, sleep, type Clock } from './clock';
 import type { LeaseBook } from './leases';
 import type { WorkerMetrics } from './metrics';
 import { databaseBackoffMs } from './database-backoff';
@@ -25,66 +26,94 @@ export interface Release {
   dueAt: Date;
 }
 
+export interface LeaseKeeperOptions {
+  pool: Pool;
+  workerId: string;
+  leaseSeconds: number;
+  leases: LeaseBook;
+  metrics: WorkerMetrics;
+  log: Logger;
+  /** Whether a flush is writing the delivery's result right now (flush.ts). */
+  beingWritten?: (deliveryId: string) => boolean;
+  clock?: Clock;
+}
+
 export class LeaseKeeper {
   /** Leases are renewed this often: a third of a lease, so one late renewal still lands in time. */
   readonly renewEveryMs: number;
-  private lastRenewalAt = Date.now();
-  private renewalStopped = false;
+  private readonly pool: Pool;
+  private readonly workerId: string;
+  private readonly leaseSeconds: number;
+  private readonly leases: LeaseBook;
+  private readonly metrics: WorkerMetrics;
+  private readonly log: Logger;
+  private readonly beingWritten: (deliveryId: string) => boolean;
+  private readonly clock: Clock;
+  private lastRenewalAt: number;
 
-  constructor(
-    private readonly pool: Pool,
-    private readonly workerId: string,
-    private readonly leaseSeconds: number,
-    private readonly leases: LeaseBook,
-    private readonly metrics: WorkerMetrics,
-    private readonly log: Logger,
-    /** Whether a flush is writing the delivery's result right now (flush.ts). */
-    private readonly beingWritten: (deliveryId: string) => boolean = () => false,
-  ) {
-    this.renewEveryMs = (leaseSeconds * 1000) / 3;
+  constructor(options: LeaseKeeperOptions) {
+    if (options.leaseSeconds < 2) {
+      // Renewed every third of a lease: under 2 s, one slow renewal round trip would lose it.
+      throw new Error(`the lease must be at least 2 seconds, got ${options.leaseSeconds}`);
+    }
+    this.pool = options.pool;
+    this.workerId = options.workerId;
+    this.leaseSeconds = options.leaseSeconds;
+    this.leases = options.leases;
+    this.metrics = options.metrics;
+    this.log = options.log;
+    this.beingWritten = options.beingWritten ?? (() => false);
+    this.clock = options.clock ?? realClock;
+    this.lastRenewalAt = this.clock.now();
+    this.renewEveryMs = (options.leaseSeconds * 1000) / 3;
   }
 
   /** Renews every third of a lease, until stopped: a stopping worker's final flush is still renewed. */
-  renewal(): Service {
-    const chore = new PeriodicChore('lease renewal', this.renewEveryMs, () => this.renew(), { log: this.log });
-    return {
-      name: chore.name,
-      start: () => chore.start(),
-      // A renewal trying again against a database that is down gives up at once: the stop waits for it.
-      stop: () => {
-        this.renewalStopped = true;
-        return chore.stop();
-      },
+  renewal(): PeriodicChore {
+    const { log, clock } = this;
+    return new PeriodicChore('lease renewal', this.renewEveryMs, (signal) => this.renew(signal), { log, clock });
+  }
+
+  /**
+   * First attempts whose worker died run under a fan-out batch whose lease ran out: every worker looks
+   * for those every 2 s, so they wait at most a lease and 2 s, as claimed ones do. `onReleased` hears
+   * of any given back (the loop may take them at once).
+   */
+  expiredBatchRelease(onReleased: () => void): Service {
+    const chore = async () => {
+      if ((await this.releaseExpiredBatchLeases()) > 0) onReleased();
     };
+    return new PeriodicChore('release of expired fan-out batch leases', 2000, chore, { clock: this.clock });
   }
 
   /** Whether the delivery's lease outlasts the next renewal (which then extends it) by a margin. */
   safeToSend(deliveryId: string): boolean {
-    const nextRenewalInMs = Math.max(0, this.lastRenewalAt + this.renewEveryMs - Date.now());
-    return this.leases.runsFor(deliveryId, nextRenewalInMs + LEASE_MARGIN_MS);
+    const now = this.clock.now();
+    const nextRenewalInMs = Math.max(0, this.lastRenewalAt + this.renewEveryMs - now);
+    return this.leases.runsFor(deliveryId, nextRenewalInMs + LEASE_MARGIN_MS, now);
   }
 
   /**
    * Renews the leases of everything this worker holds: in flight, and waiting for a connection. A
-   * renewal that fails is tried again after the database back-off (100 ms, doubling) until it lands or
-   * the next renewal is due: left to the next tick, three failures in a row let a 10 s lease run out
-   * while its worker was alive, and another worker sent those deliveries again. That happened when
-   * PostgreSQL was restarted ten times in ~12 s under two draining workers: 21 to 32 of 25,000 sent
+   * renewal that fails is tried again after the database back-off (100 ms, doubling) until it lands,
+   * the next renewal is due or the renewal is stopped. Left to the next tick, three failures in a row
+   * let a 10 s lease run out while its worker was alive, and another worker sent those deliveries
+   * again: PostgreSQL restarted ten times in ~12 s under two draining workers, 21 to 32 of 25,000 sent
    * twice in about one run of four (test/worker/restart-no-resend.test.ts).
    */
-  async renew(): Promise<void> {
-    const startedAt = Date.now();
+  async renew(signal?: AbortSignal): Promise<void> {
+    const startedAt = this.clock.now();
     for (let failures = 0; ; failures++) {
       if (await this.renewOnce()) return;
       const pause = databaseBackoffMs(failures + 1, 1000);
-      if (this.renewalStopped || Date.now() + pause - startedAt >= this.renewEveryMs) return;
-      await new Promise((resolve) => setTimeout(resolve, pause));
+      if (signal?.aborted || this.clock.now() + pause - startedAt >= this.renewEveryMs) return;
+      await sleep(this.clock, pause);
     }
   }
 
   /** One renewal; false when the database could not be reached. */
   private async renewOnce(): Promise<boolean> {
-    const sentAt = Date.now();
+    const sentAt = this.clock.now();
     this.lastRenewalAt = sentAt;
     // Idle: no flush or release to take finished batches' rows with it (worker/leases.ts).
     if (this.leases.size === 0) {

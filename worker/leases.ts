@@ -39,7 +39,7 @@ export class LeaseBook {
     return [...this.until.keys()];
   }
 
-  /** Leases taken or renewed by a statement sent at `sentAt` (Date.now()). */
+  /** Leases taken or renewed by a statement sent at `sentAt` (the worker's clock, clock.ts). */
   extend(ids: Iterable<string>, sentAt: number): void {
     for (const id of ids) this.until.set(id, sentAt + this.leaseMs);
   }
@@ -90,8 +90,8 @@ export class LeaseBook {
     return this.until.has(id);
   }
 
-  /** Whether the lease runs at least `marginMs` longer. Unknown ids are not ours. */
-  runsFor(id: string, marginMs: number, now = Date.now()): boolean {
+  /** Whether the lease runs at least `marginMs` longer than `now`. Unknown ids are not ours. */
+  runsFor(id: string, marginMs: number, now: number): boolean {
     const until = this.until.get(id);
     return until !== undefined && until - now >= marginMs;
   }

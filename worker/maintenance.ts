@@ -5,6 +5,7 @@
 import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
 import { withTryLock } from './advisory-lock';
+import type { Clock } from './clock';
 import type { WorkerMetrics } from './metrics';
 import { runOperationsPass } from './operations/run-operations-pass';
 import { statements } from './statements';
@@ -146,9 +147,12 @@ export async function runMaintenance(options: {
 }
 
 /** runMaintenance every `everyMs`, the first run a second after the start (worker/service.ts). */
-export function maintenanceService(options: Parameters<typeof runMaintenance>[0] & { everyMs: number }): Service {
+export function maintenanceService(
+  options: Parameters<typeof runMaintenance>[0] & { everyMs: number; clock?: Clock },
+): Service {
   return new PeriodicChore('maintenance', options.everyMs, () => runMaintenance(options), {
     firstAfterMs: Math.min(1000, options.everyMs),
     log: options.log,
+    clock: options.clock,
   });
 }

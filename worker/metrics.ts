@@ -8,7 +8,8 @@
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Logger } from '../lib/runtime/log';
-import { answerHealthProbe, type HealthProbes } from '../lib/database/health';
+import { answerHealthProbe, checkReadiness, type HealthProbes } from '../lib/database/health';
+import type { WorkerState } from './worker-options';
 
 type Labels = Record<string, string>;
 
@@ -197,4 +198,18 @@ export async function startMetricsServer(
     });
     server.listen(options.port, options.host, () => resolve(server));
   });
+}
+
+/**
+ * A worker's /livez and /readyz: live until stopped; ready while it takes work and its database answers
+ * with the schema it knows. Draining is not ready.
+ */
+export function workerHealth(state: () => WorkerState, db: Parameters<typeof checkReadiness>[0]): HealthProbes {
+  return {
+    live: () => (state() === 'stopped' ? 'stopped' : null),
+    ready: async () =>
+      state() === 'running'
+        ? checkReadiness(db)
+        : { ready: false, database: { ok: true }, schema: null, process: state() },
+  };
 }

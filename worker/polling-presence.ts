@@ -3,6 +3,7 @@
 // the commits of every producer, so while a worker is busy anyway, producers should not send it.
 import type { Logger } from '../lib/runtime/log';
 import type { Pool } from '../lib/database/pg';
+import { realClock, type Clock } from './clock';
 import { statements } from './statements';
 
 /** How long a worker keeps polling after it last found work, before it sleeps on LISTEN again. */
@@ -21,11 +22,12 @@ export class PollingPresence {
     private readonly pool: Pool,
     private readonly workerId: string,
     private readonly log: Logger,
+    private readonly clock: Clock = realClock,
   ) {}
 
   /** Marks this worker as polling, at most every half second. */
   async renew(): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.now();
     if (this.marked && now < this.nextRenewAt) return;
     try {
       await statements.renewPolling.run(this.pool, { workerId: this.workerId, lifetimeMs: ROW_LIFETIME_MS });

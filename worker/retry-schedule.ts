@@ -31,7 +31,7 @@ export function nextRetryDelay(
 }
 
 /** Parses Retry-After: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
+export function parseRetryAfter(value: string | undefined, now: number): number | null {
   if (!value) return null;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;

@@ -1,8 +1,9 @@
 // The lifecycle every background part of a worker shares, as River's services do: `start()` once;
 // `stop()` waits for what the part is doing and is safe before `start()` and when called twice. The
 // coordinator (delivery-worker.ts) starts its services in order and stops them in the order its
-// shutdown needs.
+// shutdown needs. A chore's ticks come from the clock it is given (clock.ts), so a test moves them.
 import type { Logger } from '../lib/runtime/log';
+import { realClock, type Clock, type Timer } from './clock';
 
 export interface Service {
   readonly name: string;
@@ -14,30 +15,33 @@ export interface Service {
  * A chore run every `everyMs` at a fixed rate (and once `firstAfterMs` after the start, when given). A
  * tick that finds the previous run still going is skipped: a renewal stuck on a silent connection for
  * its 5 s statement timeout must not pile up behind it. A chore's failure is logged, never thrown: the
- * next tick tries again.
+ * next tick tries again. A chore that retries within its run (the lease renewal) stops retrying when
+ * its signal is aborted: stop() aborts it, then waits for the run to end.
  */
 export class PeriodicChore implements Service {
-  private interval: NodeJS.Timeout | null = null;
-  private first: NodeJS.Timeout | null = null;
+  private interval: Timer | null = null;
+  private first: Timer | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
+  private readonly stopping = new AbortController();
 
   constructor(
     readonly name: string,
     private readonly everyMs: number,
-    private readonly chore: () => Promise<unknown>,
-    private readonly options: { firstAfterMs?: number; log?: Logger } = {},
+    private readonly chore: (signal: AbortSignal) => Promise<unknown>,
+    private readonly options: { firstAfterMs?: number; log?: Logger; clock?: Clock } = {},
   ) {}
 
   start(): void {
     if (this.stopped || this.interval) return;
-    this.interval = setInterval(() => this.tick(), this.everyMs);
-    if (this.options.firstAfterMs !== undefined) this.first = setTimeout(() => this.tick(), this.options.firstAfterMs);
+    const clock = this.options.clock ?? realClock;
+    this.interval = clock.every(this.everyMs, () => this.tick());
+    if (this.options.firstAfterMs !== undefined) this.first = clock.after(this.options.firstAfterMs, () => this.tick());
   }
 
   private tick(): void {
     if (this.running || this.stopped) return;
-    this.running = this.chore()
+    this.running = this.chore(this.stopping.signal)
       .then(
         () => undefined,
         (error: unknown) => this.options.log?.warn(`${this.name} failed; next try in ${this.everyMs} ms`, { error }),
@@ -47,10 +51,16 @@ export class PeriodicChore implements Service {
       });
   }
 
+  /** Resolves when the run under way, if any, has ended: what a test waits on instead of sleeping. */
+  async whenIdle(): Promise<void> {
+    await this.running;
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.interval) clearInterval(this.interval);
-    if (this.first) clearTimeout(this.first);
+    this.stopping.abort();
+    this.interval?.cancel();
+    this.first?.cancel();
     await this.running;
   }
 }

@@ -9,6 +9,7 @@
 // the moment its statement was sent (worker/leases.ts), before anyone can send it.
 import type { Pool } from '../lib/database/pg';
 import type { CircuitState } from './circuit-breaker';
+import { realClock, type Clock } from './clock';
 import type { LeaseBook } from './leases';
 import { FanOutRunner } from './fan-out';
 import { statements, type FanOutRow } from './statements';
@@ -45,18 +46,22 @@ export interface Taken {
 export class DeliverySource {
   /** Deliveries each fanned-out message made lately (subscribed endpoints per event), smoothed. */
   private deliveriesPerMessage = 1;
-  private readonly fanOut = new FanOutRunner();
+  private readonly fanOut: FanOutRunner;
 
   constructor(
     private readonly pool: Pool,
     private readonly workerId: string,
     private readonly leaseSeconds: number,
     private readonly leases: LeaseBook,
-  ) {}
+    /** Times each statement's `sentAt` for the lease book (worker/clock.ts). */
+    private readonly clock: Clock = realClock,
+  ) {
+    this.fanOut = new FanOutRunner(clock);
+  }
 
   /** Takes up to `limit` deliveries to send: due ones first, then new messages fanned out. */
   async take(limit: number): Promise<Taken> {
-    let sentAt = Date.now();
+    let sentAt = this.clock.now();
     const claimed = (
       await statements.claimDeliveries.run(this.pool, {
         workerId: this.workerId,

@@ -5,6 +5,7 @@
 import pg from 'pg';
 import type { Logger } from '../lib/runtime/log';
 import { SILENT_CONNECTION_LIMITS } from '../lib/database/pg';
+import { realClock, type Clock } from './clock';
 import { databaseBackoffMs } from './database-backoff';
 
 export const CHANNEL = 'hookline_deliveries';
@@ -27,6 +28,8 @@ export class Wake {
   constructor(
     private readonly connectionString: string,
     private readonly log: Logger,
+    /** Times the loop's waits (clock.ts); the LISTEN connection's own checks and reconnects keep Node's. */
+    private readonly clock: Clock = realClock,
   ) {}
 
   /** Whether the LISTEN connection is up (so the database is reachable, as far as we know). */
@@ -49,12 +52,12 @@ export class Wake {
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      const timer = this.clock.after(timeoutMs, () => {
         this.waiter = null;
         resolve();
-      }, timeoutMs);
+      });
       this.waiter = () => {
-        clearTimeout(timer);
+        timer.cancel();
         this.signalled = false;
         resolve();
       };

@@ -4,6 +4,7 @@ import type { TracerProvider } from '@opentelemetry/api';
 import type { AddressPolicyOptions } from '../lib/domain/webhooks/address-policy';
 import type { Logger } from '../lib/runtime/log';
 import type { CircuitSettings } from './circuit-breaker';
+import type { Clock } from './clock';
 import type { NotRecorded } from './flush';
 import type { HttpLimits } from './http-pools';
 import type { JobRunnerOptions } from './jobs/job-runner';
@@ -54,6 +55,8 @@ export interface DeliveryWorkerOptions {
   propagateTraceContext?: boolean;
   log?: Logger;
   userAgent?: string;
+  /** The time every part decides by (worker/clock.ts); tests pass a manual one. Default: the real clock. */
+  clock?: Clock;
 }
 
 export type WorkerState = 'created' | 'running' | 'draining' | 'stopped';

@@ -3,44 +3,73 @@
 import { describe, expect, it } from 'vitest';
 import { PeriodicChore } from '../../worker/service';
 import { databaseBackoffMs } from '../../worker/database-backoff';
+import { ManualClock, turn } from '../support/manual-clock';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
+// Time is a ManualClock's: each test moves it, so none waits, and a chore timed by Node's own timers
+// instead of the clock it was given never runs here, and fails the test.
 describe('PeriodicChore', () => {
   it('tolerates stop before start and a second stop, and never starts after a stop', async () => {
+    const clock = new ManualClock();
     let runs = 0;
-    const chore = new PeriodicChore('test', 5, async () => void runs++);
+    const chore = new PeriodicChore('test', 5, async () => void runs++, { clock });
     await chore.stop();
     await chore.stop();
     chore.start();
-    await sleep(30);
+    expect(clock.pending).toBe(0);
+    await clock.advance(1000);
     expect(runs).toBe(0);
   });
 
-  it('skips ticks while a run is going, and stop waits for that run to end', async () => {
+  it('runs at a fixed rate, skips ticks while a run is going, and stop waits for that run to end', async () => {
+    const clock = new ManualClock();
     let running = 0;
     let most = 0;
-    let finished = 0;
-    const chore = new PeriodicChore('slow', 5, async () => {
-      running++;
-      most = Math.max(most, running);
-      await sleep(40);
-      running--;
-      finished++;
-    });
+    let runs = 0;
+    const ends: (() => void)[] = [];
+    const chore = new PeriodicChore(
+      'slow',
+      5,
+      () => {
+        runs++;
+        running++;
+        most = Math.max(most, running);
+        return new Promise<void>((resolve) =>
+          ends.push(() => {
+            running--;
+            resolve();
+          }),
+        );
+      },
+      { clock },
+    );
     chore.start();
-    await sleep(60);
-    await chore.stop();
-    expect(most).toBe(1);
-    // The run under way when stop() was called had finished by the time stop() returned.
+    await clock.advance(4);
+    expect(runs).toBe(0);
+    await clock.advance(1);
+    expect(runs).toBe(1);
+    // Ten ticks while the run goes on: all skipped, none piles up behind it.
+    await clock.advance(50);
+    expect(runs).toBe(1);
+    ends.shift()!();
+    await chore.whenIdle();
+    // The next tick runs again, 5 ms after the one before it (fixed rate), not 5 ms after the run ended.
+    await clock.advance(5);
+    expect(runs).toBe(2);
+    let stopped = false;
+    const stopping = chore.stop().then(() => (stopped = true));
+    await turn();
+    expect(stopped).toBe(false);
+    ends.shift()!();
+    await stopping;
     expect(running).toBe(0);
-    expect(finished).toBeGreaterThanOrEqual(1);
-    const after = finished;
-    await sleep(30);
-    expect(finished).toBe(after);
+    expect(most).toBe(1);
+    await clock.advance(1000);
+    expect(runs).toBe(2);
+    expect(clock.pending).toBe(0);
   });
 
   it('runs once soon after the start when asked, and survives a failing run', async () => {
+    const clock = new ManualClock();
     const errors: unknown[] = [];
     let runs = 0;
     const log = { warn: (_message: string, context: { error: unknown }) => errors.push(context.error) };
@@ -51,13 +80,21 @@ describe('PeriodicChore', () => {
         runs++;
         throw new Error('database down');
       },
-      { firstAfterMs: 5, log: log as never },
+      { firstAfterMs: 5, log: log as never, clock },
     );
     chore.start();
-    await sleep(40);
-    await chore.stop();
+    await clock.advance(4);
+    expect(runs).toBe(0);
+    await clock.advance(1);
     expect(runs).toBe(1);
     expect(errors).toHaveLength(1);
+    // The failure is logged, and the next tick (10 s after the start) tries again.
+    await clock.advance(9_994);
+    expect(runs).toBe(1);
+    await clock.advance(1);
+    expect(runs).toBe(2);
+    await chore.stop();
+    expect(errors).toHaveLength(2);
   });
 });
 

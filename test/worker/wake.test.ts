@@ -4,10 +4,11 @@
 // The poll interval is set to 30 s here, so only a NOTIFY or the busy polling can deliver in time.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendEvent, waitForDelivery } from '../support/deliveries';
+import { deliveriesOf, sendEvent, waitForDelivery } from '../support/deliveries';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { startReceiver, waitUntil, type Receiver } from '../support/receiver';
+import { advanceUntil, ManualClock } from '../support/manual-clock';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 
 let db: TestDatabase;
@@ -58,34 +59,54 @@ describe('waking workers', () => {
     await db.pool.query(`UPDATE hookline.deliveries SET state = 'cancelled', claimable_at = NULL`);
   });
 
-  it('an idle worker is woken by the NOTIFY; a busy one finds work by polling, without one', async () => {
-    await startTestWorker(db.url, { pollIntervalMs: 30_000 });
-    // Let the worker go idle: it unmarks itself once a second has passed without work.
-    await waitUntil(async () => (await countRows(db.pool, 'polling_workers')) === 0 || null, {
-      what: 'the worker to sleep on LISTEN',
-    });
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+  it('an idle worker is woken by the NOTIFY; a busy one finds work at its next 10 ms poll, without one; idle again a second later', async () => {
+    // The worker's time is a ManualClock's (test/support/manual-clock.ts): its 10 ms polls and its
+    // one-second busy window pass only when the test moves it, so nothing here waits them out, and a
+    // worker that timed them by Node's clock fails. Flushes go at once (one result), not on a timer;
+    // no jobs or maintenance: the loop's waits are then the only one-shot timers on the clock, and
+    // advanceUntil() waits for the loop to set its next one before moving on.
+    const clock = new ManualClock();
+    const quiet = { flushMaxResults: 1, maintenanceIntervalMs: 0, jobs: false as const };
+    await startTestWorker(db.url, { pollIntervalMs: 30_000, ...quiet, clock });
+    const marked = () => countRows(db.pool, 'polling_workers');
+    const delivered = async (id: string) =>
+      (await deliveriesOf(db.pool, 'message_id = $1', [id]))[0]?.state === 'succeeded';
+    // It first sends the three events of the test above (busy, marked), then, a second of its clock
+    // later, goes idle: asleep on LISTEN, unmarked.
+    await receiver.waitForRequests(3);
+    expect(await marked()).toBe(1);
+    await advanceUntil(clock, async () => (await marked()) === 0, { maxMs: 1500, what: 'sleep on LISTEN' });
 
-    const first = Date.now();
     let notified = await notificationsDuring(async () => {
       const id = await sendEvent(db.pool, appId, 'ping', { n: 1 });
       await waitForDelivery(db.pool, id, (row) => row.state === 'succeeded', 3000);
     });
     expect(notified).toBe(1);
-    expect(Date.now() - first).toBeLessThan(3000);
 
-    // Now busy: it marked itself, so the next event is sent without a NOTIFY and still arrives at once.
-    expect(await countRows(db.pool, 'polling_workers')).toBe(1);
-    const second = Date.now();
+    // Now busy: it marked itself, so the next event is sent without a NOTIFY, and found only by a poll,
+    // which comes when its clock moves on.
+    await waitUntil(async () => (await marked()) === 1, { what: 'the mark' });
+    let id = '';
     notified = await notificationsDuring(async () => {
-      const id = await sendEvent(db.pool, appId, 'ping', { n: 2 });
-      await waitForDelivery(db.pool, id, (row) => row.state === 'succeeded', 3000);
+      id = await sendEvent(db.pool, appId, 'ping', { n: 2 });
     });
     expect(notified).toBe(0);
-    expect(Date.now() - second).toBeLessThan(1500);
+    expect(receiver.requests).toHaveLength(4);
+    await advanceUntil(clock, () => delivered(id), { maxMs: 200, what: 'delivery by polling' });
+
+    // A second of its clock without work: idle again, unmarked, and producers notify once more.
+    await clock.advance(500);
+    expect(await marked()).toBe(1);
+    const idleAfter = 500 + (await advanceUntil(clock, async () => (await marked()) === 0, { maxMs: 1000 }));
+    expect(idleAfter).toBeGreaterThanOrEqual(950);
+    notified = await notificationsDuring(async () => {
+      id = await sendEvent(db.pool, appId, 'ping', { n: 3 });
+      await waitForDelivery(db.pool, id, (row) => row.state === 'succeeded', 3000);
+    });
+    expect(notified).toBe(1);
 
     // Stopping unmarks it, so producers wake the other workers again.
     await stopTestWorkers();
-    expect(await countRows(db.pool, 'polling_workers')).toBe(0);
+    expect(await marked()).toBe(0);
   });
 });

@@ -16,6 +16,7 @@ import { statements } from '../statements';
 import { createJobConnection } from '../worker-connections';
 import { databaseBackoffMs } from '../database-backoff';
 import type { Service } from '../service';
+import { realClock, type Clock, type Timer } from '../clock';
 
 export interface JobRunnerOptions {
   connectionString: string;
@@ -29,6 +30,8 @@ export interface JobRunnerOptions {
   leaseSeconds?: number;
   /** How often an idle runner looks for a job, and a paced backfill for room. */
   pollIntervalMs?: number;
+  /** Times its pauses and polls (worker/clock.ts). */
+  clock?: Clock;
 }
 
 export interface TakenJob {
@@ -64,7 +67,7 @@ export class JobRunner implements Service {
   private readonly pollMs: number;
   private stopping = false;
   private loopDone: Promise<void> | null = null;
-  private sleeper: { timer: NodeJS.Timeout; resolve: () => void } | null = null;
+  private sleeper: { timer: Timer; resolve: () => void } | null = null;
 
   constructor(private readonly options: JobRunnerOptions) {
     this.pool = createJobConnection(options.connectionString);
@@ -246,10 +249,10 @@ export class JobRunner implements Service {
     if (this.stopping) return Promise.resolve();
     return new Promise((resolve) => {
       this.sleeper = {
-        timer: setTimeout(() => {
+        timer: (this.options.clock ?? realClock).after(ms, () => {
           this.sleeper = null;
           resolve();
-        }, ms),
+        }),
         resolve,
       };
     });
@@ -257,7 +260,7 @@ export class JobRunner implements Service {
 
   private wakeUp(): void {
     if (!this.sleeper) return;
-    clearTimeout(this.sleeper.timer);
+    this.sleeper.timer.cancel();
     const { resolve } = this.sleeper;
     this.sleeper = null;
     resolve();

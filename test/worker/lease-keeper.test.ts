@@ -1,0 +1,146 @@
+// Lease keeping on a manual clock (worker/lease-keeper.ts, worker/leases.ts), against real PostgreSQL:
+// a lease is renewed every third of it, before it runs out, for as long as the worker holds the
+// delivery; and a delivery whose lease may end before the next renewal is not safe to send. The
+// clock stands still between advance() calls, so seconds of leases pass without a second of waiting;
+// a keeper that read Date.now() or Node's timers instead of its clock fails here.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool, type Pool } from '../../lib/database/pg';
+import { LeaseKeeper } from '../../worker/lease-keeper';
+import { LeaseBook } from '../../worker/leases';
+import { WorkerMetrics } from '../../worker/metrics';
+import { DeliverySource } from '../../worker/take-deliveries';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { sendEvent } from '../support/deliveries';
+import { createApp, createEndpoint, createEventType } from '../support/fixtures';
+import { ManualClock } from '../support/manual-clock';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { testLogger } from '../support/worker';
+
+let db: TestDatabase;
+let appId: string;
+let proxy: TcpProxy;
+let throughProxy: Pool;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  proxy = await startTcpProxy(Number(new URL(db.url).port));
+  throughProxy = createPool(proxy.url(db.url), { max: 1 });
+  appId = await createApp(db.pool, 'Arrakis');
+  await createEventType(db.pool, appId, 'lease.kept');
+  await createEndpoint(db.pool, appId, 'http://127.0.0.1:9/', { eventTypes: ['lease.kept'] });
+});
+
+afterAll(async () => {
+  await throughProxy.end();
+  await proxy.close();
+});
+
+/** Seconds the delivery's lease still runs in the database, by the database's own clock. */
+async function leaseLeft(id: string): Promise<{ owner: string | null; seconds: number }> {
+  const { rows } = await db.pool.query<{ owner: string | null; seconds: number }>(
+    `SELECT lease_owner AS owner, extract(epoch FROM lease_expires_at - now())::float8 AS seconds
+       FROM hookline.deliveries WHERE id = $1`,
+    [id],
+  );
+  return rows[0]!;
+}
+
+describe('lease keeping on a manual clock', () => {
+  it('renews a lease every third of it before it runs out, and stops calling it safe once it may end before the next renewal', async () => {
+    const clock = new ManualClock();
+    const workerId = 'lease-keeper-test';
+    const leases = new LeaseBook(3000);
+    const options = { pool: db.pool, workerId, leaseSeconds: 3, leases, metrics: new WorkerMetrics() };
+    const keeper = new LeaseKeeper({ ...options, log: testLogger(), clock });
+    expect(keeper.renewEveryMs).toBe(1000);
+    await sendEvent(db.pool, appId, 'lease.kept');
+    const taken = await new DeliverySource(db.pool, workerId, 3, leases, clock).take(10);
+    expect(taken.rows).toHaveLength(1);
+    const id = taken.rows[0]!.id;
+    expect(keeper.safeToSend(id)).toBe(true);
+
+    const renewal = keeper.renewal();
+    renewal.start();
+    // As if most of the lease had passed in the database too: only a renewal saves it now.
+    await db.pool.query(
+      `UPDATE hookline.deliveries SET lease_expires_at = now() + interval '300 milliseconds' WHERE id = $1`,
+      [id],
+    );
+    await clock.advance(999);
+    await renewal.whenIdle();
+    expect((await leaseLeft(id)).seconds).toBeLessThan(0.5);
+    // A third of the lease after the start: renewed, here and in the database.
+    await clock.advance(1);
+    await renewal.whenIdle();
+    expect(await leaseLeft(id)).toMatchObject({ owner: workerId, seconds: expect.closeTo(3, 0) });
+    // Five more renewals: two leases' worth of time, and still held and safe to send.
+    for (let i = 0; i < 5; i++) {
+      await clock.advance(1000);
+      await renewal.whenIdle();
+      expect(keeper.safeToSend(id)).toBe(true);
+    }
+    expect(leases.holds(id)).toBe(true);
+    expect(await leaseLeft(id)).toMatchObject({ owner: workerId, seconds: expect.closeTo(3, 0) });
+
+    // No more renewals (a stalled renewal, a frozen connection). Renewed last at 6 s, the lease runs to
+    // 9 s; sending needs it to outlast the next renewal, which is overdue, by 500 ms.
+    await renewal.stop();
+    await clock.advance(2500);
+    expect(keeper.safeToSend(id)).toBe(true);
+    await clock.advance(1);
+    expect(keeper.safeToSend(id)).toBe(false);
+  });
+
+  it('tries a failed renewal again after 100 ms, then 200 ms, so an outage shorter than a renewal period costs no lease', async () => {
+    // Left to the next tick, three failed renewals in a row let a live worker's lease run out under a
+    // storm of PostgreSQL restarts, and another worker sent its deliveries again.
+    const clock = new ManualClock();
+    const workerId = 'lease-keeper-retry-test';
+    const leases = new LeaseBook(3000);
+    const keeper = new LeaseKeeper({
+      pool: throughProxy,
+      workerId,
+      leaseSeconds: 3,
+      leases,
+      metrics: new WorkerMetrics(),
+      log: testLogger(),
+      clock,
+    });
+    await sendEvent(db.pool, appId, 'lease.kept');
+    const taken = await new DeliverySource(db.pool, workerId, 3, leases, clock).take(10);
+    const id = taken.rows[0]!.id;
+    const renewal = keeper.renewal();
+    renewal.start();
+    const tries = () => proxy.accepted();
+    const triedOnce = async (since: number) => {
+      for (let waited = 0; tries() === since && waited < 2000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+      // The failed try has ended and its back-off timer is set.
+      for (let waited = 0; clock.pending < 2 && waited < 2000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    };
+
+    proxy.goDown();
+    let before = tries();
+    // The tick at a third of the lease: its renewal fails...
+    await clock.advance(1000);
+    await triedOnce(before);
+    expect(tries()).toBe(before + 1);
+    // ...and is tried again 100 ms later, not at the next tick...
+    before = tries();
+    await clock.advance(99);
+    expect(tries()).toBe(before);
+    await clock.advance(1);
+    await triedOnce(before);
+    expect(tries()).toBe(before + 1);
+    // ...then 200 ms later, when the database is back: renewed, a full lease from now.
+    await db.pool.query(
+      `UPDATE hookline.deliveries SET lease_expires_at = now() + interval '500 milliseconds' WHERE id = $1`,
+      [id],
+    );
+    proxy.reconnect();
+    await clock.advance(200);
+    await renewal.whenIdle();
+    expect(await leaseLeft(id)).toMatchObject({ owner: workerId, seconds: expect.closeTo(3, 0) });
+    expect(keeper.safeToSend(id)).toBe(true);
+    await renewal.stop();
+  });
+});
