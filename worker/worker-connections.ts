@@ -162,6 +162,8 @@ export function createJobConnection(connectionString: string): Pool {
 
 export async function closeWorkerConnections(connections: WorkerConnections): Promise<void> {
   await Promise.all(
-    [connections.pool, connections.takePool, connections.recordPool, connections.maintenancePool].map((pool) => pool.end().catch(() => {})),
+    [connections.pool, connections.takePool, connections.recordPool, connections.maintenancePool].map((pool) =>
+      pool.end().catch(() => {}),
+    ),
   );
 }

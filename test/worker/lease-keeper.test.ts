@@ -113,9 +113,11 @@ describe('lease keeping on a manual clock', () => {
     renewal.start();
     const tries = () => proxy.accepted();
     const triedOnce = async (since: number) => {
-      for (let waited = 0; tries() === since && waited < 2000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+      for (let waited = 0; tries() === since && waited < 2000; waited += 10)
+        await new Promise((r) => setTimeout(r, 10));
       // The failed try has ended and its back-off timer is set.
-      for (let waited = 0; clock.pending < 2 && waited < 2000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+      for (let waited = 0; clock.pending < 2 && waited < 2000; waited += 10)
+        await new Promise((r) => setTimeout(r, 10));
     };
 
     proxy.goDown();
