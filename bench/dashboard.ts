@@ -123,12 +123,13 @@ async function fill(url: string, attempts: number): Promise<void> {
     );
     // Message g is created at a point spread evenly over the days; its delivery goes to endpoint g % 100.
     // Its id carries that time, as hookline.send's would (and g in its last hex digits): the time
-    // partitions and the payload search walk by it.
+    // partitions and the payload search walk by it. written_by NULL: fanned out already, or the
+    // server's worker would fan out the whole history again.
     await step(
       'messages',
-      `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at)
+      `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at, written_by)
        SELECT hookline.id_at('msg', t) || lpad(to_hex(g), 20, '0'), '${APP_ID}', ($2::text[])[1 + g % ${EVENT_TYPES.length}],
-              jsonb_build_object('id', g, 'total', g % 1000, 'currency', 'EUR'), t
+              jsonb_build_object('id', g, 'total', g % 1000, 'currency', 'EUR'), t, NULL
          FROM generate_series(1, $1) AS g,
               LATERAL (SELECT now() - make_interval(secs => ($1 - g)::float8 * ${DAYS * 86_400} / $1) AS t) AS at`,
       [deliveries, EVENT_TYPES],

@@ -18,8 +18,9 @@ async function messagesAgo(appId: string, rows: { hoursAgo: number; payload: unk
     for (const row of rows) {
       const at = new Date(Date.now() - row.hoursAgo * HOUR);
       const { rows: inserted } = await pool.query<{ id: string }>(
-        `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at)
-         VALUES (hookline.id_at('msg', $2) || substr(hookline.new_id(''), 14), $1, 'order.paid', $3, $2) RETURNING id`,
+        // written_by NULL: history, fanned out already (the e2e server's worker would fan it out again).
+        `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at, written_by)
+         VALUES (hookline.id_at('msg', $2) || substr(hookline.new_id(''), 14), $1, 'order.paid', $3, $2, NULL) RETURNING id`,
         [appId, at, JSON.stringify(row.payload)],
       );
       ids.push(inserted[0]!.id);
@@ -89,7 +90,10 @@ test('a payload search over any range goes back page by page with "Continue sear
   await expect(rows).toContainText('Grace Hopper');
 });
 
-/** A message with `payload` a minute ago and one dead delivery of it to `endpointId`. */
+/**
+ * A message with `payload` a minute ago and one dead delivery of it to `endpointId`: history, fanned
+ * out already (written_by NULL), so the e2e server's worker gives it no other delivery.
+ */
 async function deadDeliveries(appId: string, endpointId: string, payloads: unknown[]): Promise<string[]> {
   const pool = createPool(e2eEnv().databaseUrl);
   try {
@@ -97,8 +101,8 @@ async function deadDeliveries(appId: string, endpointId: string, payloads: unkno
     for (const payload of payloads) {
       const { rows } = await pool.query<{ id: string }>(
         `WITH m AS (
-           INSERT INTO hookline.messages (app_id, event_type, payload, created_at)
-           VALUES ($1, 'order.paid', $3, now() - interval '1 minute') RETURNING id, created_at)
+           INSERT INTO hookline.messages (app_id, event_type, payload, created_at, written_by)
+           VALUES ($1, 'order.paid', $3, now() - interval '1 minute', NULL) RETURNING id, created_at)
          INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
                 next_attempt_at, last_attempt_at, last_status_code, last_error_class, created_at, updated_at)
          SELECT hookline.new_id('dlv', m.id), $1, m.id, $2, 'order.paid', 'dead', 2, now(), now(), 500, 'http_5xx',
@@ -161,9 +165,9 @@ test('a replay by filter over more matches than a count can read in its budget s
   try {
     await pool.query(
       `WITH m AS (
-         INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at)
+         INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at, written_by)
          SELECT hookline.id_at('msg', now() - interval '1 minute') || substr(hookline.new_id(''), 14), $1, 'order.paid',
-                jsonb_build_object('customer', 'Bounded Co', 'n', g), now() - interval '1 minute'
+                jsonb_build_object('customer', 'Bounded Co', 'n', g), now() - interval '1 minute', NULL
            FROM generate_series(1, 5050) AS g RETURNING id, created_at)
        INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
               next_attempt_at, last_attempt_at, last_status_code, last_error_class, created_at, updated_at)
