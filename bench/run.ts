@@ -82,8 +82,9 @@ const HELP = `Usage: npm run bench -- [options]
   --seconds=N        duration of the latency scenario (10)
   --minutes=N        duration of the soak, at least 3 (30); its retention is a third of it and its
                      verdict's windows scale by N/30
-  --no-notify        diagnostic: disable the NOTIFY triggers (deliveries, messages), so workers wake by
-                     polling only (set HOOKLINE_POLL_INTERVAL_MS too); shows what NOTIFY costs producers
+  --no-notify        diagnostic: disable the deliveries' NOTIFY trigger (replays, jobs), so workers wake
+                     for those by polling only (set HOOKLINE_POLL_INTERVAL_MS too). Producers' own
+                     check (in hookline.send, migration 20261130100000_wake_in_producers) stays
   --profile          per case: node --cpu-prof of the workers, pg_stat_statements, PostgreSQL wait events
   --help
 

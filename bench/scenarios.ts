@@ -32,7 +32,7 @@ export interface BenchContext {
   /** Endpoint max_concurrency: the per-worker connection cap of each endpoint. */
   endpointCap: number;
   workerEnv: Record<string, string>;
-  /** --no-notify (diagnostic): the NOTIFY triggers are disabled, workers wake by polling only. */
+  /** --no-notify (diagnostic): the deliveries' NOTIFY trigger is disabled (producers' check is in hookline.send). */
   notify: boolean;
   /** Set with --profile: CPU profiles of the workers are written under it. */
   profileDir?: string;
@@ -146,8 +146,7 @@ export async function createCaseDatabase(context: BenchContext, name: string): P
   const url = await context.server.create(name);
   if (!context.notify) {
     await withClient(url, (client) =>
-      client.query(`ALTER TABLE hookline.deliveries DISABLE TRIGGER deliveries_notify;
-                    ALTER TABLE hookline.messages DISABLE TRIGGER messages_notify`),
+      client.query(`ALTER TABLE hookline.deliveries DISABLE TRIGGER deliveries_notify`),
     );
   }
   return url;

@@ -132,5 +132,8 @@ BEGIN
                           THEN 'resolve' ELSE 'trigger' END) END,
          t.endpoint_id, v_now
     FROM targets AS t;
+  IF FOUND THEN
+    PERFORM hookline.wake_sleeping_workers();
+  END IF;
   RETURN v_event_id;
 END $$;

@@ -157,5 +157,6 @@ BEGIN
   INSERT INTO hookline.messages AS m (app_id, event_type, payload, request_id, target_endpoint_id)
   VALUES (v_app_id, v_event_type, coalesce(body, 'null'::jsonb), v_request_id, v_endpoint_id)
   RETURNING m.id INTO v_message_id;
+  PERFORM hookline.wake_sleeping_workers();
   RETURN v_request_id;
 END $$;

@@ -158,5 +158,6 @@ BEGIN
   -- message but gets no delivery.
   INSERT INTO hookline.messages AS m (app_id, event_type, payload, request_id, target_endpoint_id)
   VALUES (v_app_id, 'http_post', body, v_request_id, v_endpoint_id);
+  PERFORM hookline.wake_sleeping_workers();
   RETURN v_request_id;
 END $$;

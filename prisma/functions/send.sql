@@ -1,8 +1,8 @@
 -- hookline.send(app_id, event_type, payload, idempotency_key): records one event in the caller's
 -- transaction, which pays for the message row and nothing more: no queue row. The row's written_by
 -- (the caller's transaction id, its column default) is how a worker finds it after the commit
--- (worker/sql/fan-out-messages.sql, migration 20261130090000_fanout_by_transaction); the
--- statement-level trigger messages_notify wakes a sleeping worker. Refuses, in the REST API's words,
+-- (worker/sql/fan-out-messages.sql, migration 20261130090000_fanout_by_transaction); it wakes a
+-- sleeping worker itself (prisma/functions/notify-deliveries.sql says why here). Refuses, in the REST API's words,
 -- what REST refuses (test/api/ways-in-agree.test.ts): a NULL or non-object payload, one over
 -- HOOKLINE_MAX_PAYLOAD_BYTES, an idempotency key outside 1-256 printable ASCII characters, an unknown
 -- app, an unknown or archived event type. It is on every producer's insert path, so its checks are the
@@ -82,13 +82,18 @@ BEGIN
       SELECT v_message_id, t.app_id, t.name, send.payload, send.idempotency_key
         FROM hookline.event_types AS t
        WHERE t.app_id = send.app_id AND t.name = send.event_type AND NOT t.archived;
-      IF FOUND THEN
-        RETURN v_message_id;
+      IF NOT FOUND THEN
+        v_message_id := NULL;
       END IF;
+    ELSE
+      v_message_id := NULL;
     END IF;
-    v_message_id := NULL;
   END IF;
   IF v_message_id IS NOT NULL THEN
+    -- hookline.wake_sleeping_workers() written out: on the hot path, its query without the call.
+    IF NOT EXISTS (SELECT 1 FROM hookline.polling_workers AS w WHERE w.until > now()) THEN
+      PERFORM pg_notify('hookline_deliveries', '');
+    END IF;
     RETURN v_message_id;
   END IF;
 

@@ -287,3 +287,33 @@ describe('hookline.http_post', () => {
     expect(await countRows(db.pool, 'messages')).toBe(before);
   });
 });
+
+describe('waking sleeping workers', () => {
+  it('wakes sleeping workers itself, as hookline.send does: once per transaction, and not while one polls', async () => {
+    // No trigger on hookline.messages since migration 20261130100000_wake_in_producers: http_post and
+    // http_get call hookline.wake_sleeping_workers().
+    const listener = await db.pool.connect();
+    let notifications = 0;
+    listener.on('notification', () => notifications++);
+    await listener.query('LISTEN hookline_deliveries');
+    const during = async (sql: string) => {
+      const before = notifications;
+      await db.pool.query(sql, [`${receiver.url}/woken`]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return notifications - before;
+    };
+    try {
+      expect(await during('SELECT hookline.http_post($1)')).toBe(1);
+      expect(await during('SELECT hookline.http_get($1)')).toBe(1);
+      expect(await during('SELECT hookline.http_post($1) FROM generate_series(1, 3)')).toBe(1);
+      await db.pool.query(
+        `INSERT INTO hookline.polling_workers (worker_id, until) VALUES ('busy-worker', now() + interval '1 minute')`,
+      );
+      expect(await during('SELECT hookline.http_post($1)')).toBe(0);
+    } finally {
+      await db.pool.query('DELETE FROM hookline.polling_workers');
+      await listener.query('UNLISTEN *');
+      listener.release();
+    }
+  });
+});
