@@ -22,7 +22,7 @@ export class PeriodicChore implements Service {
   private interval: Timer | null = null;
   private first: Timer | null = null;
   private running: Promise<void> | null = null;
-  private stopped = false;
+  /** Aborted by stop(): no more ticks, and a chore retrying within its run gives up. */
   private readonly stopping = new AbortController();
 
   constructor(
@@ -33,14 +33,14 @@ export class PeriodicChore implements Service {
   ) {}
 
   start(): void {
-    if (this.stopped || this.interval) return;
+    if (this.stopping.signal.aborted || this.interval) return;
     const clock = this.options.clock ?? realClock;
     this.interval = clock.every(this.everyMs, () => this.tick());
     if (this.options.firstAfterMs !== undefined) this.first = clock.after(this.options.firstAfterMs, () => this.tick());
   }
 
   private tick(): void {
-    if (this.running || this.stopped) return;
+    if (this.running || this.stopping.signal.aborted) return;
     this.running = this.chore(this.stopping.signal)
       .then(
         () => undefined,
@@ -57,7 +57,6 @@ export class PeriodicChore implements Service {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     this.stopping.abort();
     this.interval?.cancel();
     this.first?.cancel();

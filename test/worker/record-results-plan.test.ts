@@ -378,19 +378,28 @@ describe('taking work behind a backlog', () => {
   });
 });
 
+/**
+ * A database of its own with an app, an event type and an endpoint, for plans made before any backlog
+ * exists. No autovacuum ANALYZE of messages or deliveries invalidates a plan behind the test's back (a
+ * storage parameter of each partition: the partitioned tables have no storage).
+ */
+async function freshDatabase(appName: string, eventType: string) {
+  const fresh = await createTestDatabase();
+  const freshApp = await createApp(fresh.pool, appName);
+  await createEventType(fresh.pool, freshApp, eventType);
+  const freshEndpoint = (await createEndpoint(fresh.pool, freshApp, 'http://127.0.0.1:9/')).id;
+  await fresh.pool.query(`DO $$ DECLARE p regclass; BEGIN
+    FOR p IN SELECT relid FROM pg_partition_tree('hookline.messages') WHERE isleaf
+             UNION ALL SELECT relid FROM pg_partition_tree('hookline.deliveries') WHERE isleaf LOOP
+      EXECUTE format('ALTER TABLE %s SET (autovacuum_enabled = false)', p);
+    END LOOP; END $$`);
+  return { fresh, freshApp, freshEndpoint };
+}
+
 describe('the recording plan, made once per connection', () => {
   it('still finds each result by primary key when it was made while deliveries was empty', async () => {
     // A fresh database: the worker's first flush may well come before any backlog exists.
-    const fresh = await createTestDatabase();
-    const freshApp = await createApp(fresh.pool, 'Caladan');
-    await createEventType(fresh.pool, freshApp, 'atreides.muster');
-    const freshEndpoint = (await createEndpoint(fresh.pool, freshApp, 'http://127.0.0.1:9/')).id;
-    // No autovacuum ANALYZE to invalidate the plan behind the test's back.
-    // (A storage parameter of each partition: the partitioned table has no storage.)
-    await fresh.pool.query(`DO $$ DECLARE p regclass; BEGIN
-      FOR p IN SELECT relid FROM pg_partition_tree('hookline.deliveries') WHERE isleaf LOOP
-        EXECUTE format('ALTER TABLE %s SET (autovacuum_enabled = false)', p);
-      END LOOP; END $$`);
+    const { fresh, freshApp, freshEndpoint } = await freshDatabase('Caladan', 'atreides.muster');
     const client = await fresh.pool.connect();
     try {
       for (const [name, value] of Object.entries(RECORD_BY_KEY_SETTINGS)) await client.query(`SET ${name} = ${value}`);
@@ -432,15 +441,7 @@ describe('the recording plan, made once per connection', () => {
     // later beside ~550 due ones. (When the fan-out read the cursor through STABLE functions rather
     // than parameters, its generic plan sorted the second transaction's range: all 10,000 read to take
     // 256, PostgreSQL 18.)
-    const fresh = await createTestDatabase();
-    const freshApp = await createApp(fresh.pool, 'Ix');
-    await createEventType(fresh.pool, freshApp, 'ix.navigator');
-    const freshEndpoint = (await createEndpoint(fresh.pool, freshApp, 'http://127.0.0.1:9/')).id;
-    await fresh.pool.query(`DO $$ DECLARE p regclass; BEGIN
-      FOR p IN SELECT relid FROM pg_partition_tree('hookline.messages') WHERE isleaf
-               UNION ALL SELECT relid FROM pg_partition_tree('hookline.deliveries') WHERE isleaf LOOP
-        EXECUTE format('ALTER TABLE %s SET (autovacuum_enabled = false)', p);
-      END LOOP; END $$`);
+    const { fresh, freshApp, freshEndpoint } = await freshDatabase('Ix', 'ix.navigator');
     const client = await fresh.pool.connect();
     const fanOutArgs = async () =>
       executeArgs(
