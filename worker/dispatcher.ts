@@ -107,7 +107,6 @@ export class Dispatcher {
         // The endpoint was deleted with its deliveries; this one was written by a fan-out racing the
         // delete, and goes too.
         this.held--;
-        leases.drop([row.id]);
         orphans.push(row.id);
       } else if (!row.endpoint_enabled) {
         disabled.push({ id: row.id, dueAt: new Date(this.options.clock.now() + DISABLED_ENDPOINT_RECHECK_MS) });
@@ -130,12 +129,18 @@ export class Dispatcher {
       'rate_limited',
     );
     if (orphans.length > 0) {
-      // If this fails, the rows come back when their lease ends and are tried again.
-      await statements.deleteOrphanDeliveries
-        .run(this.options.pool, { workerId: this.options.workerId, deliveryIds: orphans })
-        .catch((error: unknown) => {
-          log.warn('deleting deliveries of a deleted endpoint failed', { error, deliveries: orphans.length });
+      try {
+        await statements.deleteOrphanDeliveries.run(this.options.pool, {
+          workerId: this.options.workerId,
+          deliveryIds: orphans,
         });
+        leases.drop(orphans);
+      } catch (error) {
+        // The rows come back when their lease ends (a first attempt's: its fan-out batch row, kept for
+        // that, worker/leases.ts) and are tried again.
+        log.warn('deleting deliveries of a deleted endpoint failed', { error, deliveries: orphans.length });
+        leases.abandon(orphans);
+      }
     }
   }
 

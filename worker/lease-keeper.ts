@@ -162,6 +162,8 @@ export class LeaseKeeper {
     const ids = deliveries.map((delivery) => delivery.id);
     // Fan-out batches whose first attempts' outcomes are all written (worker/leases.ts) go with it.
     const finishedBatches = this.leases.finishedBatches();
+    // Held until the release is written (or known to have failed): no stray release of this worker's
+    // can take them meanwhile, and what it could not give back its lease returns.
     try {
       await statements.releaseDeliveries.run(this.pool, {
         workerId: this.workerId,
@@ -170,14 +172,13 @@ export class LeaseKeeper {
         settledBatchIds: finishedBatches,
       });
       this.leases.batchesDeleted(finishedBatches);
+      this.leases.drop(ids);
     } catch (error) {
-      // Their leases run out and they are claimed again; at worst a delay of one lease.
+      // Their leases run out and they are claimed again; at worst a delay of one lease. First attempts'
+      // lease is their fan-out batch's row, which therefore stays until it expires (worker/leases.ts).
       this.metrics.databaseErrors.inc({ operation: 'release' });
       this.log.warn('release failed; the lease will return them', { error, deliveries: deliveries.length });
-    } finally {
-      // Held until the release is written (or known to have failed): no stray release of this
-      // worker's can take them meanwhile, and what it could not give back its lease returns.
-      this.leases.drop(ids);
+      this.leases.abandon(ids);
     }
   }
 

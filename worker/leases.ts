@@ -23,11 +23,19 @@
 // per message, as before, a release and a buffered result rarely shared a row). A finished
 // row left behind (the worker stopped or died first) expires, and any worker deletes it, changing
 // nothing else: its deliveries are recorded.
+// A delivery given up without its outcome written (its release failed: the database was down) is
+// abandoned, not finished: its batch row must outlive it, or nothing is left whose expiry gives it
+// back. Such a batch is renewed while this worker holds any other of its deliveries, then left to
+// expire; release-expired-batch-leases.sql returns what was abandoned a lease later. Counted as
+// finished, the row was deleted by the next flush and 65 first attempts stayed 'delivering' with no
+// lease anyone could see expire (test/worker/restart-no-resend.test.ts under CI, PostgreSQL 15).
 export class LeaseBook {
   private readonly until = new Map<string, number>();
   private readonly batchOf = new Map<string, string>();
   private readonly heldPerBatch = new Map<string, number>();
   private readonly finished = new Set<string>();
+  /** Batches with a delivery given up unwritten: their rows are left to expire, never deleted here. */
+  private readonly abandoned = new Set<string>();
 
   constructor(private readonly leaseMs: number) {}
 
@@ -71,18 +79,34 @@ export class LeaseBook {
 
   /** No longer held: its outcome is written, or its lease was lost. */
   drop(ids: Iterable<string>): void {
+    for (const id of ids) this.forget(id);
+  }
+
+  /**
+   * No longer held, its outcome not written (a release that failed): what brings it back is its lease
+   * running out, and for a first attempt that is its fan-out batch's row, which must not be deleted.
+   */
+  abandon(ids: Iterable<string>): void {
     for (const id of ids) {
-      this.until.delete(id);
       const batchId = this.batchOf.get(id);
-      if (batchId === undefined) continue;
-      this.batchOf.delete(id);
-      const held = this.heldPerBatch.get(batchId)! - 1;
-      if (held > 0) this.heldPerBatch.set(batchId, held);
-      else {
-        this.heldPerBatch.delete(batchId);
-        this.finished.add(batchId);
-      }
+      if (batchId !== undefined) this.abandoned.add(batchId);
+      this.forget(id);
     }
+  }
+
+  private forget(id: string): void {
+    this.until.delete(id);
+    const batchId = this.batchOf.get(id);
+    if (batchId === undefined) return;
+    this.batchOf.delete(id);
+    const held = this.heldPerBatch.get(batchId)! - 1;
+    if (held > 0) {
+      this.heldPerBatch.set(batchId, held);
+      return;
+    }
+    this.heldPerBatch.delete(batchId);
+    // Abandoned: no longer renewed, and left to expire (the header says why).
+    if (!this.abandoned.delete(batchId)) this.finished.add(batchId);
   }
 
   /** Whether this worker still holds the delivery (its outcome not yet written, its lease not lost). */

@@ -145,4 +145,55 @@ describe('lease keeping on a manual clock', () => {
     expect(keeper.safeToSend(id)).toBe(true);
     await renewal.stop();
   });
+
+  it('leaves the fan-out batch of a delivery whose release failed to expire, so that delivery comes back', async () => {
+    // The release failed while PostgreSQL restarted; counted as finished, the batch row went with the
+    // next release or flush, and 65 first attempts stayed 'delivering' with no lease that could expire.
+    const clock = new ManualClock();
+    const workerId = 'lease-keeper-abandon-test';
+    const leases = new LeaseBook(3000);
+    const keeper = new LeaseKeeper({
+      pool: throughProxy,
+      workerId,
+      leaseSeconds: 3,
+      leases,
+      metrics: new WorkerMetrics(),
+      log: testLogger(),
+      clock,
+    });
+    await sendEvent(db.pool, appId, 'lease.kept');
+    await sendEvent(db.pool, appId, 'lease.kept');
+    const taken = await new DeliverySource(db.pool, workerId, 3, leases, clock).take(10);
+    const [unreleased, released] = taken.rows.map((row) => row.id);
+    const [batchId] = leases.batches();
+    expect({ deliveries: taken.rows.length, batches: leases.batches().length }).toEqual({ deliveries: 2, batches: 1 });
+    const batchRows = async () =>
+      (await db.pool.query(`SELECT id FROM hookline.fanout_batches WHERE id = $1`, [batchId])).rowCount;
+
+    proxy.goDown();
+    await keeper.release([{ id: unreleased!, dueAt: new Date() }]);
+    expect(leases.holds(unreleased!)).toBe(false);
+    proxy.reconnect();
+    // The batch's other first attempt is given back for real: the batch is not finished, its row stays.
+    await keeper.release([{ id: released!, dueAt: new Date() }]);
+    expect({ finished: leases.finishedBatches(), renewed: leases.batches(), rows: await batchRows() }).toEqual({
+      finished: [],
+      renewed: [],
+      rows: 1,
+    });
+    expect(await leaseLeft(unreleased!)).toMatchObject({ owner: workerId });
+
+    // Its lease runs out (no longer renewed), and any worker gives the unreleased delivery back.
+    await db.pool.query(
+      `UPDATE hookline.fanout_batches SET lease_expires_at = now() - interval '1 millisecond' WHERE id = $1`,
+      [batchId],
+    );
+    expect(await keeper.releaseExpiredBatchLeases()).toBe(1);
+    const { rows } = await db.pool.query(
+      `SELECT state, lease_owner, claimable_at <= now() AS claimable FROM hookline.deliveries WHERE id = $1`,
+      [unreleased],
+    );
+    expect(rows[0]).toEqual({ state: 'pending', lease_owner: null, claimable: true });
+    expect(await batchRows()).toBe(0);
+  });
 });
