@@ -23,6 +23,7 @@ const PG15_TESTS = [
   'test/sql/**/*.test.ts',
   'test/api/ways-in-agree.test.ts',
   'test/api/stats-dead-count.test.ts',
+  'test/api/stats-live-count.test.ts',
   'test/worker/record-results-plan.test.ts',
 ];
 const PG15 = existsSync('/usr/lib/postgresql/15/bin/pg_ctl');

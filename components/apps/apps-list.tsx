@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useState, type FormEvent } from 'react';
 import { appKeys, appsWithSummaryQuery, createApp } from '@/lib/client/queries/apps';
 import type { AppSummary } from '@/lib/contract/schemas/apps';
-import { formatCount, formatPercent } from '../format';
+import { formatCount, formatCountAtLeast, formatPercent } from '../format';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Dialog } from '../ui/dialog';
@@ -104,7 +104,12 @@ export function AppsList() {
                       href={`/overview?appId=${encodeURIComponent(app.id)}`}
                       title={app.summary ? `${formatCount(app.summary.queue.delivering)} being sent now` : undefined}
                     >
-                      {formatCount(app.summary ? app.summary.queue.worker + app.summary.queue.delivering : null)}
+                      {app.summary
+                        ? formatCountAtLeast(
+                            app.summary.queue.worker + app.summary.queue.delivering,
+                            app.summary.queueCapped,
+                          )
+                        : formatCount(null)}
                     </Link>
                   </Td>
                   <Td
@@ -112,11 +117,12 @@ export function AppsList() {
                     data-testid="app-held"
                     title={app.summary ? heldTitle(app.summary.queue) : undefined}
                   >
-                    {formatCount(
-                      app.summary
-                        ? app.summary.queue.circuit + app.summary.queue.endpointEnabled + app.summary.queue.retryTime
-                        : null,
-                    )}
+                    {app.summary
+                      ? formatCountAtLeast(
+                          app.summary.queue.circuit + app.summary.queue.endpointEnabled + app.summary.queue.retryTime,
+                          app.summary.queueCapped,
+                        )
+                      : formatCount(null)}
                   </Td>
                   <Td className="whitespace-nowrap text-right text-xs max-sm:hidden">
                     <Link

@@ -11,7 +11,7 @@ import { DeliveriesTable } from '../deliveries/deliveries-table';
 import { LiveStatus } from '../filters/live-status';
 import { TimeRangePicker } from '../filters/time-range-picker';
 import { useUrlFilters } from '../filters/use-url-filters';
-import { formatCount, formatMs, formatPercent, formatRelative, formatTime } from '../format';
+import { formatCount, formatCountAtLeast, formatMs, formatPercent, formatRelative, formatTime } from '../format';
 import { ErrorClass } from '../shared/state-badge';
 import { canChange, useViewer, viewerPaths } from '../shared/viewer';
 import { Card, CardBody, CardHeader } from '../ui/card';
@@ -76,7 +76,10 @@ export function EndpointDetail({ appId, endpointId }: { appId: string; endpointI
       <section aria-label="Health" className="grid grid-cols-2 gap-2 md:grid-cols-3 xl:grid-cols-6">
         <Stat label="Success 24 h" value={formatPercent(health?.successRate24h)} />
         <Stat label="Attempts 24 h" value={formatCount(health?.attempts24h)} />
-        <Stat label="Queued" value={formatCount(health?.pending)} />
+        <Stat
+          label="Queued"
+          value={health ? formatCountAtLeast(health.pending, health.pendingCapped) : formatCount(null)}
+        />
         <Stat
           label="Failure streak"
           value={formatCount(health?.consecutiveFailures)}

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { createEndpoint, endpointKeys, endpointsQuery } from '@/lib/client/queries/endpoints';
 import { GettingStarted } from '../apps/getting-started';
 import { LiveStatus } from '../filters/live-status';
-import { formatCount } from '../format';
+import { formatCount, formatCountAtLeast } from '../format';
 import { OneTimeSecret } from '../shared/one-time-secret';
 import { canChange, useViewer, viewerPaths } from '../shared/viewer';
 import { Button } from '../ui/button';
@@ -110,7 +110,11 @@ export function EndpointsList({ appId }: { appId: string }) {
                   {operator ? (
                     <>
                       <Td className="tabular text-right">{formatCount(endpoint.health?.attempts24h)}</Td>
-                      <Td className="tabular text-right">{formatCount(endpoint.health?.pending)}</Td>
+                      <Td className="tabular text-right">
+                        {endpoint.health
+                          ? formatCountAtLeast(endpoint.health.pending, endpoint.health.pendingCapped)
+                          : formatCount(null)}
+                      </Td>
                     </>
                   ) : null}
                   <Td className="max-sm:hidden">

@@ -83,9 +83,9 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
     appId ? `/deliveries?${new URLSearchParams({ appId, range, ...extra }).toString()}` : null;
   const queueCard = (state: 'waiting' | 'retrying' | 'delivering' | 'dead', tone?: 'flight' | 'retry' | 'fail') => {
     const href = explorer({ state });
-    // The dead count stops at 10,000 (read-queue-depth.ts): past it the card says "10,000+", never a
-    // lower bound shown as the number.
-    const capped = state === 'dead' && queue.deadCapped;
+    // The dead count and the live count each stop at 10,000 rows read (read-queue-depth.ts,
+    // read-live-queue.ts): past it the card says "N+", never a lower bound shown as the number.
+    const capped = state === 'dead' ? queue.deadCapped : queue.liveCapped;
     const value = formatCountAtLeast(queue[state], capped);
     return (
       <Stat
@@ -101,7 +101,9 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
         }
         hint={
           capped
-            ? `${DELIVERY_STATE_INFO[state].description}; more than ${formatCount(queue.dead)}: the count stops there`
+            ? state === 'dead'
+              ? `${DELIVERY_STATE_INFO[state].description}; more than ${formatCount(queue.dead)}: the count stops there`
+              : `${DELIVERY_STATE_INFO[state].description}; at least this many: over 10,000 are unfinished and the count stops there (the queue chart's samples count them all)`
             : DELIVERY_STATE_INFO[state].description
         }
         tone={state === 'dead' && !queue.dead ? undefined : tone}
@@ -378,7 +380,7 @@ function WaitingFor({ queue }: { queue: Stats['queue'] }) {
         <span key={part.key}>
           {part.label}{' '}
           <span className="tabular font-semibold text-zinc-900" data-testid={`waiting-for-${part.key}`}>
-            {formatCount(part.value)}
+            {formatCountAtLeast(part.value, queue.liveCapped)}
           </span>
         </span>
       ))}

@@ -1354,6 +1354,8 @@ export interface components {
             successRate24h: number | null;
             /** @description Waiting, retrying and delivering, counted now */
             queued: number;
+            /** @description The listed apps hold more than 10,000 unfinished deliveries: the count stopped there, so queued and queue are lower bounds */
+            queueCapped: boolean;
             /** @description The same deliveries by what they wait for; the five add up to queued */
             queue: {
                 /** @description Waiting or retrying and due now: sent as soon as a worker is free */
@@ -1865,8 +1867,10 @@ export interface components {
             /** @description Share of attempts in the last 24 h that succeeded, 0..1 */
             successRate24h: number | null;
             attempts24h: number;
-            /** @description Deliveries not finished yet (pending or delivering) */
+            /** @description Deliveries not finished yet (pending or delivering), counted up to 1,000: see pendingCapped */
             pending: number;
+            /** @description More than `pending` are unfinished: the count stopped at 1,000 */
+            pendingCapped: boolean;
         };
         EndpointPage: {
             data: components["schemas"]["Endpoint"][];
@@ -2656,6 +2660,8 @@ export interface components {
                 dead: number;
                 /** @description More than `dead` deliveries are dead: the count stopped at 10,000, so it costs the same at any history */
                 deadCapped: boolean;
+                /** @description More than 10,000 deliveries in scope are unfinished: the count stopped there, so waiting, retrying, delivering and waitingFor are lower bounds (the queue chart samples count them all once a minute) */
+                liveCapped: boolean;
                 /** @description The waiting and retrying deliveries by what they wait for; the four add up to waiting + retrying */
                 waitingFor: {
                     /** @description Due now: sent as soon as a worker has a free slot */

@@ -258,6 +258,7 @@ describe('GET /apps/{appId}/endpoints[/{endpointId}]', () => {
       successRate24h: 0.7,
       attempts24h: 10,
       pending: 1,
+      pendingCapped: false,
     });
     expect(list.body.data[1].health).toMatchObject({
       circuitState: 'closed',

@@ -140,6 +140,7 @@ describe('GET /stats', () => {
       delivering: 1,
       dead: 2,
       deadCapped: false,
+      liveCapped: false,
       waitingFor: { worker: 1, circuit: 0, endpointEnabled: 0, retryTime: 1 },
     });
   });
@@ -315,6 +316,7 @@ describe('GET /stats', () => {
       delivering: 0,
       dead: 0,
       deadCapped: false,
+      liveCapped: false,
       waitingFor: { worker: 1, circuit: 3, endpointEnabled: 1, retryTime: 1 },
     });
     // The apps list counts the same, now (not at the last once-a-minute sample).

@@ -7,6 +7,11 @@ export const appSummary = z.object({
   attempts24h: z.number().int().describe('Attempts in the 24 hours ending with the current hour'),
   successRate24h: z.number().nullable().describe('Succeeded share of attempts24h, 0..1; null without attempts'),
   queued: z.number().int().describe('Waiting, retrying and delivering, counted now'),
+  queueCapped: z
+    .boolean()
+    .describe(
+      'The listed apps hold more than 10,000 unfinished deliveries: the count stopped there, so queued and queue are lower bounds',
+    ),
   queue: z
     .object({
       worker: z.number().int().describe('Waiting or retrying and due now: sent as soon as a worker is free'),

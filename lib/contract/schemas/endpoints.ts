@@ -11,7 +11,11 @@ export const endpointHealth = z.object({
   lastErrorClass: z.string().nullable(),
   successRate24h: z.number().nullable().describe('Share of attempts in the last 24 h that succeeded, 0..1'),
   attempts24h: z.number().int(),
-  pending: z.number().int().describe('Deliveries not finished yet (pending or delivering)'),
+  pending: z
+    .number()
+    .int()
+    .describe('Deliveries not finished yet (pending or delivering), counted up to 1,000: see pendingCapped'),
+  pendingCapped: z.boolean().describe('More than `pending` are unfinished: the count stopped at 1,000'),
 });
 
 export const endpoint = z.object({

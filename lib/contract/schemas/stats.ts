@@ -41,6 +41,11 @@ export const stats = z.object({
         .describe(
           'More than `dead` deliveries are dead: the count stopped at 10,000, so it costs the same at any history',
         ),
+      liveCapped: z
+        .boolean()
+        .describe(
+          'More than 10,000 deliveries in scope are unfinished: the count stopped there, so waiting, retrying, delivering and waitingFor are lower bounds (the queue chart samples count them all once a minute)',
+        ),
       waitingFor: z
         .object({
           worker: z.number().int().describe('Due now: sent as soon as a worker has a free slot'),

@@ -1,4 +1,6 @@
 import { getPrisma } from '../../database/db';
+import { Prisma } from '../../generated/prisma/client';
+import { readQueueRows, UNFINISHED_CTES, unfinishedOfScopeEndpoints } from '../stats/read-live-queue';
 import type { Endpoint } from '../../generated/prisma/client';
 import { effectiveRetryPolicy, formatRetrySchedule, retryPolicyView, type StoredPolicy } from './retry-policy';
 
@@ -8,9 +10,16 @@ interface HealthCounts {
   pending: number;
 }
 
+/**
+ * Each endpoint's unfinished deliveries are counted up to here: a list page of 100 endpoints then reads
+ * at most 100,000 queue rows, however long an outage made one endpoint's backlog (its page says
+ * "1,000+"; the overview scoped to it counts to LIVE_COUNT_CAP, lib/domain/stats/read-live-queue.ts).
+ */
+export const PENDING_COUNT_CAP = 1_000;
+
 /** Endpoints as the API shows them, with health: 24 h figures come from the rollups, not attempts. */
 export async function endpointViews(rows: Endpoint[]) {
-  const [counts, apps] = await Promise.all([healthCounts(rows.map((row) => row.id)), appPolicies(rows)]);
+  const [counts, apps] = await Promise.all([healthCounts(rows), appPolicies(rows)]);
   return rows.map((row) => endpointView(row, counts.get(row.id), apps.get(row.appId) ?? INHERIT));
 }
 
@@ -61,22 +70,28 @@ function endpointView(row: Endpoint, counts: HealthCounts | undefined, app: Stor
       lastErrorClass: row.lastErrorClass,
       successRate24h: attempts24h > 0 ? (counts?.succeeded24h ?? 0) / attempts24h : null,
       attempts24h,
-      pending: counts?.pending ?? 0,
+      pending: Math.min(counts?.pending ?? 0, PENDING_COUNT_CAP),
+      pendingCapped: (counts?.pending ?? 0) > PENDING_COUNT_CAP,
     },
   };
 }
 
-async function healthCounts(endpointIds: string[]): Promise<Map<string, HealthCounts>> {
+async function healthCounts(endpoints: Endpoint[]): Promise<Map<string, HealthCounts>> {
   const result = new Map<string, HealthCounts>();
-  if (endpointIds.length === 0) return result;
+  if (endpoints.length === 0) return result;
+  const endpointIds = endpoints.map((endpoint) => endpoint.id);
+  const appIds = endpoints.map((endpoint) => endpoint.appId);
   // The last 24 hours: whole hours from the hourly rollups, the partial hours at both ends from the
   // per-minute ones (a day of minutes for 100 endpoints is ~300 k rows; its hours ~5 k). Unfinished
-  // deliveries are counted from hookline.unfinished_deliveries (the claim index's rows and the first
-  // attempts workers are sending now), which hold only the current queue, never the finished rows.
-  const rows = await getPrisma().$queryRaw<
-    { endpoint_id: string; attempts: number; succeeded: number; pending: number }[]
-  >`
-    WITH bounds AS (
+  // deliveries are counted from hookline.unfinished_deliveries (the claim queue, read per endpoint
+  // through deliveries_queue_idx, and the first attempts workers are sending now), up to
+  // PENDING_COUNT_CAP each: the current queue only, never the finished rows.
+  const rows = await readQueueRows<{ endpoint_id: string; attempts: number; succeeded: number; pending: number }>(
+    getPrisma(),
+    Prisma.sql`
+    WITH scope_endpoints AS (
+      SELECT * FROM unnest(${endpointIds}::text[], ${appIds}::text[]) AS ids(id, app_id)
+    ), ${UNFINISHED_CTES}, bounds AS (
       SELECT now() - interval '24 hours' AS since,
              date_trunc('hour', now() - interval '24 hours') + interval '1 hour' AS first_hour,
              date_trunc('hour', now()) AS last_hour
@@ -94,9 +109,6 @@ async function healthCounts(endpointIds: string[]): Promise<Map<string, HealthCo
     ), health AS (
       SELECT endpoint_id, sum(attempts) AS attempts, sum(attempts) FILTER (WHERE outcome = 'succeeded') AS succeeded
         FROM rollups GROUP BY endpoint_id
-    ), queue AS (
-      SELECT endpoint_id, count(*) AS pending FROM hookline.unfinished_deliveries
-       GROUP BY endpoint_id
     )
     SELECT ids.endpoint_id,
            coalesce(h.attempts, 0)::float8 AS attempts,
@@ -104,7 +116,12 @@ async function healthCounts(endpointIds: string[]): Promise<Map<string, HealthCo
            coalesce(q.pending, 0)::float8 AS pending
       FROM unnest(${endpointIds}::text[]) AS ids(endpoint_id)
       LEFT JOIN health AS h USING (endpoint_id)
-      LEFT JOIN queue AS q USING (endpoint_id)`;
+      LEFT JOIN (
+        SELECT endpoint_id, count(*) AS pending
+          FROM (${unfinishedOfScopeEndpoints(PENDING_COUNT_CAP + 1)}) AS u
+         GROUP BY endpoint_id
+      ) AS q USING (endpoint_id)`,
+  );
   for (const row of rows) {
     result.set(row.endpoint_id, { attempts24h: row.attempts, succeeded24h: row.succeeded, pending: row.pending });
   }

@@ -60,8 +60,10 @@ export async function getStats(input: StatsInput) {
   const endsNow = Date.now() - to.getTime() < bucketSeconds * 1000;
   if (!range.endpointId && endsNow && Number.isFinite(lastBucket)) {
     const latest = pointAt(lastBucket).queue;
-    // A capped dead count is a lower bound, not a point of the chart: that state keeps its sample.
-    for (const state of QUEUE_STATES) if (!(state === 'dead' && queue.deadCapped)) latest[state] = queue[state];
+    // A capped count is a lower bound, not a point of the chart: those states keep their sample.
+    for (const state of QUEUE_STATES) {
+      if (!(state === 'dead' ? queue.deadCapped : queue.liveCapped)) latest[state] = queue[state];
+    }
   }
   for (const [t, counts] of errorClasses.buckets) pointAt(t).errorClasses = counts;
   for (const [t, counts] of statusCodes.buckets) pointAt(t).statusCodes = counts;

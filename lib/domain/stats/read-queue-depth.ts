@@ -28,6 +28,8 @@ export const DEAD_COUNT_CAP = 10_000;
 export type QueueDepth = Record<QueueState, number> & {
   /** `dead` is DEAD_COUNT_CAP and more are dead: the count stopped there. */
   deadCapped: boolean;
+  /** More than LIVE_COUNT_CAP are unfinished: waiting, retrying, delivering and waitingFor are lower bounds. */
+  liveCapped: boolean;
   waitingFor: LiveQueue['waitingFor'];
 };
 
@@ -36,7 +38,7 @@ export async function readQueueDepth({ appId, appIds, endpointId }: StatsRange):
     readLiveQueue({ appId, appIds, endpointId }),
     (await readPrisma()).$queryRaw<{ dead: number }[]>(deadCountStatement({ appId, appIds, endpointId })),
   ]);
-  const queue = sumLiveQueues(live.values());
+  const queue = sumLiveQueues(live.apps.values());
   const dead = deadRows[0]?.dead ?? 0;
   return {
     waiting: queue.waiting,
@@ -44,6 +46,7 @@ export async function readQueueDepth({ appId, appIds, endpointId }: StatsRange):
     delivering: queue.delivering,
     dead: Math.min(dead, DEAD_COUNT_CAP),
     deadCapped: dead > DEAD_COUNT_CAP,
+    liveCapped: live.capped,
     waitingFor: queue.waitingFor,
   };
 }

@@ -1,0 +1,17 @@
+-- The dashboard's live queue counts, in scope and bounded (issue 22: dashboard p95 < 200 ms at 100 M
+-- deliveries). The overview, the apps list and the endpoints' health counted the unfinished deliveries
+-- through deliveries_claim_idx, which is ordered by due time only: every count read the whole queue,
+-- whatever app or endpoint was asked for, one heap row each (100,000 rows and ~100,000 buffers at the
+-- benchmark's 10 M deliveries, 1 % of them waiting for a retry; 430-1,050 ms p95 for the overview).
+-- With this index an app's or endpoint's queue is read alone, and the counts stop at a cap
+-- (lib/domain/stats/read-live-queue.ts), so a read costs the same at any queue length.
+--
+-- Cost to writers: an entry only for rows in the claim queue (claimable_at set: a retry scheduled, a
+-- delivery released or replayed, a first attempt a fan-out could not lease). A first attempt sent
+-- under its fan-out batch never has claimable_at set, so the path of a delivery that succeeds first
+-- time writes nothing here and its result stays a HOT update.
+--
+-- Built on every partition now (claimable rows are few, but the build reads every delivery once while
+-- writers wait: on a large installation, a pause of that length); a partition added later gets it
+-- when it is attached, as every index of the parent.
+CREATE INDEX deliveries_queue_idx ON hookline.deliveries (app_id, endpoint_id) WHERE claimable_at IS NOT NULL;

@@ -1,0 +1,168 @@
+// The live queue's counts cost the same at any backlog (issue 22: dashboard p95 < 200 ms at 100 M
+// deliveries). Each unfinished delivery counted is a heap visit, and an outage makes the queue as long
+// as it lasts: at the benchmark's 10 M deliveries (100,000 waiting for a retry) the overview read
+// ~100,000 buffers for its cards, and the endpoints' health read the whole queue for every endpoint.
+// Now an app's or endpoint's queue is read alone (deliveries_queue_idx, migration
+// 20261130110000_queue_by_endpoint), the overview's and apps list's counts stop at 10,000 rows read
+// (queue.liveCapped, queueCapped: "N+"), and an endpoint's at 1,000 (health.pendingCapped).
+// Behind 12,500 waiting deliveries of one endpoint: a quiet endpoint and another app are counted
+// exactly, reading their own rows only (EXPLAIN ANALYZE), and the busy scopes stop at the caps.
+// Also run on PostgreSQL 15 (vitest.config.ts).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PENDING_COUNT_CAP } from '../../lib/domain/endpoints/endpoint-view';
+import { LIVE_COUNT_CAP, liveQueueStatement } from '../../lib/domain/stats/read-live-queue';
+import { createApp, createEndpoint } from '../support/fixtures';
+import { nodesOf, type PlanNode } from '../support/plans';
+import { call, setUpApiTest, type ApiTestContext } from './support/api';
+
+let ctx: ApiTestContext;
+let busyApp: string;
+let quietApp: string;
+let busyEndpoint: string;
+let quietEndpoint: string;
+let otherAppEndpoint: string;
+
+const BACKLOG = 12_500;
+
+/** `count` deliveries of one new message, waiting in the claim queue (never tried, or retrying). */
+async function insertWaiting(appId: string, endpointId: string, count: number, attempts: number) {
+  const { rows } = await ctx.db.pool.query<{ id: string }>(
+    `INSERT INTO hookline.messages (app_id, event_type, payload, written_by) VALUES ($1, 'invoice.paid', '{}', NULL)
+     RETURNING id`,
+    [appId],
+  );
+  await ctx.db.pool.query(
+    `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
+                                      next_attempt_at, claimable_at)
+     SELECT replace($2, 'msg_', 'dlv_') || '_' || lpad(n::text, 6, '0'), $1, $2, $3, 'invoice.paid', 'pending',
+            $5, now() + interval '1 hour', now() + interval '1 hour'
+       FROM generate_series(1, $4::int) AS n`,
+    [appId, rows[0]!.id, endpointId, count, attempts],
+  );
+}
+
+beforeAll(async () => {
+  ctx = await setUpApiTest();
+  busyApp = await createApp(ctx.db.pool, 'Giedi Prime');
+  quietApp = await createApp(ctx.db.pool, 'Ix');
+  busyEndpoint = (await createEndpoint(ctx.db.pool, busyApp, 'https://example.com/busy')).id;
+  quietEndpoint = (await createEndpoint(ctx.db.pool, busyApp, 'https://example.com/quiet')).id;
+  otherAppEndpoint = (await createEndpoint(ctx.db.pool, quietApp, 'https://example.com/other')).id;
+  // History: 30,000 finished deliveries of each endpoint, which no count may read (through an app's or
+  // endpoint's index, a quiet scope would walk its whole history to find its few unfinished rows).
+  for (const [appId, endpointId] of [
+    [busyApp, busyEndpoint],
+    [busyApp, quietEndpoint],
+    [quietApp, otherAppEndpoint],
+  ]) {
+    const { rows } = await ctx.db.pool.query<{ id: string }>(
+      `INSERT INTO hookline.messages (app_id, event_type, payload, written_by) VALUES ($1, 'invoice.paid', '{}', NULL)
+       RETURNING id`,
+      [appId],
+    );
+    await ctx.db.pool.query(
+      `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count)
+       SELECT replace($2, 'msg_', 'dlv_') || '_' || lpad(n::text, 6, '0'), $1, $2, $3, 'invoice.paid', 'succeeded', 1
+         FROM generate_series(1, 30000) AS n`,
+      [appId, rows[0]!.id, endpointId],
+    );
+  }
+  // Inserted after the quiet ones, so a scan of the whole queue in due order meets them too.
+  await insertWaiting(busyApp, quietEndpoint, 3, 0);
+  await insertWaiting(quietApp, otherAppEndpoint, 2, 1);
+  await insertWaiting(busyApp, busyEndpoint, BACKLOG, 1);
+  const { rows: partitions } = await ctx.db.pool.query<{ name: string }>(
+    `SELECT partition_name AS name FROM hookline.time_partitions('deliveries')`,
+  );
+  for (const { name } of partitions) await ctx.db.pool.query(`VACUUM ANALYZE hookline.${name}`);
+});
+
+const get = (path: string, query: Record<string, string> = {}) => call('GET', path, { key: ctx.adminKey, query });
+
+describe('the live queue count', () => {
+  it('is exact for a quiet scope beside a backlog, and says "at least" for the backlog past 10,000', async () => {
+    const quiet = await get('/v1/stats', { endpointId: quietEndpoint });
+    expect(quiet.status, quiet.text).toBe(200);
+    expect(quiet.body.queue).toMatchObject({ waiting: 3, retrying: 0, delivering: 0, liveCapped: false });
+    const other = await get('/v1/stats', { appId: quietApp });
+    expect(other.body.queue).toMatchObject({ waiting: 0, retrying: 2, liveCapped: false });
+    expect(other.body.queue.waitingFor).toEqual({ worker: 0, circuit: 0, endpointEnabled: 0, retryTime: 2 });
+
+    for (const query of [{ appId: busyApp }, { endpointId: busyEndpoint }, {}] as Record<string, string>[]) {
+      const response = await get('/v1/stats', query);
+      expect(response.status, response.text).toBe(200);
+      const { queue } = response.body;
+      const label = JSON.stringify({ query, queue });
+      expect(queue.liveCapped, label).toBe(true);
+      // The rows read, one more than the cap, each counted once: lower bounds that add up.
+      expect(queue.waiting + queue.retrying + queue.delivering, label).toBe(LIVE_COUNT_CAP + 1);
+      expect(
+        Object.values(queue.waitingFor as Record<string, number>).reduce((a, b) => a + b),
+        label,
+      ).toBe(queue.waiting + queue.retrying);
+      // The chart's latest point is no lower bound: the states keep their sample (none here).
+      expect(response.body.series.at(-1).retrying, label).toBeNull();
+    }
+  });
+
+  it('reads only the rows of the app or endpoint asked for, and at most the cap of them', async () => {
+    const scopes = [
+      { scope: { appId: quietApp }, inScope: 2 },
+      { scope: { appId: busyApp, endpointId: quietEndpoint }, inScope: 3 },
+      { scope: { appIds: [quietApp] }, inScope: 2 },
+      { scope: { appId: busyApp }, inScope: BACKLOG + 3 },
+      { scope: {}, inScope: BACKLOG + 5 },
+    ];
+    for (const { scope, inScope } of scopes) {
+      const statement = liveQueueStatement(scope);
+      // As readQueueRows runs it: plain index scans and JIT off, in a transaction of its own.
+      const client = await ctx.db.pool.connect();
+      let plan: PlanNode;
+      try {
+        await client.query('BEGIN');
+        await client.query(`SELECT set_config('enable_indexscan', 'off', true), set_config('jit', 'off', true)`);
+        const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+          `EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`,
+          statement.values,
+        );
+        plan = rows[0]!['QUERY PLAN'][0].Plan;
+      } finally {
+        await client.query('ROLLBACK');
+        client.release();
+      }
+      const nodes = nodesOf(plan).filter((node) => (node['Actual Loops'] ?? 0) > 0);
+      const reads = nodes.filter((node) => node['Relation Name']?.startsWith('deliveries'));
+      const label = `${JSON.stringify(scope)}: ${JSON.stringify(reads.map(({ Plans: _, ...node }) => node))}`;
+      const visited = reads.reduce(
+        (sum, node) =>
+          sum + ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1),
+        0,
+      );
+      // Without deliveries_queue_idx a scoped count walked the claim index through every app's rows.
+      expect(visited, label).toBeLessThanOrEqual(Math.min(inScope, LIVE_COUNT_CAP + 1));
+    }
+  });
+
+  it('stops at 10,000 in the apps list and at 1,000 per endpoint, exact below', async () => {
+    const apps = await get('/v1/apps', { summary: 'true' });
+    expect(apps.status, apps.text).toBe(200);
+    const summaryOf = (id: string) =>
+      (apps.body.data as { id: string; summary: { queued: number; queueCapped: boolean } }[]).find(
+        (app) => app.id === id,
+      )!.summary;
+    expect(summaryOf(busyApp).queueCapped).toBe(true);
+    expect(summaryOf(quietApp).queueCapped).toBe(true);
+    expect(summaryOf(busyApp).queued + summaryOf(quietApp).queued).toBe(LIVE_COUNT_CAP + 1);
+
+    const endpoints = await get(`/v1/apps/${busyApp}/endpoints`);
+    expect(endpoints.status, endpoints.text).toBe(200);
+    const healthOf = (id: string) =>
+      (endpoints.body.data as { id: string; health: { pending: number; pendingCapped: boolean } }[]).find(
+        (endpoint) => endpoint.id === id,
+      )!.health;
+    expect(healthOf(busyEndpoint)).toMatchObject({ pending: PENDING_COUNT_CAP, pendingCapped: true });
+    expect(healthOf(quietEndpoint)).toMatchObject({ pending: 3, pendingCapped: false });
+    const other = await get(`/v1/apps/${quietApp}/endpoints/${otherAppEndpoint}`);
+    expect(other.body.health).toMatchObject({ pending: 2, pendingCapped: false });
+  });
+});
