@@ -45,6 +45,22 @@ async function leaseLeft(id: string): Promise<{ owner: string | null; seconds: n
   return rows[0]!;
 }
 
+/** A keeper of 3 s leases on a manual clock whose database connections go through the TCP proxy. */
+function keeperThroughProxy(workerId: string) {
+  const clock = new ManualClock();
+  const leases = new LeaseBook(3000);
+  const keeper = new LeaseKeeper({
+    pool: throughProxy,
+    workerId,
+    leaseSeconds: 3,
+    leases,
+    metrics: new WorkerMetrics(),
+    log: testLogger(),
+    clock,
+  });
+  return { clock, workerId, leases, keeper };
+}
+
 describe('lease keeping on a manual clock', () => {
   it('renews a lease every third of it before it runs out, and stops calling it safe once it may end before the next renewal', async () => {
     const clock = new ManualClock();
@@ -94,18 +110,7 @@ describe('lease keeping on a manual clock', () => {
   it('tries a failed renewal again after 100 ms, then 200 ms, so an outage shorter than a renewal period costs no lease', async () => {
     // Left to the next tick, three failed renewals in a row let a live worker's lease run out under a
     // storm of PostgreSQL restarts, and another worker sent its deliveries again.
-    const clock = new ManualClock();
-    const workerId = 'lease-keeper-retry-test';
-    const leases = new LeaseBook(3000);
-    const keeper = new LeaseKeeper({
-      pool: throughProxy,
-      workerId,
-      leaseSeconds: 3,
-      leases,
-      metrics: new WorkerMetrics(),
-      log: testLogger(),
-      clock,
-    });
+    const { clock, workerId, leases, keeper } = keeperThroughProxy('lease-keeper-retry-test');
     await sendEvent(db.pool, appId, 'lease.kept');
     const taken = await new DeliverySource(db.pool, workerId, 3, leases, clock).take(10);
     const id = taken.rows[0]!.id;
@@ -149,18 +154,7 @@ describe('lease keeping on a manual clock', () => {
   it('leaves the fan-out batch of a delivery whose release failed to expire, so that delivery comes back', async () => {
     // The release failed while PostgreSQL restarted; counted as finished, the batch row went with the
     // next release or flush, and 65 first attempts stayed 'delivering' with no lease that could expire.
-    const clock = new ManualClock();
-    const workerId = 'lease-keeper-abandon-test';
-    const leases = new LeaseBook(3000);
-    const keeper = new LeaseKeeper({
-      pool: throughProxy,
-      workerId,
-      leaseSeconds: 3,
-      leases,
-      metrics: new WorkerMetrics(),
-      log: testLogger(),
-      clock,
-    });
+    const { clock, workerId, leases, keeper } = keeperThroughProxy('lease-keeper-abandon-test');
     await sendEvent(db.pool, appId, 'lease.kept');
     await sendEvent(db.pool, appId, 'lease.kept');
     const taken = await new DeliverySource(db.pool, workerId, 3, leases, clock).take(10);
