@@ -1867,9 +1867,9 @@ export interface components {
             /** @description Share of attempts in the last 24 h that succeeded, 0..1 */
             successRate24h: number | null;
             attempts24h: number;
-            /** @description Deliveries not finished yet (pending or delivering), counted up to 1,000: see pendingCapped */
+            /** @description Deliveries not finished yet (pending or delivering), counted up to a cap: see pendingCapped */
             pending: number;
-            /** @description More than `pending` are unfinished: the count stopped at 1,000 */
+            /** @description More than `pending` are unfinished: the count stopped there (10,000 for one endpoint; endpoints listed together share that, at least 100 each) */
             pendingCapped: boolean;
         };
         EndpointPage: {

@@ -4,12 +4,13 @@
 // ~100,000 buffers for its cards, and the endpoints' health read the whole queue for every endpoint.
 // Now an app's or endpoint's queue is read alone (deliveries_queue_idx, migration
 // 20261130110000_queue_by_endpoint), the overview's and apps list's counts stop at 10,000 rows read
-// (queue.liveCapped, queueCapped: "N+"), and an endpoint's at 1,000 (health.pendingCapped).
+// (queue.liveCapped, queueCapped: "N+"), and endpoints' queued counts share that budget
+// (health.pendingCapped).
 // Behind 12,500 waiting deliveries of one endpoint: a quiet endpoint and another app are counted
 // exactly, reading their own rows only (EXPLAIN ANALYZE), and the busy scopes stop at the caps.
 // Also run on PostgreSQL 15 (vitest.config.ts).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PENDING_COUNT_CAP } from '../../lib/domain/endpoints/endpoint-view';
+import { pendingCountCap } from '../../lib/domain/endpoints/endpoint-view';
 import { LIVE_COUNT_CAP, liveQueueStatement } from '../../lib/domain/stats/read-live-queue';
 import { createApp, createEndpoint } from '../support/fixtures';
 import { nodesOf, type PlanNode } from '../support/plans';
@@ -143,7 +144,7 @@ describe('the live queue count', () => {
     }
   });
 
-  it('stops at 10,000 in the apps list and at 1,000 per endpoint, exact below', async () => {
+  it('stops at 10,000 in the apps list and shares 10,000 among the endpoints listed, exact below', async () => {
     const apps = await get('/v1/apps', { summary: 'true' });
     expect(apps.status, apps.text).toBe(200);
     const summaryOf = (id: string) =>
@@ -160,9 +161,13 @@ describe('the live queue count', () => {
       (endpoints.body.data as { id: string; health: { pending: number; pendingCapped: boolean } }[]).find(
         (endpoint) => endpoint.id === id,
       )!.health;
-    expect(healthOf(busyEndpoint)).toMatchObject({ pending: PENDING_COUNT_CAP, pendingCapped: true });
+    // Two endpoints listed share the budget: 5,000 each.
+    expect(healthOf(busyEndpoint)).toMatchObject({ pending: pendingCountCap(2), pendingCapped: true });
     expect(healthOf(quietEndpoint)).toMatchObject({ pending: 3, pendingCapped: false });
     const other = await get(`/v1/apps/${quietApp}/endpoints/${otherAppEndpoint}`);
     expect(other.body.health).toMatchObject({ pending: 2, pendingCapped: false });
+    // One endpoint alone counts to 10,000.
+    const busy = await get(`/v1/apps/${busyApp}/endpoints/${busyEndpoint}`);
+    expect(busy.body.health).toMatchObject({ pending: 10_000, pendingCapped: true });
   });
 });

@@ -14,8 +14,12 @@ export const endpointHealth = z.object({
   pending: z
     .number()
     .int()
-    .describe('Deliveries not finished yet (pending or delivering), counted up to 1,000: see pendingCapped'),
-  pendingCapped: z.boolean().describe('More than `pending` are unfinished: the count stopped at 1,000'),
+    .describe('Deliveries not finished yet (pending or delivering), counted up to a cap: see pendingCapped'),
+  pendingCapped: z
+    .boolean()
+    .describe(
+      'More than `pending` are unfinished: the count stopped there (10,000 for one endpoint; endpoints listed together share that, at least 100 each)',
+    ),
 });
 
 export const endpoint = z.object({

@@ -1,6 +1,6 @@
 import { getPrisma } from '../../database/db';
 import { Prisma } from '../../generated/prisma/client';
-import { readQueueRows, UNFINISHED_CTES, unfinishedOfScopeEndpoints } from '../stats/read-live-queue';
+import { LIVE_COUNT_CAP, readQueueRows, UNFINISHED_CTES, unfinishedOfScopeEndpoints } from '../stats/read-live-queue';
 import type { Endpoint } from '../../generated/prisma/client';
 import { effectiveRetryPolicy, formatRetrySchedule, retryPolicyView, type StoredPolicy } from './retry-policy';
 
@@ -8,14 +8,20 @@ interface HealthCounts {
   attempts24h: number;
   succeeded24h: number;
   pending: number;
+  /** `pending` was counted up to this many (pendingCountCap). */
+  cap: number;
 }
 
 /**
- * Each endpoint's unfinished deliveries are counted up to here: a list page of 100 endpoints then reads
- * at most 100,000 queue rows, however long an outage made one endpoint's backlog (its page says
- * "1,000+"; the overview scoped to it counts to LIVE_COUNT_CAP, lib/domain/stats/read-live-queue.ts).
+ * How far each endpoint's unfinished deliveries are counted, when `endpoints` are counted together:
+ * they share the live queue's budget of LIVE_COUNT_CAP rows read (lib/domain/stats/read-live-queue.ts),
+ * with at least 100 each. One endpoint's page counts to 10,000; a list page of 100 endpoints to 100
+ * each, about 10,000 heap visits however long an outage made the backlogs (the benchmark's 10 M fill
+ * waits ~1,000 retries on each of its 100 endpoints: counted to 1,000 each, the list read 100,000).
  */
-export const PENDING_COUNT_CAP = 1_000;
+export function pendingCountCap(endpoints: number): number {
+  return Math.max(100, Math.floor(LIVE_COUNT_CAP / Math.max(1, endpoints)));
+}
 
 /** Endpoints as the API shows them, with health: 24 h figures come from the rollups, not attempts. */
 export async function endpointViews(rows: Endpoint[]) {
@@ -70,8 +76,8 @@ function endpointView(row: Endpoint, counts: HealthCounts | undefined, app: Stor
       lastErrorClass: row.lastErrorClass,
       successRate24h: attempts24h > 0 ? (counts?.succeeded24h ?? 0) / attempts24h : null,
       attempts24h,
-      pending: Math.min(counts?.pending ?? 0, PENDING_COUNT_CAP),
-      pendingCapped: (counts?.pending ?? 0) > PENDING_COUNT_CAP,
+      pending: counts ? Math.min(counts.pending, counts.cap) : 0,
+      pendingCapped: counts ? counts.pending > counts.cap : false,
     },
   };
 }
@@ -81,11 +87,12 @@ async function healthCounts(endpoints: Endpoint[]): Promise<Map<string, HealthCo
   if (endpoints.length === 0) return result;
   const endpointIds = endpoints.map((endpoint) => endpoint.id);
   const appIds = endpoints.map((endpoint) => endpoint.appId);
+  const cap = pendingCountCap(endpoints.length);
   // The last 24 hours: whole hours from the hourly rollups, the partial hours at both ends from the
   // per-minute ones (a day of minutes for 100 endpoints is ~300 k rows; its hours ~5 k). Unfinished
   // deliveries are counted from hookline.unfinished_deliveries (the claim queue, read per endpoint
   // through deliveries_queue_idx, and the first attempts workers are sending now), up to
-  // PENDING_COUNT_CAP each: the current queue only, never the finished rows.
+  // pendingCountCap each: the current queue only, never the finished rows.
   const rows = await readQueueRows<{ endpoint_id: string; attempts: number; succeeded: number; pending: number }>(
     getPrisma(),
     Prisma.sql`
@@ -118,12 +125,12 @@ async function healthCounts(endpoints: Endpoint[]): Promise<Map<string, HealthCo
       LEFT JOIN health AS h USING (endpoint_id)
       LEFT JOIN (
         SELECT endpoint_id, count(*) AS pending
-          FROM (${unfinishedOfScopeEndpoints(PENDING_COUNT_CAP + 1)}) AS u
+          FROM (${unfinishedOfScopeEndpoints(cap + 1)}) AS u
          GROUP BY endpoint_id
       ) AS q USING (endpoint_id)`,
   );
   for (const row of rows) {
-    result.set(row.endpoint_id, { attempts24h: row.attempts, succeeded24h: row.succeeded, pending: row.pending });
+    result.set(row.endpoint_id, { attempts24h: row.attempts, succeeded24h: row.succeeded, pending: row.pending, cap });
   }
   return result;
 }
