@@ -4,8 +4,11 @@
 // circuit_open_until without spending an attempt), while its endpoint is disabled, or before its
 // next_attempt_at: the same checks, in the same order, as a delivery's page
 // (lib/domain/deliveries/explain-wait.ts), so the counts and the page agree.
-// Counted from hookline.unfinished_deliveries (the claim queue, read by app and endpoint through
-// deliveries_queue_idx, and the first attempts being sent), grouped per endpoint before the join.
+// Counted from the two parts of hookline.unfinished_deliveries (migration
+// 20261130090000_fanout_by_transaction), restated below so that each is read the way its plan needs:
+// the claim queue by app and endpoint through deliveries_queue_idx, the first attempts being sent from
+// the fan-out batch rows. A change to what "unfinished" means changes the view and these together (the
+// workers' queue samples read the view; e2e/cockpit.spec.ts checks the chart ends at the cards).
 // The count stops at LIVE_COUNT_CAP rows, as the dead count does (read-queue-depth.ts): each row is a
 // heap visit, and a backlog is as long as an outage makes it (100,000 rows and ~100,000 buffers a
 // call at the benchmark's 10 M deliveries; migration 20261130110000_queue_by_endpoint). Past the cap,
