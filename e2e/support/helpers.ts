@@ -152,6 +152,13 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * inside its own box. On failure the message names the elements that stick out, and by how much.
  */
 export async function expectNoHorizontalOverflow(page: Page, where: string): Promise<void> {
+  // Charts take their width from a ResizeObserver, which fires after the viewport changes: checked at
+  // once after setViewportSize, a 375 px portal page once still had its 1280 px-wide charts (568 px
+  // sticking out). Asked again until the layout has settled, for up to 3 s.
+  await expect(() => checkNoHorizontalOverflow(page, where)).toPass({ timeout: 3_000 });
+}
+
+async function checkNoHorizontalOverflow(page: Page, where: string): Promise<void> {
   const result = await page.evaluate(() => {
     const viewport = document.documentElement.clientWidth;
     const scrollsSideways = (element: Element) => {
