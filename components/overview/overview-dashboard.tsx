@@ -163,7 +163,7 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
         <Card className="xl:col-span-2">
           <CardHeader
             title="Queue depth"
-            subtitle="Sampled once a minute by the workers; the last point is now, the same count as the cards"
+            subtitle="Sampled once a minute by the workers; the last point is now, the same count as the cards (a card that says N+ keeps the sample)"
           />
           <CardBody className="px-2 py-3">
             <QueueDepthChart series={stats.series} bucketSeconds={stats.bucketSeconds} />

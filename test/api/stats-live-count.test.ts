@@ -10,7 +10,8 @@
 // exactly, reading their own rows only (EXPLAIN ANALYZE), and the busy scopes stop at the caps.
 // Also run on PostgreSQL 15 (vitest.config.ts).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { pendingCountCap } from '../../lib/domain/endpoints/endpoint-view';
+import { pendingCountCap, pendingCountStatement } from '../../lib/domain/endpoints/endpoint-view';
+import type { Prisma } from '../../lib/generated/prisma/client';
 import { LIVE_COUNT_CAP, liveQueueStatement } from '../../lib/domain/stats/read-live-queue';
 import { createApp, createEndpoint } from '../support/fixtures';
 import { nodesOf, type PlanNode } from '../support/plans';
@@ -25,8 +26,16 @@ let otherAppEndpoint: string;
 
 const BACKLOG = 12_500;
 
-/** `count` deliveries of one new message, waiting in the claim queue (never tried, or retrying). */
-async function insertWaiting(appId: string, endpointId: string, count: number, attempts: number) {
+/**
+ * `count` deliveries of one new message: waiting in the claim queue (pending, tried `attempts` times,
+ * due in an hour), or finished (succeeded, out of the claim queue).
+ */
+async function insertDeliveries(
+  appId: string,
+  endpointId: string,
+  count: number,
+  as: { waiting: true; attempts: number } | { waiting: false },
+) {
   const { rows } = await ctx.db.pool.query<{ id: string }>(
     `INSERT INTO hookline.messages (app_id, event_type, payload, written_by) VALUES ($1, 'invoice.paid', '{}', NULL)
      RETURNING id`,
@@ -35,10 +44,11 @@ async function insertWaiting(appId: string, endpointId: string, count: number, a
   await ctx.db.pool.query(
     `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
                                       next_attempt_at, claimable_at)
-     SELECT replace($2, 'msg_', 'dlv_') || '_' || lpad(n::text, 6, '0'), $1, $2, $3, 'invoice.paid', 'pending',
-            $5, now() + interval '1 hour', now() + interval '1 hour'
+     SELECT replace($2, 'msg_', 'dlv_') || '_' || lpad(n::text, 6, '0'), $1, $2, $3, 'invoice.paid',
+            CASE WHEN $5 THEN 'pending' ELSE 'succeeded' END, $6,
+            now() + interval '1 hour', CASE WHEN $5 THEN now() + interval '1 hour' END
        FROM generate_series(1, $4::int) AS n`,
-    [appId, rows[0]!.id, endpointId, count, attempts],
+    [appId, rows[0]!.id, endpointId, count, as.waiting, as.waiting ? as.attempts : 1],
   );
 }
 
@@ -55,28 +65,64 @@ beforeAll(async () => {
     [busyApp, busyEndpoint],
     [busyApp, quietEndpoint],
     [quietApp, otherAppEndpoint],
-  ]) {
-    const { rows } = await ctx.db.pool.query<{ id: string }>(
-      `INSERT INTO hookline.messages (app_id, event_type, payload, written_by) VALUES ($1, 'invoice.paid', '{}', NULL)
-       RETURNING id`,
-      [appId],
-    );
-    await ctx.db.pool.query(
-      `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count)
-       SELECT replace($2, 'msg_', 'dlv_') || '_' || lpad(n::text, 6, '0'), $1, $2, $3, 'invoice.paid', 'succeeded', 1
-         FROM generate_series(1, 30000) AS n`,
-      [appId, rows[0]!.id, endpointId],
-    );
+  ] as const) {
+    await insertDeliveries(appId, endpointId, 30_000, { waiting: false });
   }
   // Inserted after the quiet ones, so a scan of the whole queue in due order meets them too.
-  await insertWaiting(busyApp, quietEndpoint, 3, 0);
-  await insertWaiting(quietApp, otherAppEndpoint, 2, 1);
-  await insertWaiting(busyApp, busyEndpoint, BACKLOG, 1);
+  await insertDeliveries(busyApp, quietEndpoint, 3, { waiting: true, attempts: 0 });
+  await insertDeliveries(quietApp, otherAppEndpoint, 2, { waiting: true, attempts: 1 });
+  await insertDeliveries(busyApp, busyEndpoint, BACKLOG, { waiting: true, attempts: 1 });
   const { rows: partitions } = await ctx.db.pool.query<{ name: string }>(
     `SELECT partition_name AS name FROM hookline.time_partitions('deliveries')`,
   );
   for (const { name } of partitions) await ctx.db.pool.query(`VACUUM ANALYZE hookline.${name}`);
 });
+
+/**
+ * What a count statement reads of deliveries, by EXPLAIN ANALYZE, run as readQueueRows runs it (plain
+ * index scans and JIT off, in a transaction of its own): the heap rows it visits, the indexes it scans
+ * (by their parent's name: each partition's index has a name of its own), and a label that shows it.
+ */
+async function deliveryReads(
+  statement: Prisma.Sql,
+  what: string,
+): Promise<{ visited: number; indexes: string[]; label: string }> {
+  const client = await ctx.db.pool.connect();
+  let plan: PlanNode;
+  try {
+    await client.query('BEGIN');
+    await client.query(`SELECT set_config('enable_indexscan', 'off', true), set_config('jit', 'off', true)`);
+    const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+      `EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`,
+      statement.values,
+    );
+    plan = rows[0]!['QUERY PLAN'][0].Plan;
+  } finally {
+    await client.query('ROLLBACK');
+    client.release();
+  }
+  const reads = nodesOf(plan).filter(
+    (node) => (node['Actual Loops'] ?? 0) > 0 && node['Relation Name']?.startsWith('deliveries'),
+  );
+  const visited = reads.reduce(
+    (sum, node) =>
+      sum + ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1),
+    0,
+  );
+  const scanned = nodesOf(plan).flatMap((node) =>
+    (node['Actual Loops'] ?? 0) > 0 && node['Index Name'] ? [node['Index Name']] : [],
+  );
+  // Of the indexes scanned, deliveries' (by their partitioned parent), not the endpoints' a scope reads.
+  const { rows: parents } = await ctx.db.pool.query<{ name: string }>(
+    `SELECT DISTINCT coalesce(pg_partition_root(i.indexrelid), i.indexrelid)::regclass::text AS name
+       FROM pg_index AS i JOIN pg_class AS c ON c.oid = i.indexrelid
+      WHERE c.relname = ANY ($1::text[])
+        AND coalesce(pg_partition_root(i.indrelid), i.indrelid) = 'hookline.deliveries'::regclass`,
+    [scanned],
+  );
+  const label = `${what}: ${JSON.stringify(reads.map(({ Plans: _, ...node }) => node))}`;
+  return { visited, indexes: parents.map((row) => row.name).sort(), label };
+}
 
 const get = (path: string, query: Record<string, string> = {}) => call('GET', path, { key: ctx.adminKey, query });
 
@@ -107,6 +153,7 @@ describe('the live queue count', () => {
   });
 
   it('reads only the rows of the app or endpoint asked for, and at most the cap of them', async () => {
+    // The live queue of the overview and the apps list.
     const scopes = [
       { scope: { appId: quietApp }, inScope: 2 },
       { scope: { appId: busyApp, endpointId: quietEndpoint }, inScope: 3 },
@@ -115,32 +162,28 @@ describe('the live queue count', () => {
       { scope: {}, inScope: BACKLOG + 5 },
     ];
     for (const { scope, inScope } of scopes) {
-      const statement = liveQueueStatement(scope);
-      // As readQueueRows runs it: plain index scans and JIT off, in a transaction of its own.
-      const client = await ctx.db.pool.connect();
-      let plan: PlanNode;
-      try {
-        await client.query('BEGIN');
-        await client.query(`SELECT set_config('enable_indexscan', 'off', true), set_config('jit', 'off', true)`);
-        const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-          `EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`,
-          statement.values,
-        );
-        plan = rows[0]!['QUERY PLAN'][0].Plan;
-      } finally {
-        await client.query('ROLLBACK');
-        client.release();
-      }
-      const nodes = nodesOf(plan).filter((node) => (node['Actual Loops'] ?? 0) > 0);
-      const reads = nodes.filter((node) => node['Relation Name']?.startsWith('deliveries'));
-      const label = `${JSON.stringify(scope)}: ${JSON.stringify(reads.map(({ Plans: _, ...node }) => node))}`;
-      const visited = reads.reduce(
-        (sum, node) =>
-          sum + ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1),
-        0,
-      );
-      // Without deliveries_queue_idx a scoped count walked the claim index through every app's rows.
+      const { visited, indexes, label } = await deliveryReads(liveQueueStatement(scope), JSON.stringify(scope));
+      // Without deliveries_queue_idx a scoped count walked the claim index through every app's rows, or
+      // ANDed the whole claim index with the endpoint's history in its (endpoint_id, created_at) index.
+      expect(indexes, label).toEqual(['hookline.deliveries_queue_idx']);
       expect(visited, label).toBeLessThanOrEqual(Math.min(inScope, LIVE_COUNT_CAP + 1));
+    }
+    // The endpoints' queued counts: each endpoint's rows, up to the cap each.
+    const quiet = { id: quietEndpoint, appId: busyApp };
+    const busy = { id: busyEndpoint, appId: busyApp };
+    const other = { id: otherAppEndpoint, appId: quietApp };
+    for (const { endpoints, bound } of [
+      { endpoints: [quiet], bound: 3 },
+      { endpoints: [other], bound: 2 },
+      { endpoints: [busy, quiet], bound: pendingCountCap(2) + 1 + 3 },
+    ]) {
+      const cap = pendingCountCap(endpoints.length);
+      const { visited, indexes, label } = await deliveryReads(
+        pendingCountStatement(endpoints, cap),
+        JSON.stringify(endpoints.map((endpoint) => endpoint.id)),
+      );
+      expect(indexes, label).toEqual(['hookline.deliveries_queue_idx']);
+      expect(visited, label).toBeLessThanOrEqual(bound);
     }
   });
 

@@ -86,7 +86,6 @@ async function healthCounts(endpoints: Endpoint[]): Promise<Map<string, HealthCo
   const result = new Map<string, HealthCounts>();
   if (endpoints.length === 0) return result;
   const endpointIds = endpoints.map((endpoint) => endpoint.id);
-  const appIds = endpoints.map((endpoint) => endpoint.appId);
   const cap = pendingCountCap(endpoints.length);
   // Two statements, side by side: the queue's runs with plain index scans off (readQueueRows says why),
   // which the rollups' must not: without them the edge minutes were a sequential scan of every
@@ -114,28 +113,35 @@ async function healthCounts(endpoints: Endpoint[]): Promise<Map<string, HealthCo
       SELECT endpoint_id, sum(attempts)::float8 AS attempts,
              coalesce(sum(attempts) FILTER (WHERE outcome = 'succeeded'), 0)::float8 AS succeeded
         FROM rollups GROUP BY endpoint_id`,
-    // Unfinished deliveries, from hookline.unfinished_deliveries' two parts (the claim queue, read per
-    // endpoint through deliveries_queue_idx, and the first attempts workers are sending now), up to
-    // pendingCountCap each: the current queue only, never the finished rows.
-    readQueueRows<{ endpoint_id: string; pending: number }>(
-      getPrisma(),
-      Prisma.sql`
-        WITH scope_endpoints AS (
-          SELECT * FROM unnest(${endpointIds}::text[], ${appIds}::text[]) AS ids(id, app_id)
-        ), ${UNFINISHED_CTES}
-        SELECT endpoint_id, count(*)::float8 AS pending
-          FROM (${unfinishedOfScopeEndpoints(cap + 1)}) AS u
-         GROUP BY endpoint_id`,
-    ),
+    readQueueRows<{ endpoint_id: string; pending: number }>(getPrisma(), pendingCountStatement(endpoints, cap)),
   ]);
+  const rollups = new Map(rollupRows.map((row) => [row.endpoint_id, row]));
+  const pending = new Map(queueRows.map((row) => [row.endpoint_id, row.pending]));
   for (const id of endpointIds) {
-    const rollup = rollupRows.find((row) => row.endpoint_id === id);
+    const rollup = rollups.get(id);
     result.set(id, {
       attempts24h: rollup?.attempts ?? 0,
       succeeded24h: rollup?.succeeded ?? 0,
-      pending: queueRows.find((row) => row.endpoint_id === id)?.pending ?? 0,
+      pending: pending.get(id) ?? 0,
       cap,
     });
   }
   return result;
+}
+
+/**
+ * Each endpoint's unfinished deliveries, from hookline.unfinished_deliveries' two parts (the claim
+ * queue, read per endpoint through deliveries_queue_idx, and the first attempts workers are sending
+ * now), counted up to `cap` + 1 each: the current queue only, never the finished rows. Run by
+ * readQueueRows.
+ */
+export function pendingCountStatement(endpoints: Pick<Endpoint, 'id' | 'appId'>[], cap: number): Prisma.Sql {
+  return Prisma.sql`
+    WITH scope_endpoints AS (
+      SELECT * FROM unnest(${endpoints.map((endpoint) => endpoint.id)}::text[],
+                           ${endpoints.map((endpoint) => endpoint.appId)}::text[]) AS ids(id, app_id)
+    ), ${UNFINISHED_CTES}
+    SELECT endpoint_id, count(*)::float8 AS pending
+      FROM (${unfinishedOfScopeEndpoints(cap + 1)}) AS u
+     GROUP BY endpoint_id`;
 }
