@@ -120,28 +120,23 @@ export class LeaseKeeper {
       await this.deleteFinishedBatches();
       return true;
     }
-    const ids = this.leases.ids();
+    const holding = this.leases.holding();
     try {
       const { rows } = await statements.renewLeases.run(this.pool, {
         workerId: this.workerId,
-        deliveryIds: ids,
+        deliveryIds: [...holding.keys()],
         leaseSeconds: this.leaseSeconds,
         batchIds: this.leases.batches(),
       });
-      const renewed = new Set(rows.map((row) => row.id));
-      // Recorded or released while the renewal ran: nothing to do. Still held: extend. Otherwise its
-      // lease ended before this renewal (this process froze, or could not renew, for longer than a
-      // lease) and it was given back or taken over: never send it; a result in flight is fenced off
-      // when flushed.
-      const stillHeld = ids.filter((id) => this.leases.holds(id));
-      this.leases.extend(
-        stillHeld.filter((id) => renewed.has(id)),
-        sentAt,
-      );
+      // Recorded, released, or released and taken again while the renewal ran: not this renewal's to
+      // judge (leases.ts says why the last). Still held as sent: extend. Otherwise its lease ended
+      // before this renewal (this process froze, or could not renew, for longer than a lease) and it
+      // was given back or taken over: never send it; a result in flight is fenced off when flushed.
+      const notRenewed = this.leases.renewed(holding, new Set(rows.map((row) => row.id)), sentAt);
       // Not renewed because the flush under way recorded it first (its row lock made this renewal wait,
       // then the fence no longer matched): not lost, and that flush's outcome says so. Counted as
       // lost, it was logged as "no longer ours" ~once in 6 minutes of a 1,000/s soak.
-      const lost = stillHeld.filter((id) => !renewed.has(id) && !this.beingWritten(id));
+      const lost = notRenewed.filter((id) => !this.beingWritten(id));
       if (lost.length > 0) {
         this.leases.drop(lost);
         this.log.warn('leases ended before they could be renewed; those deliveries are no longer ours', {
@@ -151,7 +146,7 @@ export class LeaseKeeper {
       return true;
     } catch (error) {
       this.metrics.databaseErrors.inc({ operation: 'renew' });
-      this.log.warn('renewing leases failed; trying again', { error, deliveries: ids.length });
+      this.log.warn('renewing leases failed; trying again', { error, deliveries: holding.size });
       return false;
     }
   }
@@ -160,6 +155,8 @@ export class LeaseKeeper {
   async release(deliveries: Release[]): Promise<void> {
     if (deliveries.length === 0) return;
     const ids = deliveries.map((delivery) => delivery.id);
+    // What ends is the holding given back: one taken anew before the answer is read stays (leases.ts).
+    const holding = this.leases.holding(ids);
     // Fan-out batches whose first attempts' outcomes are all written (worker/leases.ts) go with it.
     const finishedBatches = this.leases.finishedBatches();
     // Held until the release is written (or known to have failed): no stray release of this worker's
@@ -172,13 +169,13 @@ export class LeaseKeeper {
         settledBatchIds: finishedBatches,
       });
       this.leases.batchesDeleted(finishedBatches);
-      this.leases.drop(ids);
+      this.leases.drop(holding);
     } catch (error) {
       // Their leases run out and they are claimed again; at worst a delay of one lease. First attempts'
       // lease is their fan-out batch's row, which therefore stays until it expires (worker/leases.ts).
       this.metrics.databaseErrors.inc({ operation: 'release' });
       this.log.warn('release failed; the lease will return them', { error, deliveries: deliveries.length });
-      this.leases.abandon(ids);
+      this.leases.abandon(holding);
     }
   }
 

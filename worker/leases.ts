@@ -29,8 +29,23 @@
 // expire; release-expired-batch-leases.sql returns what was abandoned a lease later. Counted as
 // finished, the row was deleted by the next flush and 65 first attempts stayed 'delivering' with no
 // lease anyone could see expire (test/worker/restart-no-resend.test.ts under CI, PostgreSQL 15).
+//
+// Each taking of a delivery is a holding of its own, numbered: a delivery given back and taken again
+// (a release due now, then this worker's next claim) is held anew. An answer to a statement sent
+// before it was taken again speaks of the old holding and must leave the new one alone. Keyed by id
+// alone, a renewal sent before the release, run after it and read after the claim found the delivery
+// no longer leased and dropped the new holding as lost: sent while out of the book, the delivery was
+// then given back mid-send by the stray release after the next failed claim, and another worker sent
+// it too (test/worker/lease-keeper.test.ts; found reviewing a CI run of restart-no-resend that sent 30
+// of 25,000 twice, not reproduced in 500 restarts here). So renewals and releases name the holdings
+// they were sent for (holding()), and touch only those.
+/** The holdings a statement was sent for: delivery id -> the number of its taking. */
+export type Holding = ReadonlyMap<string, number>;
+
 export class LeaseBook {
   private readonly until = new Map<string, number>();
+  private readonly takingOf = new Map<string, number>();
+  private takings = 0;
   private readonly batchOf = new Map<string, string>();
   private readonly heldPerBatch = new Map<string, number>();
   private readonly finished = new Set<string>();
@@ -47,9 +62,37 @@ export class LeaseBook {
     return [...this.until.keys()];
   }
 
-  /** Leases taken or renewed by a statement sent at `sentAt` (the worker's clock, clock.ts). */
-  extend(ids: Iterable<string>, sentAt: number): void {
-    for (const id of ids) this.until.set(id, sentAt + this.leaseMs);
+  /** Deliveries leased to this worker by a claim or fan-out sent at `sentAt` (the worker's clock, clock.ts). */
+  taken(ids: Iterable<string>, sentAt: number): void {
+    for (const id of ids) {
+      this.until.set(id, sentAt + this.leaseMs);
+      this.takingOf.set(id, ++this.takings);
+    }
+  }
+
+  /** The holdings of these deliveries (all held, when none are named) as they are now. */
+  holding(ids: Iterable<string> = this.until.keys()): Holding {
+    const holding = new Map<string, number>();
+    for (const id of ids) {
+      const taking = this.takingOf.get(id);
+      if (taking !== undefined) holding.set(id, taking);
+    }
+    return holding;
+  }
+
+  /**
+   * A renewal sent at `sentAt` for `holding` answered: the holdings it renewed run a lease from then.
+   * Returns those it did not renew (their lease ended, or their outcome was just written); holdings
+   * ended or taken anew meanwhile are in neither.
+   */
+  renewed(holding: Holding, renewedIds: ReadonlySet<string>, sentAt: number): string[] {
+    const notRenewed: string[] = [];
+    for (const [id, taking] of holding) {
+      if (this.takingOf.get(id) !== taking) continue;
+      if (renewedIds.has(id)) this.until.set(id, sentAt + this.leaseMs);
+      else notRenewed.push(id);
+    }
+    return notRenewed;
   }
 
   /** Deliveries a fan-out leased to this worker under its batch row `batchId`. */
@@ -77,25 +120,32 @@ export class LeaseBook {
     for (const id of batchIds) this.finished.delete(id);
   }
 
-  /** No longer held: its outcome is written, or its lease was lost. */
-  drop(ids: Iterable<string>): void {
-    for (const id of ids) this.forget(id);
+  /** No longer held: its outcome is written, its release too, or its lease was lost. */
+  drop(ids: Iterable<string> | Holding): void {
+    for (const id of this.stillHeld(ids)) this.forget(id);
   }
 
   /**
    * No longer held, its outcome not written (a release that failed): what brings it back is its lease
    * running out, and for a first attempt that is its fan-out batch's row, which must not be deleted.
    */
-  abandon(ids: Iterable<string>): void {
-    for (const id of ids) {
+  abandon(ids: Iterable<string> | Holding): void {
+    for (const id of this.stillHeld(ids)) {
       const batchId = this.batchOf.get(id);
       if (batchId !== undefined) this.abandoned.add(batchId);
       this.forget(id);
     }
   }
 
+  /** The ids still held; of a Holding, only those not taken anew since. */
+  private stillHeld(ids: Iterable<string> | Holding): string[] {
+    if (!(ids instanceof Map)) return [...(ids as Iterable<string>)].filter((id) => this.until.has(id));
+    return [...(ids as Holding)].filter(([id, taking]) => this.takingOf.get(id) === taking).map(([id]) => id);
+  }
+
   private forget(id: string): void {
     this.until.delete(id);
+    this.takingOf.delete(id);
     const batchId = this.batchOf.get(id);
     if (batchId === undefined) return;
     this.batchOf.delete(id);

@@ -69,7 +69,7 @@ export class DeliverySource {
         leaseSeconds: this.leaseSeconds,
       })
     ).rows;
-    this.leases.extend(
+    this.leases.taken(
       claimed.map((row) => row.id),
       sentAt,
     );
@@ -99,7 +99,7 @@ export class DeliverySource {
       this.deliveriesPerMessage = 0.5 * this.deliveriesPerMessage + 0.5 * observed;
     }
     const fanned = rows.filter((row): row is FanOutRow & TakenRow => row.id !== null);
-    this.leases.extend(
+    this.leases.taken(
       fanned.map((row) => row.id),
       sentAt,
     );

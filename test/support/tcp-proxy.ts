@@ -6,6 +6,8 @@
 //                as they are accepted, as when PostgreSQL is stopped or its host is gone.
 //   reconnect(): new connections work again; the old ones stay silent for good, as connections
 //                whose state a NAT has forgotten do.
+//   holdReplies() / passReplies(): the server's answers wait in the proxy until passed on, as over a
+//                slow network: a statement runs and commits, and its client hears of it later.
 import { createServer, createConnection, type Socket } from 'node:net';
 
 export interface TcpProxy {
@@ -15,6 +17,8 @@ export interface TcpProxy {
   goSilent(): void;
   goDown(): void;
   reconnect(): void;
+  holdReplies(): void;
+  passReplies(): void;
   /** Connections accepted so far (new connections show the client reconnecting). */
   accepted(): number;
   close(): Promise<void>;
@@ -26,11 +30,15 @@ interface Link {
   silent: boolean;
 }
 
+/** The server's answers held back by holdReplies(), per link, in order. */
+type HeldReplies = Map<Link, Buffer[]>;
+
 export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const links = new Set<Link>();
   let silentForNew = false;
   let down = false;
   let accepted = 0;
+  let held: HeldReplies | null = null;
 
   const server = createServer((client) => {
     accepted++;
@@ -57,7 +65,9 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
       if (!link.silent) upstream.write(chunk);
     });
     upstream.on('data', (chunk) => {
-      if (!link.silent) client.write(chunk);
+      if (link.silent) return;
+      if (held) held.set(link, [...(held.get(link) ?? []), chunk]);
+      else client.write(chunk);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -85,6 +95,14 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     reconnect() {
       silentForNew = false;
       down = false;
+    },
+    holdReplies() {
+      held ??= new Map();
+    },
+    passReplies() {
+      const replies = held;
+      held = null;
+      for (const [link, chunks] of replies ?? []) for (const chunk of chunks) link.client.write(chunk);
     },
     accepted: () => accepted,
     async close() {

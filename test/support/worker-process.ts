@@ -18,6 +18,8 @@ export interface WorkerProcess {
   logged: (message: string) => number;
   /** The last log line with this `msg`, parsed; undefined if none. */
   lastLogged: (message: string) => Record<string, unknown> | undefined;
+  /** Every warning or error line so far (never trimmed), parsed: what a failure message shows. */
+  problems: () => Record<string, unknown>[];
   /** Whether it has connected and entered its loop (it logged "worker started"). */
   started: () => boolean;
 }
@@ -46,6 +48,7 @@ export function spawnWorker(databaseUrl: string, env: Record<string, string> = {
   let output = '';
   const messages = new Map<string, number>();
   const lastLines = new Map<string, Record<string, unknown>>();
+  const problems: Record<string, unknown>[] = [];
   const reader = () => {
     let partial = '';
     return (chunk: Buffer) => {
@@ -63,6 +66,7 @@ export function spawnWorker(databaseUrl: string, env: Record<string, string> = {
         if (typeof message !== 'string') continue;
         messages.set(message, (messages.get(message) ?? 0) + 1);
         lastLines.set(message, parsed);
+        if ((parsed.level === 'warn' || parsed.level === 'error') && problems.length < 2_000) problems.push(parsed);
       }
     };
   };
@@ -79,6 +83,7 @@ export function spawnWorker(databaseUrl: string, env: Record<string, string> = {
     exited,
     logged,
     lastLogged: (message) => lastLines.get(message),
+    problems: () => problems,
     started: () => logged('worker started') > 0,
   };
 }

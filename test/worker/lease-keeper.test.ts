@@ -13,6 +13,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 import { sendEvent } from '../support/deliveries';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { ManualClock } from '../support/manual-clock';
+import { waitUntil } from '../support/receiver';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { testLogger } from '../support/worker';
 
@@ -189,5 +190,90 @@ describe('lease keeping on a manual clock', () => {
     );
     expect(rows[0]).toEqual({ state: 'pending', lease_owner: null, claimable: true });
     expect(await batchRows()).toBe(0);
+  });
+
+  it('leaves a delivery released and taken again alone when a renewal sent before the release answers after the claim', async () => {
+    // Keyed by id alone, the renewal's answer (sent before the release, run after it) took the new
+    // holding for lost: the delivery was sent out of the book, and the stray release after a failed
+    // claim gave it back mid-send, for another worker to send again.
+    const { clock, workerId, leases, keeper } = keeperThroughProxy('lease-keeper-taken-anew-test');
+    // The claim and the release run on connections of their own, beside the renewal, as a worker's do.
+    const source = new DeliverySource(db.pool, workerId, 3, leases, clock);
+    const releaser = new LeaseKeeper({
+      pool: db.pool,
+      workerId,
+      leaseSeconds: 3,
+      leases,
+      metrics: new WorkerMetrics(),
+      log: testLogger(),
+      clock,
+    });
+    await sendEvent(db.pool, appId, 'lease.kept');
+    const [id] = (await source.take(10)).rows.map((row) => row.id);
+    const [batchId] = leases.batches();
+
+    // The renewal goes out and waits on its fan-out batch's row, locked here...
+    const blocker = await db.pool.connect();
+    let renewalBackend: number | undefined;
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT 1 FROM hookline.fanout_batches WHERE id = $1 FOR UPDATE', [batchId]);
+      const renewal = keeper.renew();
+      await waitUntil(
+        async () => {
+          const { rows } = await db.pool.query<{ pid: number }>(
+            `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          );
+          renewalBackend = rows[0]?.pid;
+          return renewalBackend !== undefined;
+        },
+        { timeoutMs: 5000, what: 'the renewal waiting on the batch row' },
+      );
+      // ...while the delivery is given back, due now...
+      await releaser.release([{ id: id!, dueAt: new Date() }]);
+      expect(leases.holds(id!)).toBe(false);
+      // ...then runs (finding it no longer leased), its answer slow on the way back...
+      proxy.holdReplies();
+      await blocker.query('COMMIT');
+      await waitUntil(
+        async () =>
+          (await db.pool.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'idle'`, [renewalBackend]))
+            .rowCount === 1,
+        { timeoutMs: 5000, what: 'the renewal to have run' },
+      );
+      // ...and the worker's next claim takes the delivery again before the answer is read.
+      expect((await source.take(10)).rows.map((row) => row.id)).toEqual([id]);
+      proxy.passReplies();
+      await renewal;
+    } finally {
+      proxy.passReplies();
+      blocker.release();
+    }
+    expect(leases.holds(id!)).toBe(true);
+    // A failed claim's stray release must leave it to this worker, which is sending it.
+    await keeper.releaseStrays();
+    expect(await leaseLeft(id!)).toMatchObject({ owner: workerId, seconds: expect.closeTo(3, 0) });
+  });
+
+  it('keeps a delivery taken again before the answer to its release was read', async () => {
+    const { clock, workerId, leases, keeper } = keeperThroughProxy('lease-keeper-release-answer-test');
+    const source = new DeliverySource(db.pool, workerId, 3, leases, clock);
+    await sendEvent(db.pool, appId, 'lease.kept');
+    const [id] = (await source.take(10)).rows.map((row) => row.id);
+    proxy.holdReplies();
+    let release: Promise<void> | undefined;
+    try {
+      release = keeper.release([{ id: id!, dueAt: new Date() }]);
+      await waitUntil(async () => (await leaseLeft(id!)).owner === null, {
+        timeoutMs: 5000,
+        what: 'the release to have run',
+      });
+      expect((await source.take(10)).rows.map((row) => row.id)).toEqual([id]);
+    } finally {
+      proxy.passReplies();
+      await release;
+    }
+    // The release's answer ends the holding it was sent for, not the new one.
+    expect(leases.holds(id!)).toBe(true);
   });
 });

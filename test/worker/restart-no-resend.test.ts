@@ -66,6 +66,8 @@ describe.each(SERVER_KINDS)('$name restarted under two draining workers', (kind)
       const exits: { pid: number; code: number | null; signal: string | null }[] = [];
       for (const worker of workers) void worker.exited.then((exit) => exits.push({ pid: worker.pid, ...exit }));
 
+      const testStartedAt = Date.now();
+      const restarts: { startedMs: number; endedMs: number }[] = [];
       for (let round = 0; round < RESTARTS; round++) {
         await send(round);
         // Mid-drain: claims, fan-outs, flushes and requests in flight on both workers.
@@ -75,8 +77,10 @@ describe.each(SERVER_KINDS)('$name restarted under two draining workers', (kind)
           intervalMs: 5,
           what: `round ${round}: deliveries under way`,
         });
+        const startedMs = Date.now() - testStartedAt;
         if (round % 2 === 0) await server.handle.restart();
         else await server.stopAndStart(300);
+        restarts.push({ startedMs, endedMs: Date.now() - testStartedAt });
       }
 
       const total = RESTARTS * EVENTS_PER_ROUND;
@@ -116,7 +120,54 @@ describe.each(SERVER_KINDS)('$name restarted under two draining workers', (kind)
         timesSent.set(n, (timesSent.get(n) ?? 0) + 1);
       }
       const sentTwice = [...timesSent.values()].filter((times) => times > 1).length;
-      expect({ distinct: timesSent.size, sentTwice, requests: receiver.requests.length }).toEqual({
+      // What a failure must show to be explained (a CI run sent 30 of 25,000 twice once on 18, and the
+      // output then held no clue): whether a message was fanned out twice or a delivery sent twice, when
+      // the copies arrived against the restarts, and what each worker warned of. Only the tail of CI's
+      // output is kept, so it is the assertion's own message, counted, with the rare warnings in full.
+      let diagnosis = '';
+      if (sentTwice > 0) {
+        const copies = new Map<number, number[]>();
+        for (const request of receiver.requests) {
+          const n = (JSON.parse(request.body) as { data: { n: number } }).data.n;
+          if (timesSent.get(n)! > 1) copies.set(n, [...(copies.get(n) ?? []), request.receivedAt - testStartedAt]);
+        }
+        const { rows: deliveryRows } = await pool.query(
+          `SELECT count(*)::int AS deliveries, count(DISTINCT message_id)::int AS messages,
+                  count(*) FILTER (WHERE attempt_count > 1)::int AS attempted_more_than_once
+             FROM hookline.deliveries WHERE endpoint_id = $1`,
+          [endpoint.id],
+        );
+        // What every restart makes each worker say; the rest is printed line by line.
+        const routine = [
+          'claim failed; retrying',
+          'flush failed; will retry',
+          'renewing leases failed; trying again',
+          'idle postgres connection lost',
+          'LISTEN connection lost; polling until it is back',
+          'LISTEN failed; polling until it works',
+          'job runner failed; retrying',
+          'maintenance failed; next run in a minute',
+        ];
+        const warnings = workers.map((w) => {
+          const counts: Record<string, number> = {};
+          const rare: string[] = [];
+          for (const line of w.problems()) {
+            const message = String(line.msg).slice(0, 80);
+            counts[message] = (counts[message] ?? 0) + 1;
+            if (!routine.includes(message) && !message.startsWith('HOOKLINE_ENCRYPTION_KEY')) {
+              const { time, msg, error, ...fields } = line;
+              rare.push(
+                `${time} ${msg} ${JSON.stringify({ ...fields, error: (error as Error | undefined)?.message })}`,
+              );
+            }
+          }
+          return `worker ${w.pid}: ${JSON.stringify(counts)}\n  ${rare.slice(0, 30).join('\n  ')}`;
+        });
+        diagnosis =
+          `started ${new Date(testStartedAt).toISOString()}; deliveries: ${JSON.stringify(deliveryRows[0])}\nrestarts (ms): ${JSON.stringify(restarts)}\n` +
+          `copies (ms): ${JSON.stringify([...copies].slice(0, 20))}\n${warnings.join('\n')}`;
+      }
+      expect({ distinct: timesSent.size, sentTwice, requests: receiver.requests.length }, diagnosis).toEqual({
         distinct: total,
         sentTwice: 0,
         requests: total,
