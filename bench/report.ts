@@ -58,6 +58,7 @@ const PRODUCER_PART_COLUMNS: Column<ProducerPartResult>[] = [
   { header: 'part of hookline.send', value: (r) => r.name },
   { header: 'TPS', value: (r) => r.tps },
   { header: '% of no trigger', value: (r) => r.percentOfNoTrigger, digits: 1 },
+  { header: 'WAL B/insert', value: (r) => r.walBytesPerInsert },
 ];
 
 function cell<T>(column: Column<T>, result: T): string {

@@ -77,7 +77,8 @@ const HELP = `Usage: npm run bench -- [options]
   --transactions=N   pgbench inserts per client for the pg_net scenario (1000)
   --producer-endpoints=LIST  subscribed endpoints for the producer-cost runs of the pg_net
                      scenario (1,10,100); the scenario also runs triggers doing part of
-                     hookline.send's work (an empty call, the message row, its written_by)
+                     hookline.send's work (an empty call, the message row, its written_by),
+                     and the same row and indexes with bigint ids (an experiment), with WAL per insert
   --rate=N           offered inserts/s for the latency scenario and the soak (1000)
   --seconds=N        duration of the latency scenario (10)
   --minutes=N        duration of the soak, at least 3 (30); its retention is a third of it and its

@@ -420,6 +420,14 @@ export async function runProducerCase(
  * type looked up, the payload's size, the idempotency key) to the last. PL/pgSQL like hookline.send:
  * PostgreSQL before 18 plans a SQL function's statement afresh on every call.
  */
+interface ProducerPartSpec {
+  label: string;
+  /** The trigger function's body after `BEGIN`. */
+  body: string;
+  /** SQL run once before the producers start (tables of its own). */
+  setup?: string;
+}
+
 export const PRODUCER_PARTS = {
   call: {
     label: 'trigger calling an empty function',
@@ -438,7 +446,46 @@ export const PRODUCER_PARTS = {
            RETURNING id INTO v_id;
            RETURN v_id;`,
   },
-} as const;
+  // An experiment, not the schema (issue 22: "measure the WAL and TPS smaller keys buy before
+  // deciding"): the row of `written` in a table like hookline.messages, partitioned the same way by its
+  // id, with the same indexes, but whose id and app id are bigints (8 bytes in every index entry
+  // instead of a 36- and 36-character text: msg_ or app_, 12 hex digits of time, 20 random).
+  narrow: {
+    label: 'the same row and indexes with bigint ids (experiment)',
+    setup: `CREATE TABLE bench_narrow_messages (
+              -- Milliseconds since 1970 in the high bits, as the text ids begin with them: time-ordered, and
+              -- partitioned by time as hookline.messages is.
+              id bigint NOT NULL
+                DEFAULT (floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint << 20)
+                        | floor(random() * 1048576)::bigint,
+              app_id bigint NOT NULL,
+              event_type text NOT NULL,
+              payload jsonb NOT NULL,
+              idempotency_key text,
+              request_id bigint,
+              created_at timestamptz NOT NULL DEFAULT now(),
+              target_endpoint_id bigint,
+              traceparent text,
+              tracestate text,
+              written_by xid8 DEFAULT pg_current_xact_id(),
+              PRIMARY KEY (id)
+            ) PARTITION BY RANGE (id);
+            DO $$
+            DECLARE
+              v_now_ms bigint := floor(extract(epoch FROM now()) * 1000)::bigint;
+            BEGIN
+              EXECUTE format('CREATE TABLE bench_narrow_messages_now PARTITION OF bench_narrow_messages
+                                FOR VALUES FROM (%s) TO (%s)', (v_now_ms - 86400000) << 20, (v_now_ms + 86400000) << 20);
+            END $$;
+            CREATE INDEX ON bench_narrow_messages (app_id, created_at DESC);
+            CREATE INDEX ON bench_narrow_messages (app_id, event_type, created_at DESC);
+            CREATE INDEX ON bench_narrow_messages (request_id) WHERE request_id IS NOT NULL;
+            CREATE INDEX ON bench_narrow_messages (written_by, id) WHERE written_by IS NOT NULL;`,
+    body: `INSERT INTO bench_narrow_messages (app_id, event_type, payload) VALUES (1, p_event_type, p_payload)
+           RETURNING id INTO v_id;
+           RETURN v_id;`,
+  },
+} satisfies Record<string, ProducerPartSpec>;
 export type ProducerPart = keyof typeof PRODUCER_PARTS;
 
 export interface ProducerPartResult {
@@ -446,6 +493,8 @@ export interface ProducerPartResult {
   part: ProducerPart;
   tps: number;
   percentOfNoTrigger: number;
+  /** WAL written per producer transaction: its own row, what the trigger wrote, the commit. */
+  walBytesPerInsert: number;
 }
 
 export async function runProducerPartCase(
@@ -455,10 +504,12 @@ export async function runProducerPartCase(
   const name = `bench_producer_part_${options.part}`;
   const url = await createCaseDatabase(context, name);
   try {
-    const tps = await withClient(url, async (client) => {
+    const { tps, walBytesPerInsert } = await withClient(url, async (client) => {
       await client.query(SPICE_TABLE);
       const appId = await createApp(client);
       await createEndpoints(client, appId, context.receiver.url, 1, context.endpointCap, true);
+      const { setup }: ProducerPartSpec = PRODUCER_PARTS[options.part];
+      if (setup) await client.query(setup);
       await client.query(`
         CREATE FUNCTION bench_send_part(p_app_id text, p_event_type text, p_payload jsonb) RETURNS text
         LANGUAGE plpgsql AS $$
@@ -469,13 +520,17 @@ export async function runProducerPartCase(
         END $$;`);
       await client.query(triggerCalling(`PERFORM bench_send_part('${appId}', 'bench.e0', to_jsonb(NEW));`));
       await client.query(POLLING_STAND_IN);
-      return producerTps(context, url, options);
+      const walBefore = await walPosition(client);
+      const tps = await producerTps(context, url, options);
+      const transactions = options.clients * options.transactionsPerClient;
+      return { tps, walBytesPerInsert: (await walBytesSince(client, walBefore)) / transactions };
     });
     return {
       name: PRODUCER_PARTS[options.part].label,
       part: options.part,
       tps,
       percentOfNoTrigger: (tps / options.tpsWithoutTrigger) * 100,
+      walBytesPerInsert,
     };
   } finally {
     await context.server.drop(name);
