@@ -103,9 +103,9 @@ export class Dispatcher {
     const gated = [];
     for (const row of rows) {
       const endpoint = settings.get(row.endpoint_id);
-      if (!endpoint) {
+      if (!endpoint || row.endpoint_enabled === null) {
         // The endpoint was deleted with its deliveries; this one was written by a fan-out racing the
-        // delete, and goes too.
+        // delete, and goes too. (The claim's own read of the endpoint, NULL, is newer than the cache's.)
         this.held--;
         orphans.push(row.id);
       } else if (!row.endpoint_enabled) {

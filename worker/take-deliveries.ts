@@ -26,7 +26,8 @@ export interface TakenRow {
   /** The producer's W3C trace context (migration 20261128100000_message_trace_context); mostly NULL. */
   traceparent: string | null;
   tracestate: string | null;
-  endpoint_enabled: boolean;
+  /** NULL (and the circuit's columns with it): the endpoint is gone, and the delivery with it (claim-deliveries.sql). */
+  endpoint_enabled: boolean | null;
   circuit_state: CircuitState;
   circuit_open_until: Date | null;
 }

@@ -8,11 +8,16 @@
 -- leased by a fan-out are not in it: their fan-out's batch row holds their lease.)
 -- SKIP LOCKED lets any number of workers claim concurrently without waiting on each other.
 -- The endpoint's enabled flag and circuit breaker come back with each row, read in this same
--- statement, so the worker never sends on a stale view of an open circuit.
+-- statement, so the worker never sends on a stale view of an open circuit. A delivery whose endpoint
+-- is gone (deleted while its message was being fanned out: the delete's cleanup could not see it) is
+-- claimed too, with NULLs there, and the worker deletes it (worker/dispatcher.ts). Joined as a set,
+-- the missing endpoint dropped it from the UPDATE, though `due` had picked and locked it: it stayed due
+-- and first in the claim index for ever, and enough of them would fill every claim's LIMIT
+-- (test/worker/orphan-deliveries.test.ts).
 -- Crash cost: none. If the worker dies after this commits, the rows come back when the lease ends;
 -- the attempt is not counted, so a worker crash never spends a delivery's retries.
 WITH due AS (
-  SELECT id
+  SELECT id, endpoint_id
     FROM hookline.deliveries
    WHERE claimable_at <= now()
    ORDER BY claimable_at
@@ -25,10 +30,11 @@ UPDATE hookline.deliveries AS d
        lease_expires_at = now() + make_interval(secs => $3),
        claimable_at = now() + make_interval(secs => $3),
        updated_at = now()
-  FROM due, hookline.messages AS m, hookline.endpoints AS e
+  FROM due
+  LEFT JOIN hookline.endpoints AS e ON e.id = due.endpoint_id,
+       hookline.messages AS m
  WHERE d.id = due.id
    AND m.id = d.message_id
-   AND e.id = d.endpoint_id
 RETURNING d.id, d.app_id, d.endpoint_id, d.message_id, d.attempt_count,
           m.event_type, m.created_at, m.payload::text AS payload, m.traceparent, m.tracestate,
           e.enabled AS endpoint_enabled, e.circuit_state, e.circuit_open_until
