@@ -213,6 +213,7 @@ export class LeaseKeeper {
         workerId: this.workerId,
         heldDeliveryIds: this.leases.ids(),
         heldBatchIds: this.leases.batches(),
+        leaseSeconds: this.leaseSeconds,
       });
       if (rowCount)
         this.log.warn('gave back deliveries leased by a claim whose answer was lost', { deliveries: rowCount });

@@ -160,15 +160,7 @@ export const statements = {
   ),
   fanOutMessages: statement<FanOutParams, FanOutRow>()(
     'fan-out-messages',
-    [
-      'workerId',
-      'messages',
-      'room',
-      'leaseSeconds',
-      'cursorThrough',
-      'cursorPartialXid',
-      'cursorPartialThroughId',
-    ],
+    ['workerId', 'messages', 'room', 'leaseSeconds', 'cursorThrough', 'cursorPartialXid', 'cursorPartialThroughId'],
     { prepared: true },
   ),
   deleteOrphanDeliveries: statement<{ workerId: string; deliveryIds: string[] }>()('delete-orphan-deliveries', [
@@ -215,10 +207,12 @@ export const statements = {
     { workerId: string; deliveryIds: string[]; leaseSeconds: number; batchIds: string[] },
     { id: string }
   >()('renew-leases', ['workerId', 'deliveryIds', 'leaseSeconds', 'batchIds'], { prepared: true }),
-  releaseStrayLeases: statement<{ workerId: string; heldDeliveryIds: string[]; heldBatchIds: string[] }>()(
-    'release-stray-leases',
-    ['workerId', 'heldDeliveryIds', 'heldBatchIds'],
-  ),
+  releaseStrayLeases: statement<{
+    workerId: string;
+    heldDeliveryIds: string[];
+    heldBatchIds: string[];
+    leaseSeconds: number;
+  }>()('release-stray-leases', ['workerId', 'heldDeliveryIds', 'heldBatchIds', 'leaseSeconds']),
   releaseExpiredBatchLeases: statement<None, { batches: number; deliveries: number }>()(
     'release-expired-batch-leases',
     [],

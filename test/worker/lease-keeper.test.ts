@@ -8,6 +8,7 @@ import { createPool, type Pool } from '../../lib/database/pg';
 import { LeaseKeeper } from '../../worker/lease-keeper';
 import { LeaseBook } from '../../worker/leases';
 import { WorkerMetrics } from '../../worker/metrics';
+import { statements } from '../../worker/statements';
 import { DeliverySource } from '../../worker/take-deliveries';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { sendEvent } from '../support/deliveries';
@@ -275,5 +276,55 @@ describe('lease keeping on a manual clock', () => {
     }
     // The release's answer ends the holding it was sent for, not the new one.
     expect(leases.holds(id!)).toBe(true);
+  });
+
+  it('gives back, when its stray release runs late, only what was leased before it began', async () => {
+    // The stray release is sent with the worker's holdings of that moment. One its client gave up on
+    // (5 s) may still run on the server after the worker's next claim and fan-out: what they leased is
+    // being sent, and is not a stray.
+    const workerId = 'lease-keeper-late-stray-test';
+    const metrics = new WorkerMetrics();
+    const log = testLogger();
+    /** A first attempt under a fan-out batch, and a claimed delivery, both leased into `leases`. */
+    const leaseBoth = async (leases: LeaseBook) => {
+      const source = new DeliverySource(db.pool, workerId, 3, leases);
+      await sendEvent(db.pool, appId, 'lease.kept');
+      await sendEvent(db.pool, appId, 'lease.kept');
+      const [firstAttempt, toClaim] = (await source.take(10)).rows.map((row) => row.id);
+      await new LeaseKeeper({ pool: db.pool, workerId, leaseSeconds: 3, leases, metrics, log }).release([
+        { id: toClaim!, dueAt: new Date() },
+      ]);
+      expect((await source.take(10)).rows.map((row) => row.id)).toEqual([toClaim]);
+      return { firstAttempt: firstAttempt!, claimed: toClaim! };
+    };
+    // Strays: leased by a claim and a fan-out whose answers were lost (a book the worker never saw).
+    const strays = await leaseBoth(new LeaseBook(3000));
+    const late = await db.pool.connect();
+    try {
+      // The late statement's now() is its start: before the claim and fan-out below.
+      await late.query('BEGIN');
+      await late.query('SELECT now()');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const sending = await leaseBoth(new LeaseBook(3000));
+      const { rowCount } = await statements.releaseStrayLeases.run(late, {
+        workerId,
+        heldDeliveryIds: [],
+        heldBatchIds: [],
+        leaseSeconds: 3,
+      });
+      await late.query('COMMIT');
+      expect(rowCount).toBe(1);
+      expect(await leaseLeft(strays.claimed)).toMatchObject({ owner: null });
+      expect(await leaseLeft(sending.claimed)).toMatchObject({ owner: workerId });
+      // The strays' batch lease is ended, for the next expired-batch release; the one being sent is not.
+      const { rows } = await db.pool.query<{ expired: boolean }>(
+        `SELECT lease_expires_at < now() AS expired FROM hookline.fanout_batches WHERE lease_owner = $1 ORDER BY id`,
+        [workerId],
+      );
+      expect(rows.map((row) => row.expired)).toEqual([true, false]);
+      expect(await leaseLeft(sending.firstAttempt)).toMatchObject({ owner: workerId });
+    } finally {
+      late.release();
+    }
   });
 });
