@@ -6,7 +6,8 @@
 // Target (dashboard issue): every overview response under 200 ms at 10 M attempts. A payload search
 // (issue 23 item 10) answers its first page within HOOKLINE_SEARCH_BUDGET_MS and a round trip: target
 // 2 s over 30 days at 10 M messages (`--attempts=40000000 --days=30`); its row says how far back that
-// first page got.
+// first page got. It ends with every index of Hookline's schema, its size, and the calls that scanned it:
+// the justification (or not) of each index a write pays for.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -77,7 +78,7 @@ async function main(): Promise<void> {
     const resultsDir = join(import.meta.dirname, 'results');
     await mkdir(resultsDir, { recursive: true });
     const file = join(resultsDir, `dashboard-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    await writeFile(file, `${JSON.stringify({ attempts, results }, null, 2)}\n`);
+    await writeFile(file, `${JSON.stringify({ attempts, results, indexes: indexUse }, null, 2)}\n`);
     console.log(`\nResults written to ${file}`);
     if (results.some((result) => result.p95Ms >= result.targetMs)) process.exitCode = 1;
     if (values.keep) {
@@ -265,6 +266,52 @@ interface CallResult {
   bytes: number;
 }
 
+/** An index of schema hookline, and how much the dashboard calls scanned it beyond the idle server. */
+interface IndexUse {
+  table: string;
+  index: string;
+  bytes: number;
+  /** Scans while the calls ran. */
+  scans: number;
+  /** What the idle server (its worker, its chores) scanned in as long, at the rate of an idle window. */
+  idleScans: number;
+}
+
+/**
+ * Index scans so far per index of schema hookline, a partitioned index counting its partitions'
+ * (pg_stat_user_indexes, through pg_inherits). Read after every backend has reported its own: an idle
+ * backend with scans to report does so within 10 s (PGSTAT_IDLE_INTERVAL).
+ */
+async function indexScans(client: pg.Client): Promise<Map<string, number>> {
+  await new Promise((resolvePromise) => setTimeout(resolvePromise, 11_000));
+  const { rows } = await client.query<{ name: string; scans: string }>(
+    `SELECT coalesce(parent.relname, s.indexrelname) AS name, sum(s.idx_scan)::text AS scans
+       FROM pg_stat_user_indexes AS s
+       LEFT JOIN pg_inherits AS i ON i.inhrelid = s.indexrelid
+       LEFT JOIN pg_class AS parent ON parent.oid = i.inhparent
+      WHERE s.schemaname = 'hookline'
+      GROUP BY 1`,
+  );
+  return new Map(rows.map((row) => [row.name, Number(row.scans)]));
+}
+
+/** Every index of schema hookline (partitioned ones once) with its table and size on disk. */
+async function hooklineIndexes(client: pg.Client): Promise<{ index: string; table: string; bytes: number }[]> {
+  const { rows } = await client.query<{ index: string; table: string; bytes: string }>(
+    `SELECT c.relname AS index, t.relname AS table,
+            (CASE WHEN c.relkind = 'I'
+                  THEN (SELECT coalesce(sum(pg_relation_size(p.relid)), 0) FROM pg_partition_tree(c.oid) AS p)
+                  ELSE pg_relation_size(c.oid) END)::text AS bytes
+       FROM pg_index AS x
+       JOIN pg_class AS c ON c.oid = x.indexrelid
+       JOIN pg_class AS t ON t.oid = x.indrelid
+       JOIN pg_namespace AS n ON n.oid = t.relnamespace
+      WHERE n.nspname = 'hookline' AND NOT t.relispartition
+      ORDER BY t.relname, c.relname`,
+  );
+  return rows.map((row) => ({ index: row.index, table: row.table, bytes: Number(row.bytes) }));
+}
+
 async function measure(baseUrl: string, apiKey: string, databaseUrl: string): Promise<CallResult[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -276,7 +323,6 @@ async function measure(baseUrl: string, apiKey: string, databaseUrl: string): Pr
     `SELECT id FROM hookline.messages WHERE app_id = $1 ORDER BY created_at DESC OFFSET 1234 LIMIT 1`,
     [APP_ID],
   );
-  await client.end();
   const deadDelivery = rows[0]!.id;
   const messageId = someMessage[0]!.id;
   const now = Date.now();
@@ -302,6 +348,7 @@ async function measure(baseUrl: string, apiKey: string, databaseUrl: string): Pr
     ['explorer: one message id', `${app}/deliveries?messageId=${messageId}&limit=50`],
     ['explorer: at least 4 attempts', `${app}/deliveries?minAttempts=4&limit=50`],
     ['messages: latest', `${app}/messages?limit=50`],
+    ['messages: one event type', `${app}/messages?eventType=order.paid&limit=50`],
     // Find anything (the dashboard's search): each through an index the producers already pay for.
     ['messages: by id', `${app}/messages?id=${messageId}`],
     ['messages: idempotency key', `${app}/messages?idempotencyKey=order-1234567`],
@@ -333,6 +380,14 @@ async function measure(baseUrl: string, apiKey: string, databaseUrl: string): Pr
     ...calls.map(([page, path]): [string, string, number, number] => [page, path, RUNS, TARGET_MS]),
     ...searches.map(([page, path]): [string, string, number, number] => [page, path, SEARCH_RUNS, SEARCH_TARGET_MS]),
   ];
+  // Which indexes the calls scan: the scans while they ran, beside what the idle server (its worker
+  // and chores) scanned in a window before them, scaled to as long.
+  const idleFrom = await indexScans(client);
+  const idleStarted = performance.now();
+  const idleTo = await indexScans(client);
+  const idleMs = performance.now() - idleStarted;
+  const callsFrom = await indexScans(client);
+  const callsStarted = performance.now();
   for (const [page, path, runs, targetMs] of all) {
     const timings: number[] = [];
     let bytes = 0;
@@ -365,8 +420,23 @@ async function measure(baseUrl: string, apiKey: string, databaseUrl: string): Pr
       bytes,
     });
   }
+  const callsTo = await indexScans(client);
+  const callsMs = performance.now() - callsStarted;
+  const delta = (to: Map<string, number>, from: Map<string, number>, name: string) =>
+    (to.get(name) ?? 0) - (from.get(name) ?? 0);
+  indexUse = (await hooklineIndexes(client)).map(({ index, table, bytes }) => ({
+    table,
+    index,
+    bytes,
+    scans: delta(callsTo, callsFrom, index),
+    idleScans: Math.round((delta(idleTo, idleFrom, index) * callsMs) / idleMs),
+  }));
+  await client.end();
   return results;
 }
+
+/** Set by measure(): Hookline's indexes, and what the calls scanned of each. */
+let indexUse: IndexUse[] = [];
 
 function report(results: CallResult[], attempts: number): void {
   console.log(
@@ -380,6 +450,17 @@ function report(results: CallResult[], attempts: number): void {
       `| ${result.page.padEnd(27)} | ${String(result.p50Ms).padStart(6)} | ${String(result.p95Ms).padStart(6)} | ` +
         `${String(result.maxMs).padStart(6)} | ${String(result.bytes).padStart(7)} | ${result.p95Ms < result.targetMs ? 'yes' : 'NO '} |` +
         (result.note ? ` ${result.note}` : ''),
+    );
+  }
+  // Issue 22: "the fewest indexes the dashboard needs, each justified by a bench:dashboard query that
+  // uses it". An index the calls did not scan beyond the idle server is paid for by every write and
+  // justified by none of these pages (the worker, deletes and other calls may still need it).
+  console.log(`\nIndexes of schema hookline: scans while the calls ran, and what the idle server scans in as long`);
+  console.log('| table | index | MB | scans during the calls | idle server, as long |');
+  console.log('|-------|-------|----|------------------------|----------------------|');
+  for (const use of indexUse) {
+    console.log(
+      `| ${use.table} | ${use.index} | ${(use.bytes / 2 ** 20).toFixed(0)} | ${use.scans} | ${use.idleScans} |`,
     );
   }
 }
