@@ -413,13 +413,7 @@ export async function runProducerCase(
   }
 }
 
-/**
- * What a hookline.send trigger costs its producer, in parts: the same pgbench with a trigger calling a
- * PL/pgSQL function that does only part of hookline.send's work (no worker running, as the producer
- * case "no worker"). Each part adds to the one before; hookline.send itself adds its checks (the event
- * type looked up, the payload's size, the idempotency key) to the last. PL/pgSQL like hookline.send:
- * PostgreSQL before 18 plans a SQL function's statement afresh on every call.
- */
+/** A part of hookline.send's work, as a trigger function of its own (PRODUCER_PARTS). */
 interface ProducerPartSpec {
   label: string;
   /** The trigger function's body after `BEGIN`. */
@@ -428,6 +422,14 @@ interface ProducerPartSpec {
   setup?: string;
 }
 
+/**
+ * What a hookline.send trigger costs its producer, in parts: the same pgbench with a trigger calling a
+ * PL/pgSQL function that does only part of hookline.send's work (no worker running, as the producer
+ * case "no worker"). Each part adds to the one before (but `narrow`, an experiment beside `written`);
+ * hookline.send itself adds its checks (the event type looked up, the payload's size, the idempotency
+ * key) to `written`. PL/pgSQL like hookline.send:
+ * PostgreSQL before 18 plans a SQL function's statement afresh on every call.
+ */
 export const PRODUCER_PARTS = {
   call: {
     label: 'trigger calling an empty function',

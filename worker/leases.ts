@@ -43,8 +43,8 @@
 export type Holding = ReadonlyMap<string, number>;
 
 export class LeaseBook {
-  private readonly until = new Map<string, number>();
-  private readonly takingOf = new Map<string, number>();
+  /** What this worker holds: when each lease ends by its clock, and which taking it is. */
+  private readonly held = new Map<string, { until: number; taking: number }>();
   private takings = 0;
   private readonly batchOf = new Map<string, string>();
   private readonly heldPerBatch = new Map<string, number>();
@@ -55,27 +55,24 @@ export class LeaseBook {
   constructor(private readonly leaseMs: number) {}
 
   get size(): number {
-    return this.until.size;
+    return this.held.size;
   }
 
   ids(): string[] {
-    return [...this.until.keys()];
+    return [...this.held.keys()];
   }
 
   /** Deliveries leased to this worker by a claim or fan-out sent at `sentAt` (the worker's clock, clock.ts). */
   taken(ids: Iterable<string>, sentAt: number): void {
-    for (const id of ids) {
-      this.until.set(id, sentAt + this.leaseMs);
-      this.takingOf.set(id, ++this.takings);
-    }
+    for (const id of ids) this.held.set(id, { until: sentAt + this.leaseMs, taking: ++this.takings });
   }
 
   /** The holdings of these deliveries (all held, when none are named) as they are now. */
-  holding(ids: Iterable<string> = this.until.keys()): Holding {
+  holding(ids: Iterable<string> = this.held.keys()): Holding {
     const holding = new Map<string, number>();
     for (const id of ids) {
-      const taking = this.takingOf.get(id);
-      if (taking !== undefined) holding.set(id, taking);
+      const entry = this.held.get(id);
+      if (entry) holding.set(id, entry.taking);
     }
     return holding;
   }
@@ -88,8 +85,9 @@ export class LeaseBook {
   renewed(holding: Holding, renewedIds: ReadonlySet<string>, sentAt: number): string[] {
     const notRenewed: string[] = [];
     for (const [id, taking] of holding) {
-      if (this.takingOf.get(id) !== taking) continue;
-      if (renewedIds.has(id)) this.until.set(id, sentAt + this.leaseMs);
+      const entry = this.held.get(id);
+      if (entry?.taking !== taking) continue;
+      if (renewedIds.has(id)) entry.until = sentAt + this.leaseMs;
       else notRenewed.push(id);
     }
     return notRenewed;
@@ -139,13 +137,12 @@ export class LeaseBook {
 
   /** The ids still held; of a Holding, only those not taken anew since. */
   private stillHeld(ids: Iterable<string> | Holding): string[] {
-    if (!(ids instanceof Map)) return [...(ids as Iterable<string>)].filter((id) => this.until.has(id));
-    return [...(ids as Holding)].filter(([id, taking]) => this.takingOf.get(id) === taking).map(([id]) => id);
+    if (!(ids instanceof Map)) return [...(ids as Iterable<string>)].filter((id) => this.held.has(id));
+    return [...(ids as Holding)].filter(([id, taking]) => this.held.get(id)?.taking === taking).map(([id]) => id);
   }
 
   private forget(id: string): void {
-    this.until.delete(id);
-    this.takingOf.delete(id);
+    this.held.delete(id);
     const batchId = this.batchOf.get(id);
     if (batchId === undefined) return;
     this.batchOf.delete(id);
@@ -161,12 +158,12 @@ export class LeaseBook {
 
   /** Whether this worker still holds the delivery (its outcome not yet written, its lease not lost). */
   holds(id: string): boolean {
-    return this.until.has(id);
+    return this.held.has(id);
   }
 
   /** Whether the lease runs at least `marginMs` longer than `now`. Unknown ids are not ours. */
   runsFor(id: string, marginMs: number, now: number): boolean {
-    const until = this.until.get(id);
+    const until = this.held.get(id)?.until;
     return until !== undefined && until - now >= marginMs;
   }
 }

@@ -47,12 +47,10 @@ async function leaseLeft(id: string): Promise<{ owner: string | null; seconds: n
   return rows[0]!;
 }
 
-/** A keeper of 3 s leases on a manual clock whose database connections go through the TCP proxy. */
-function keeperThroughProxy(workerId: string) {
-  const clock = new ManualClock();
-  const leases = new LeaseBook(3000);
-  const keeper = new LeaseKeeper({
-    pool: throughProxy,
+/** A keeper of 3 s leases for `workerId`'s book, on `pool`. */
+function keeperOn(pool: Pool, workerId: string, leases: LeaseBook, clock?: ManualClock): LeaseKeeper {
+  return new LeaseKeeper({
+    pool,
     workerId,
     leaseSeconds: 3,
     leases,
@@ -60,7 +58,13 @@ function keeperThroughProxy(workerId: string) {
     log: testLogger(),
     clock,
   });
-  return { clock, workerId, leases, keeper };
+}
+
+/** A keeper of 3 s leases on a manual clock whose database connections go through the TCP proxy. */
+function keeperThroughProxy(workerId: string) {
+  const clock = new ManualClock();
+  const leases = new LeaseBook(3000);
+  return { clock, workerId, leases, keeper: keeperOn(throughProxy, workerId, leases, clock) };
 }
 
 describe('lease keeping on a manual clock', () => {
@@ -200,15 +204,7 @@ describe('lease keeping on a manual clock', () => {
     const { clock, workerId, leases, keeper } = keeperThroughProxy('lease-keeper-taken-anew-test');
     // The claim and the release run on connections of their own, beside the renewal, as a worker's do.
     const source = new DeliverySource(db.pool, workerId, 3, leases, clock);
-    const releaser = new LeaseKeeper({
-      pool: db.pool,
-      workerId,
-      leaseSeconds: 3,
-      leases,
-      metrics: new WorkerMetrics(),
-      log: testLogger(),
-      clock,
-    });
+    const releaser = keeperOn(db.pool, workerId, leases, clock);
     await sendEvent(db.pool, appId, 'lease.kept');
     const [id] = (await source.take(10)).rows.map((row) => row.id);
     const [batchId] = leases.batches();
@@ -248,6 +244,8 @@ describe('lease keeping on a manual clock', () => {
       await renewal;
     } finally {
       proxy.passReplies();
+      // Ends the lock's transaction if the test failed before its COMMIT (a warning otherwise).
+      await blocker.query('ROLLBACK');
       blocker.release();
     }
     expect(leases.holds(id!)).toBe(true);
@@ -283,17 +281,13 @@ describe('lease keeping on a manual clock', () => {
     // (5 s) may still run on the server after the worker's next claim and fan-out: what they leased is
     // being sent, and is not a stray.
     const workerId = 'lease-keeper-late-stray-test';
-    const metrics = new WorkerMetrics();
-    const log = testLogger();
     /** A first attempt under a fan-out batch, and a claimed delivery, both leased into `leases`. */
     const leaseBoth = async (leases: LeaseBook) => {
       const source = new DeliverySource(db.pool, workerId, 3, leases);
       await sendEvent(db.pool, appId, 'lease.kept');
       await sendEvent(db.pool, appId, 'lease.kept');
       const [firstAttempt, toClaim] = (await source.take(10)).rows.map((row) => row.id);
-      await new LeaseKeeper({ pool: db.pool, workerId, leaseSeconds: 3, leases, metrics, log }).release([
-        { id: toClaim!, dueAt: new Date() },
-      ]);
+      await keeperOn(db.pool, workerId, leases).release([{ id: toClaim!, dueAt: new Date() }]);
       expect((await source.take(10)).rows.map((row) => row.id)).toEqual([toClaim]);
       return { firstAttempt: firstAttempt!, claimed: toClaim! };
     };
@@ -324,6 +318,7 @@ describe('lease keeping on a manual clock', () => {
       expect(rows.map((row) => row.expired)).toEqual([true, false]);
       expect(await leaseLeft(sending.firstAttempt)).toMatchObject({ owner: workerId });
     } finally {
+      await late.query('ROLLBACK');
       late.release();
     }
   });
