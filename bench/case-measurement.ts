@@ -6,8 +6,10 @@ import {
   resetStatements,
   topStatements,
   walRecordShares,
+  walRelationShares,
   type StatementCost,
   type WalRecordShare,
+  type WalRelationShare,
 } from './bench-database';
 import type { BenchContext } from './scenarios';
 import { watchSockets } from './socket-states';
@@ -26,6 +28,7 @@ export interface Measured {
   statements: StatementCost[];
   /** --profile only: the case's WAL by record type (reading it back costs seconds per 100k events). */
   walRecords: WalRecordShare[];
+  walRelations: WalRelationShare[];
 }
 
 export interface CaseMeasurement {
@@ -82,6 +85,7 @@ export async function startMeasurement(
       const waitEvents = await waits.stop();
       const statements = await topStatements(context.server, client);
       const walRecords = context.profileDir ? await walRecordShares(context.server, client, walBefore) : [];
+      const walRelations = context.profileDir ? await walRelationShares(context.server, client, walBefore) : [];
       const workerCpu = usage.reduce(
         (sum, entry, index) => sum + entry.cpuSeconds - (workerBaseline[index]?.cpuSeconds ?? 0),
         0,
@@ -96,6 +100,7 @@ export async function startMeasurement(
         waitEvents,
         statements,
         walRecords,
+        walRelations,
       };
     },
   };

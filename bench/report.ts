@@ -363,6 +363,19 @@ export function profileReport(cases: Summary<CaseResult>[]): string {
         ]),
       );
     }
+    if (result.walRelations.length > 0) {
+      parts.push('WAL by the relation it changed (pg_walinspect, first block of each record), per event:');
+      parts.push(
+        table([
+          ['relation', 'records per event', 'B/event'],
+          ...result.walRelations.map((w) => [
+            w.relation,
+            fmt(w.count / result.events, 2),
+            fmt(w.bytes / result.events),
+          ]),
+        ]),
+      );
+    }
     if (result.waitEvents.length > 0) {
       parts.push('Active backends by wait event (pg_stat_activity, sampled every 50 ms):');
       parts.push(

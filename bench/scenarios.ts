@@ -14,7 +14,7 @@ import { startOtlpSink } from './otlp-sink';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { BenchDatabaseServer, StatementCost, WalRecordShare } from './bench-database';
+import type { BenchDatabaseServer, StatementCost, WalRecordShare, WalRelationShare } from './bench-database';
 import type { BenchReceiver, ReceiverCounts } from './bench-receiver';
 import { cpuMicrosPerDelivery, startMeasurement, walBytesSince, walPosition, type Measured } from './case-measurement';
 import { runPgbench } from './pgbench';
@@ -99,6 +99,7 @@ export interface CaseResult {
   benchProcessCpuSeconds: number;
   statements: StatementCost[];
   walRecords: WalRecordShare[];
+  walRelations: WalRelationShare[];
   /** What active Postgres backends waited on while the case ran (sampled). */
   waitEvents: WaitEventShare[];
   cpuProfile?: CpuProfileSummary;
@@ -365,6 +366,7 @@ function deliveryFields(
     benchProcessCpuSeconds: measured.benchProcessCpuSeconds,
     statements: measured.statements,
     walRecords: measured.walRecords,
+    walRelations: measured.walRelations,
     waitEvents: measured.waitEvents,
   };
 }

@@ -3,7 +3,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useMemo } from 'react';
 import { eventTypesQuery } from '@/lib/client/queries/event-types';
-import { messagesQuery, type MessageFilter } from '@/lib/client/queries/messages';
+import { isMessageSearch, messagesQuery, type MessageFilter } from '@/lib/client/queries/messages';
 import type { MessageOutcome } from '@/lib/contract/schemas/messages';
 import { isTimeRange } from '@/lib/client/queries/time-range';
 import { AppSelect } from '../filters/app-select';
@@ -16,7 +16,7 @@ import { TextFilterFields, type TextFilterSpec } from '../filters/text-filter-fi
 import { TimeRangePicker } from '../filters/time-range-picker';
 import { PAYLOAD_SEARCH_NAMES, PayloadSearchFields } from '../filters/payload-search-fields';
 import { SearchProgress } from '../filters/search-progress';
-import { isPayloadSearch, type PayloadMatch } from '@/lib/contract/payload-search-params';
+import type { PayloadMatch } from '@/lib/contract/payload-search-params';
 import { useDefaultApp } from '../filters/use-default-app';
 import { useUrlFilters } from '../filters/use-url-filters';
 import { formatTime } from '../format';
@@ -111,7 +111,7 @@ export function MessagesList() {
   const messages = useInfiniteQuery(messagesQuery(filter));
   const eventTypes = useQuery(eventTypesQuery(filter.appId));
   const rows = messages.data?.pages.flatMap((page) => page.data) ?? [];
-  const searching = isPayloadSearch(filter);
+  const searching = isMessageSearch(filter);
   const progress = searching ? (
     <SearchProgress
       searchedBackTo={messages.data?.pages.at(-1)?.searchedBackTo}

@@ -58,6 +58,8 @@ BEGIN
       INTO v_delivery
       FROM hookline.deliveries AS d
      WHERE d.message_id = v_message_id
+       AND d.id >= hookline.delivery_ids_from(v_message_id)
+       AND d.id < hookline.delivery_ids_before(v_message_id)
      ORDER BY d.created_at DESC, d.id DESC
      LIMIT 1;
     IF NOT FOUND THEN

@@ -31,7 +31,7 @@ describe('prisma/schema.prisma and the migrated database', () => {
     ['a wrong optionality', (s: string) => s.replace(/(\n\s*url\s+)String/, '$1String?'), /field url .*NOT NULL in the database, schema says optional/],
     ['a wrong type', (s: string) => s.replace(/(\n\s*attemptCount\s+)Int/, '$1BigInt'), /field attemptCount .*type is integer/],
     ['a model without a table', (s: string) => `${s}\nmodel Ghost {\n  id String @id\n\n  @@map("ghosts")\n  @@schema("hookline")\n}\n`, /table hookline\.ghosts does not exist/],
-    ['an undeclared index', (s: string) => s.replace('@@index([messageId])', '@@index([messageId, state])'), /index \(message_id, state\) is declared but not in the database/],
+    ['an undeclared index', (s: string) => s.replace('@@index([deliveryId, startedAt])', '@@index([deliveryId, workerId])'), /index \(delivery_id, worker_id\) is declared but not in the database/],
   ])('reports %s', async (_label, edit, problem) => {
     const drifted = edit(schema);
     expect(drifted).not.toBe(schema);

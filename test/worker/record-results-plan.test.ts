@@ -367,11 +367,13 @@ describe('taking work behind a backlog', () => {
         (node) => node['Index Name']?.startsWith('messages_') && node['Index Name'].includes('written_by'),
       ),
     ).toBe(true);
-    // The batch's 256 messages, not the 19,744 still waiting. (How their deliveries are found depends on
-    // deliveries_message_id_idx's statistics, which this fixture skews: 40,000 of its rows belong to two
-    // messages, so PostgreSQL 18 reads the 20,000 rows in flight (claimable_at NULL) once instead of probing.)
+    // The batch's 256 messages, not the 19,744 still waiting.
     const messages = read.filter((r) => r.relation === 'messages');
     expect(messages.reduce((sum, r) => sum + r.rows, 0)).toBeLessThanOrEqual(2 * 300);
+    // And their deliveries through deliveries_pkey, each message's in its millisecond
+    // (prisma/functions/deliveries-of-message.sql): the batch's 256, not the 20,000 in flight.
+    const deliveries = read.filter((r) => r.relation === 'deliveries');
+    expect(deliveries.reduce((sum, r) => sum + r.rows, 0)).toBeLessThanOrEqual(2 * 300);
     // Exactly its messages' first attempts go back to the claim queue: the 256, by their batch's bounds.
     const { rows: released } = await statements.releaseExpiredBatchLeases.run(db.pool, {});
     expect(released[0]).toEqual({ batches: 1, deliveries: 256 });

@@ -36,7 +36,11 @@ WITH endpoint AS (
 ), fresh AS (
   SELECT b.*, row_number() OVER (ORDER BY b.created_at, b.id) AS rank
     FROM batch AS b
-   WHERE NOT EXISTS (SELECT 1 FROM hookline.deliveries AS d WHERE d.message_id = b.id AND d.endpoint_id = $2)
+   WHERE NOT EXISTS (SELECT 1 FROM hookline.deliveries AS d
+                      WHERE d.message_id = b.id
+                        AND d.id >= hookline.delivery_ids_from(b.id)
+                        AND d.id < hookline.delivery_ids_before(b.id)
+                        AND d.endpoint_id = $2)
      AND NOT EXISTS (SELECT 1 FROM hookline.fanout_cursor AS c
                       WHERE b.written_by IS NOT NULL
                         AND NOT hookline.fanned_out(b.written_by, b.id, c.fanned_out_through, c.partial_xid,

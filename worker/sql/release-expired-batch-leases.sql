@@ -5,7 +5,7 @@
 -- it every few seconds; SKIP LOCKED keeps two from doing the same batch. One at a time because the
 -- planner cannot know how many messages a batch's snapshots hold (a range between values known only
 -- at run time is priced at 0.5 % of the table): priced for 100 batches at once, PostgreSQL 18 read a
--- 60,000-row deliveries partition whole instead of probing deliveries_message_id_idx
+-- 60,000-row deliveries partition whole instead of probing an index for each message
 -- (test/worker/record-results-plan.test.ts). A batch's messages are found again by its two cursors
 -- (fanned out by `through` and its partial transaction, not by `after` and its partial transaction:
 -- hookline.fanned_out, prisma/functions/fanout-snapshot.sql) through messages_written_by_idx, between
@@ -13,9 +13,9 @@
 -- batch that began or ended inside a transaction taken in part: its id range of that transaction is
 -- (after_partial_id, through_partial_id]. Cost: the range also walks the messages of after_partial_xid
 -- taken before this batch (filtered out), up to the size of that transaction: this runs only after a
--- worker died. Their deliveries
--- through deliveries_message_id_idx; only those still leased to the batch's owner and out of the claim
--- queue (claimable_at NULL: a first attempt not yet recorded or released) change.
+-- worker died. Their deliveries through deliveries_pkey, each message's within its millisecond
+-- (prisma/functions/deliveries-of-message.sql); only those still leased to the batch's owner and out of
+-- the claim queue (claimable_at NULL: a first attempt not yet recorded or released) change.
 -- A frozen owner that wakes up afterwards finds its deliveries no longer leased to it: its results
 -- change nothing (the lease_owner fence of record-results.sql).
 -- Reads hookline.fanout_batches in full: one row per fan-out whose first attempts are being sent
@@ -49,6 +49,8 @@ WITH expired AS (
          updated_at = now()
     FROM messages AS m
    WHERE d.message_id = m.id
+     AND d.id >= hookline.delivery_ids_from(m.id)
+     AND d.id < hookline.delivery_ids_before(m.id)
      AND d.lease_owner = m.lease_owner
      AND d.claimable_at IS NULL
   RETURNING d.id

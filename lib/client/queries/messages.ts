@@ -31,6 +31,15 @@ export const messageKeys = {
   detail: (appId: string, messageId: string) => [...messageKeys.forApp(appId), 'detail', messageId] as const,
 };
 
+/** Whether the list is a search, answered a stretch of time at a time (searchedBackTo): a payload search,
+ * or a condition on the messages' deliveries, which the API checks message by message
+ * (lib/domain/messages/list-messages.ts). */
+export const isMessageSearch = (filter: MessageFilter) =>
+  isPayloadSearch(filter) ||
+  filter.statusCode !== undefined ||
+  filter.errorClass !== undefined ||
+  filter.minAttempts !== undefined;
+
 const base = (appId: string) => `/api/v1/apps/${encodeURIComponent(appId)}/messages`;
 
 export function messagesQuery(filter: MessageFilter) {
@@ -59,7 +68,7 @@ export function messagesQuery(filter: MessageFilter) {
     getNextPageParam: (page) => page.nextCursor ?? undefined,
     enabled: Boolean(filter.appId),
     // A live refresh would run every page's search again: a search refreshes when asked to.
-    refetchInterval: isPayloadSearch(filter) ? false : LIVE_REFRESH_MS,
+    refetchInterval: isMessageSearch(filter) ? false : LIVE_REFRESH_MS,
   });
 }
 

@@ -1,26 +1,28 @@
 import type { DeliveryFilter } from '../../contract/schemas/deliveries';
 import type { Prisma } from '../../generated/prisma/client';
 import { messageIdForKey } from '../messages/message-id-for-key';
+import { deliveriesOfMessages } from './deliveries-of-messages';
 import { deliveryStatesWhere, expandStateFilter } from './delivery-states';
 
 /** The Prisma condition of a delivery filter (list query and replay-by-filter share it). Every key
  * narrows an existing index path or the rows one already selects; none needs an index of its own:
- * messageId uses deliveries_message_id_idx, idempotencyKey becomes the message id its row in
- * hookline.idempotency_keys names, and attempt counts, status codes and error classes are checked on
- * the rows the app/state/time indexes return. */
+ * messageId is the message's range of deliveries_pkey (deliveriesOfMessages), idempotencyKey becomes
+ * the message id its row in hookline.idempotency_keys names, and attempt counts, status codes and
+ * error classes are checked on the rows the app/state/time indexes return. */
 export async function deliveryWhere(appId: string, filter: DeliveryFilter): Promise<Prisma.DeliveryWhereInput> {
   const and: Prisma.DeliveryWhereInput[] = [];
   if (filter.state) and.push(deliveryStatesWhere(expandStateFilter(filter.state)));
   if (filter.minAttempts !== undefined) and.push({ attemptCount: { gte: filter.minAttempts } });
+  const messageId =
+    filter.idempotencyKey === undefined
+      ? filter.messageId
+      : await messageIdForKey(appId, filter.idempotencyKey, filter.messageId);
+  if (messageId !== undefined) and.push(await deliveriesOfMessages([messageId]));
   return {
     appId,
     id: filter.id,
     endpointId: filter.endpointId,
     eventType: filter.eventType,
-    messageId:
-      filter.idempotencyKey === undefined
-        ? filter.messageId
-        : await messageIdForKey(appId, filter.idempotencyKey, filter.messageId),
     attemptCount: filter.attemptCount,
     lastErrorClass: filter.errorClass,
     lastStatusCode: filter.statusCode,

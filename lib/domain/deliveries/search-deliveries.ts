@@ -3,7 +3,8 @@ import { readPrisma } from '../../database/read-replica';
 import { getApiSettings } from '../../runtime/api-settings';
 import type { DeliveryFilter } from '../../contract/schemas/deliveries';
 import { decodeSearchCursor, encodeSearchCursor } from '../search/search-cursor';
-import { idTimeMs, messageIdAt, walkBack } from '../search/walk-back';
+import { walkBack } from '../search/walk-back';
+import { deliveriesOfMessages } from './deliveries-of-messages';
 import { deliveryInclude, deliveryView, type DeliveryRow } from './delivery-view';
 import { deliveryWhere } from './delivery-where';
 
@@ -12,7 +13,7 @@ import { deliveryWhere } from './delivery-where';
  * newest message first (a delivery is listed at its message's time, which its id carries), then by id.
  * `from` and `to` bound that time, the one a search can walk by: a backfill's delivery, made today
  * for a message of last week, is found with last week. The other filters are checked on the matching
- * messages' deliveries, through deliveries_message_id_idx within the slice's partition.
+ * messages' deliveries, each message's within its millisecond of deliveries_pkey (deliveriesOfMessages).
  */
 export async function searchDeliveries({
   appId,
@@ -39,17 +40,7 @@ export async function searchDeliveries({
     start,
     budgetMs: getApiSettings().searchBudgetMs,
     take: async (messageIds) => {
-      const and: Prisma.DeliveryWhereInput[] = [
-        where,
-        { messageId: { in: messageIds } },
-        // The messages' time in delivery ids: reads the slice's partition alone.
-        {
-          id: {
-            gte: messageIdAt(idTimeMs(messageIds.at(-1)!), 'dlv'),
-            lt: messageIdAt(idTimeMs(messageIds[0]!) + 1, 'dlv'),
-          },
-        },
-      ];
+      const and: Prisma.DeliveryWhereInput[] = [where, await deliveriesOfMessages(messageIds, prisma)];
       // The message the last page stopped inside: its deliveries after the last one listed.
       if (start?.delivery) and.push({ OR: [{ messageId: { not: start.before } }, { id: { lt: start.delivery } }] });
       const rows = await prisma.delivery.findMany({

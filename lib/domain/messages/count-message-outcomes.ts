@@ -10,23 +10,28 @@ export interface MessageOutcome {
   cancelled: number;
 }
 
-/** The deliveries of a page of messages counted by state (lib/domain/deliveries/delivery-states.ts), in one
- * read of deliveries_message_id_idx: a message has one delivery per endpoint, so a page of 50 reads a
- * few hundred rows at most. */
+/** The deliveries of a page of messages counted by state (lib/domain/deliveries/delivery-states.ts): per
+ * message, the few entries of deliveries_pkey in its range (prisma/functions/deliveries-of-message.sql),
+ * one partition each. A message has one delivery per endpoint, so a page of 50 reads a few hundred
+ * rows at most. */
 export async function countMessageOutcomes(appId: string, messageIds: string[]): Promise<Map<string, MessageOutcome>> {
   const rows = messageIds.length
     ? await getPrisma().$queryRaw<({ message_id: string } & MessageOutcome)[]>`
-        SELECT message_id,
+        SELECT d.message_id,
                count(*)::int AS deliveries,
-               count(*) FILTER (WHERE state = 'pending' AND attempt_count = 0)::int AS waiting,
-               count(*) FILTER (WHERE state = 'pending' AND attempt_count > 0)::int AS retrying,
-               count(*) FILTER (WHERE state = 'delivering')::int AS delivering,
-               count(*) FILTER (WHERE state = 'succeeded')::int AS succeeded,
-               count(*) FILTER (WHERE state = 'dead')::int AS dead,
-               count(*) FILTER (WHERE state = 'cancelled')::int AS cancelled
-          FROM hookline.deliveries
-         WHERE message_id = ANY(${messageIds}) AND app_id = ${appId}
-         GROUP BY message_id`
+               count(*) FILTER (WHERE d.state = 'pending' AND d.attempt_count = 0)::int AS waiting,
+               count(*) FILTER (WHERE d.state = 'pending' AND d.attempt_count > 0)::int AS retrying,
+               count(*) FILTER (WHERE d.state = 'delivering')::int AS delivering,
+               count(*) FILTER (WHERE d.state = 'succeeded')::int AS succeeded,
+               count(*) FILTER (WHERE d.state = 'dead')::int AS dead,
+               count(*) FILTER (WHERE d.state = 'cancelled')::int AS cancelled
+          FROM unnest(${messageIds}::text[]) AS m (id)
+          JOIN hookline.deliveries AS d
+            ON d.message_id = m.id
+           AND d.id >= hookline.delivery_ids_from(m.id)
+           AND d.id < hookline.delivery_ids_before(m.id)
+         WHERE d.app_id = ${appId}
+         GROUP BY d.message_id`
     : [];
   const none: MessageOutcome = {
     deliveries: 0,

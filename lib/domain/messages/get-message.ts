@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { deliveriesOfMessages } from '../deliveries/deliveries-of-messages';
 import { deliveryInclude, deliveryView } from '../deliveries/delivery-view';
 import { notFound } from '../errors';
 import { messageView } from './message-view';
@@ -8,7 +9,7 @@ export async function getMessage({ appId, messageId }: { appId: string; messageI
   const message = await prisma.message.findFirst({ where: { id: messageId, appId } });
   if (!message) throw notFound('Message', messageId);
   const deliveries = await prisma.delivery.findMany({
-    where: { appId, messageId },
+    where: { AND: [{ appId }, await deliveriesOfMessages([messageId], prisma)] },
     include: deliveryInclude,
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });

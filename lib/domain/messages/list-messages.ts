@@ -1,7 +1,7 @@
 import { findPage } from '../cursor';
 import { requireApp } from '../apps/require-app';
 import { readPrisma } from '../../database/read-replica';
-import type { Prisma } from '../../generated/prisma/client';
+import { Prisma } from '../../generated/prisma/client';
 import type { ListMessagesQuery } from '../../contract/schemas/messages';
 import { payloadCondition } from '../search/payload-condition';
 import { messageIdForKey } from './message-id-for-key';
@@ -12,15 +12,16 @@ type ListMessagesOptions = Omit<ListMessagesQuery, 'limit'> & { appId: string; l
 
 /**
  * Newest first, each with its deliveries counted by state. Without new indexes on messages or
- * deliveries: id and idempotency key are unique lookups (a key through hookline.idempotency_keys); the
- * delivery conditions (status code, error class, attempts) are an EXISTS per message through
- * deliveries_message_id_idx while the (app_id, created_at) index walks the app's messages. A payload
- * search (search, payloadPath) walks back through time under a budget instead: searchMessages.
+ * deliveries: id and idempotency key are unique lookups (a key through hookline.idempotency_keys), the
+ * other message filters ride the (app_id, created_at) and (app_id, event_type, created_at) indexes. A
+ * payload search (search, payloadPath) and a condition on the messages' deliveries (status code, error
+ * class, attempts) walk back through time under a budget instead: searchMessages.
  */
 export async function listMessages(options: ListMessagesOptions) {
   const { appId, limit, cursor } = options;
   await requireApp(appId);
-  const condition = payloadCondition(options);
+  const conditions = [payloadCondition(options), deliveryCondition(options)].filter((c) => c !== null);
+  const condition = conditions.length > 0 ? Prisma.join(conditions, ' AND ') : null;
   const where = await messageWhere(options);
   if (condition) return searchMessages({ appId, where, condition, limit, cursor, from: options.from, to: options.to });
   const prisma = await readPrisma();
@@ -28,20 +29,34 @@ export async function listMessages(options: ListMessagesOptions) {
   return { ...(await withOutcomes(appId, page.data)), nextCursor: page.nextCursor, searchedBackTo: null };
 }
 
-/** The list's filters but the payload search, as a Prisma condition. */
+/** The list's filters on the message itself, as a Prisma condition. */
 async function messageWhere({ appId, ...filter }: ListMessagesOptions): Promise<Prisma.MessageWhereInput> {
-  const where: Prisma.MessageWhereInput = {
+  return {
     appId,
     id:
       filter.idempotencyKey === undefined ? filter.id : await messageIdForKey(appId, filter.idempotencyKey, filter.id),
     eventType: filter.eventType,
     createdAt: { gte: filter.from, lt: filter.to },
   };
-  const delivery: Prisma.DeliveryWhereInput = {
-    lastStatusCode: filter.statusCode,
-    lastErrorClass: filter.errorClass,
-    ...(filter.minAttempts !== undefined ? { attemptCount: { gte: filter.minAttempts } } : {}),
-  };
-  if (Object.values(delivery).some((value) => value !== undefined)) where.deliveries = { some: delivery };
-  return where;
+}
+
+/**
+ * The list's conditions on a message's deliveries, as SQL on `m` (hookline.messages AS m), or null when
+ * it has none: one of its deliveries has that last status code, error class, at least that many
+ * attempts. Deliveries have no index on message_id (migration
+ * 20261201090000_deliveries_by_message_through_id): each message's deliveries are read in its range of
+ * deliveries_pkey, a few entries, but a message at a time, so the filter walks back through time
+ * under the search budget (walk-back.ts) rather than check every message of the app in one statement.
+ */
+function deliveryCondition(filter: ListMessagesOptions): Prisma.Sql | null {
+  const conditions: Prisma.Sql[] = [];
+  if (filter.statusCode !== undefined) conditions.push(Prisma.sql`d.last_status_code = ${filter.statusCode}`);
+  if (filter.errorClass !== undefined) conditions.push(Prisma.sql`d.last_error_class = ${filter.errorClass}`);
+  if (filter.minAttempts !== undefined) conditions.push(Prisma.sql`d.attempt_count >= ${filter.minAttempts}`);
+  if (conditions.length === 0) return null;
+  return Prisma.sql`EXISTS (SELECT 1 FROM hookline.deliveries AS d
+                             WHERE d.message_id = m.id
+                               AND d.id >= hookline.delivery_ids_from(m.id)
+                               AND d.id < hookline.delivery_ids_before(m.id)
+                               AND ${Prisma.join(conditions, ' AND ')})`;
 }

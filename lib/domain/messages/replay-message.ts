@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { deliveriesOfMessages } from '../deliveries/deliveries-of-messages';
 import { replayDeliveries } from '../deliveries/replay-deliveries';
 import { notFound } from '../errors';
 
@@ -9,7 +10,7 @@ export async function replayMessage({ appId, messageId }: { appId: string; messa
   return {
     replayed: await replayDeliveries({
       appId,
-      where: { messageId },
+      where: await deliveriesOfMessages([messageId]),
       audit: { resourceType: 'message', resourceId: messageId },
     }),
   };

@@ -149,7 +149,10 @@ export const UNFINISHED_CTES = Prisma.sql`
      CROSS JOIN LATERAL (
        SELECT d.app_id, d.endpoint_id, d.state, d.attempt_count, d.next_attempt_at
          FROM hookline.deliveries AS d
-        WHERE d.message_id = bm.id AND d.lease_owner = bm.lease_owner
+        WHERE d.message_id = bm.id
+          AND d.id >= hookline.delivery_ids_from(bm.id)
+          AND d.id < hookline.delivery_ids_before(bm.id)
+          AND d.lease_owner = bm.lease_owner
           AND d.claimable_at IS NULL AND d.state = 'delivering'
        OFFSET 0
      ) AS d
