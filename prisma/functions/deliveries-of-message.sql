@@ -4,7 +4,8 @@
 -- message_id). The range is the message's millisecond: a delivery's id starts with its message's 12
 -- hex digits of milliseconds (hookline.new_id(prefix, sibling)), so the range is one partition and a
 -- few entries of deliveries_pkey. A message of the legacy partition's time (before
--- hookline.legacy_ids_end(), which that migration wrote) has deliveries with ids of their own time
+-- hookline.legacy_ids_end(), which that migration wrote: '000000000000' unless the legacy partition
+-- holds deliveries written before time partitions) may have deliveries with ids of their own time
 -- anywhere in the legacy partition: its range is all of it, where an index on message_id finds them.
 -- IMMUTABLE, as hookline.legacy_ids_end() is: for a constant message id both fold to constants, and
 -- the planner prunes the other partitions before it runs; inside a join, the executor prunes per row.

@@ -10,6 +10,7 @@ import { createPool, type Pool } from '../../lib/database/pg';
 import { getMessage } from '../../lib/domain/messages/get-message';
 import { countMessageOutcomes } from '../../lib/domain/messages/count-message-outcomes';
 import { listDeliveries } from '../../lib/domain/deliveries/list-deliveries';
+import { createTestDatabase } from '../support/database';
 import { databaseBefore } from '../support/database-before';
 
 const BEFORE_PARTITIONS = '20261126130000_time_partitions';
@@ -152,4 +153,23 @@ describe(`migration ${MIGRATION}`, () => {
       indexes: ['deliveries_legacy_message_id_idx'],
     });
   }, 90_000);
+
+  it('on a database created since time partitions, leaves no index on message_id and no message legacy', async () => {
+    // Its legacy partition took the rows of its first minute, written with their message's time.
+    const fresh = await createTestDatabase();
+    const { rows } = await fresh.pool.query(
+      `SELECT hookline.legacy_ids_end() AS legacy_end,
+                (SELECT count(*)::int FROM pg_index AS x
+                  WHERE x.indkey::text = (SELECT attnum::text FROM pg_attribute
+                                           WHERE attrelid = 'hookline.deliveries'::regclass AND attname = 'message_id')
+                    AND (x.indrelid = 'hookline.deliveries'::regclass
+                         OR x.indrelid IN (SELECT inhrelid FROM pg_inherits
+                                            WHERE inhparent = 'hookline.deliveries'::regclass))) AS indexes,
+                hookline.delivery_ids_from('msg_000000000001aaaa') AS "from",
+                hookline.delivery_ids_before('msg_000000000001aaaa') AS before`,
+    );
+    expect(rows).toEqual([
+      { legacy_end: '000000000000', indexes: 0, from: 'dlv_000000000001', before: 'dlv_000000000001g' },
+    ]);
+  });
 });
