@@ -225,7 +225,7 @@ export interface paths {
         };
         /**
          * List messages, newest first, each with its deliveries counted by state
-         * @description With search or payloadPath, a payload search over any range: it walks back through time for at most HOOKLINE_SEARCH_BUDGET_MS (default 1.5 s) and answers the matches found, searchedBackTo, and a nextCursor that goes on from there (null once the range is searched). A page may hold fewer than limit matches.
+         * @description With search or payloadPath, a payload search over any range, and likewise with statusCode, errorClass or minAttempts (checked on each message's deliveries in turn): it walks back through time for at most HOOKLINE_SEARCH_BUDGET_MS (default 1.5 s) and answers the matches found, searchedBackTo, and a nextCursor that goes on from there (null once the range is searched). A page may hold fewer than limit matches.
          */
         get: operations["listMessages"];
         put?: never;
@@ -1608,7 +1608,7 @@ export interface components {
         DeliveryPage: {
             data: components["schemas"]["Delivery"][];
             nextCursor: string | null;
-            /** @description With search or payloadPath: how far back in time this page searched (every match newer than it, within the range, is on this page or an earlier one); the walk goes on from there with nextCursor, which is null once the whole range is searched. Null without a search, or when the search reached the oldest data kept. */
+            /** @description With search or payloadPath (on messages also statusCode, errorClass or minAttempts): how far back in time this page searched (every match newer than it, within the range, is on this page or an earlier one); the walk goes on from there with nextCursor, which is null once the whole range is searched. Null without a search, or when the search reached the oldest data kept. */
             searchedBackTo: string | null;
         };
         /** @description What each attempt sends; the attempt's requestHeaders carry its timestamp and signatures */
@@ -2468,7 +2468,7 @@ export interface components {
         MessageWithOutcomePage: {
             data: components["schemas"]["MessageWithOutcome"][];
             nextCursor: string | null;
-            /** @description With search or payloadPath: how far back in time this page searched (every match newer than it, within the range, is on this page or an earlier one); the walk goes on from there with nextCursor, which is null once the whole range is searched. Null without a search, or when the search reached the oldest data kept. */
+            /** @description With search or payloadPath (on messages also statusCode, errorClass or minAttempts): how far back in time this page searched (every match newer than it, within the range, is on this page or an earlier one); the walk goes on from there with nextCursor, which is null once the whole range is searched. Null without a search, or when the search reached the oldest data kept. */
             searchedBackTo: string | null;
         };
         OperationalEndpoint: {
@@ -3633,11 +3633,11 @@ export interface operations {
                 id?: string;
                 /** @description The idempotency key it was sent with */
                 idempotencyKey?: string;
-                /** @description Messages with a delivery whose latest attempt answered this status */
+                /** @description Messages with a delivery whose latest attempt answered this status (a search: see searchedBackTo) */
                 statusCode?: number;
-                /** @description Messages with a delivery whose latest attempt failed so */
+                /** @description Messages with a delivery whose latest attempt failed so (a search: see searchedBackTo) */
                 errorClass?: "timeout" | "connect_refused" | "connection_reset" | "empty_reply" | "dns" | "tls" | "blocked_address" | "invalid_url" | "http_3xx" | "http_4xx" | "http_5xx" | "network" | "unknown";
-                /** @description Messages with a delivery tried this often */
+                /** @description Messages with a delivery tried this often (a search: see searchedBackTo) */
                 minAttempts?: number;
                 /** @description A substring of the payload, any case, as PostgreSQL prints JSON ({"a": 1}: a space after each colon and comma); any range */
                 search?: string;

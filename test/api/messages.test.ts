@@ -213,6 +213,13 @@ describe('GET /apps/{appId}/messages', () => {
     expect(await ids({ errorClass: 'timeout' })).toEqual([m2]);
     expect(await ids({ minAttempts: '1' })).toEqual([m2, m1]);
     expect(await ids({ minAttempts: '3' })).toEqual([m2]);
+    // A condition on deliveries is a search, which says how far back it looked; with one message asked
+    // for, it looks at that message alone.
+    const searched = await call('GET', `/v1/apps/${app}/messages`, { key: ctx.adminKey, query: { statusCode: '503' } });
+    expect(searched.body.searchedBackTo).toEqual(expect.any(String));
+    expect(await ids({ statusCode: '503', id: m2 })).toEqual([m2]);
+    expect(await ids({ statusCode: '503', id: m1 })).toEqual([]);
+    expect(await ids({ minAttempts: '1', idempotencyKey: 'order-8' })).toEqual([]);
     // Combined with the existing filters: nothing in m2's window but m2.
     const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
     expect(await ids({ errorClass: 'timeout', from: ago(250) })).toEqual([]);

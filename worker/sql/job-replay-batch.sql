@@ -26,16 +26,22 @@ WITH batch AS (
      AND ($2::jsonb ->> 'endpointId' IS NULL OR d.endpoint_id = $2::jsonb ->> 'endpointId')
      AND ($2::jsonb ->> 'eventType' IS NULL OR d.event_type = $2::jsonb ->> 'eventType')
      AND ($2::jsonb ->> 'id' IS NULL OR d.id = $2::jsonb ->> 'id')
-     AND ($2::jsonb ->> 'messageId' IS NULL OR d.message_id = $2::jsonb ->> 'messageId')
+     -- A message's deliveries are its range of the primary key (prisma/functions/deliveries-of-message.sql).
+     AND ($2::jsonb ->> 'messageId' IS NULL OR (d.message_id = $2::jsonb ->> 'messageId'
+                                                AND d.id >= hookline.delivery_ids_from($2::jsonb ->> 'messageId')
+                                                AND d.id < hookline.delivery_ids_before($2::jsonb ->> 'messageId')))
      AND ($2::jsonb ->> 'errorClass' IS NULL OR d.last_error_class = $2::jsonb ->> 'errorClass')
      AND ($2::jsonb ->> 'statusCode' IS NULL OR d.last_status_code = ($2::jsonb ->> 'statusCode')::int)
      AND ($2::jsonb ->> 'attemptCount' IS NULL OR d.attempt_count = ($2::jsonb ->> 'attemptCount')::int)
      AND ($2::jsonb ->> 'minAttempts' IS NULL OR d.attempt_count >= ($2::jsonb ->> 'minAttempts')::int)
      AND ($2::jsonb ->> 'from' IS NULL OR d.created_at >= ($2::jsonb ->> 'from')::timestamptz)
      AND ($2::jsonb ->> 'to' IS NULL OR d.created_at < ($2::jsonb ->> 'to')::timestamptz)
-     AND ($2::jsonb ->> 'idempotencyKey' IS NULL OR d.message_id IN (
-           SELECT k.message_id FROM hookline.idempotency_keys AS k
-            WHERE k.app_id = $1 AND k.idempotency_key = $2::jsonb ->> 'idempotencyKey'))
+     AND ($2::jsonb ->> 'idempotencyKey' IS NULL OR EXISTS (
+           SELECT 1 FROM hookline.idempotency_keys AS k
+            WHERE k.app_id = $1 AND k.idempotency_key = $2::jsonb ->> 'idempotencyKey'
+              AND d.message_id = k.message_id
+              AND d.id >= hookline.delivery_ids_from(k.message_id)
+              AND d.id < hookline.delivery_ids_before(k.message_id)))
      AND ($2::jsonb -> 'states' IS NULL OR
           CASE WHEN d.state <> 'pending' THEN d.state
                WHEN d.attempt_count > 0 THEN 'retrying'

@@ -75,15 +75,18 @@ export const listMessagesQuery = z.object({
     .min(100)
     .max(599)
     .optional()
-    .describe('Messages with a delivery whose latest attempt answered this status'),
-  errorClass: z.enum(ERROR_CLASSES).optional().describe('Messages with a delivery whose latest attempt failed so'),
+    .describe('Messages with a delivery whose latest attempt answered this status (a search: see searchedBackTo)'),
+  errorClass: z
+    .enum(ERROR_CLASSES)
+    .optional()
+    .describe('Messages with a delivery whose latest attempt failed so (a search: see searchedBackTo)'),
   minAttempts: z.coerce
     .number()
     .int()
     .min(0)
     .max(1000)
     .optional()
-    .describe('Messages with a delivery tried this often'),
+    .describe('Messages with a delivery tried this often (a search: see searchedBackTo)'),
   ...payloadSearchQuery,
   from: isoDate.optional().describe('Created at or after'),
   to: isoDate.optional().describe('Created before'),

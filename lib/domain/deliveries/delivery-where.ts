@@ -1,5 +1,6 @@
 import type { DeliveryFilter } from '../../contract/schemas/deliveries';
 import type { Prisma } from '../../generated/prisma/client';
+import type { PrismaClient } from '../../database/db';
 import { messageIdForKey } from '../messages/message-id-for-key';
 import { deliveriesOfMessages } from './deliveries-of-messages';
 import { deliveryStatesWhere, expandStateFilter } from './delivery-states';
@@ -9,7 +10,11 @@ import { deliveryStatesWhere, expandStateFilter } from './delivery-states';
  * messageId is the message's range of deliveries_pkey (deliveriesOfMessages), idempotencyKey becomes
  * the message id its row in hookline.idempotency_keys names, and attempt counts, status codes and
  * error classes are checked on the rows the app/state/time indexes return. */
-export async function deliveryWhere(appId: string, filter: DeliveryFilter): Promise<Prisma.DeliveryWhereInput> {
+export async function deliveryWhere(
+  appId: string,
+  filter: DeliveryFilter,
+  db?: Pick<PrismaClient, '$queryRaw'>,
+): Promise<Prisma.DeliveryWhereInput> {
   const and: Prisma.DeliveryWhereInput[] = [];
   if (filter.state) and.push(deliveryStatesWhere(expandStateFilter(filter.state)));
   if (filter.minAttempts !== undefined) and.push({ attemptCount: { gte: filter.minAttempts } });
@@ -17,7 +22,7 @@ export async function deliveryWhere(appId: string, filter: DeliveryFilter): Prom
     filter.idempotencyKey === undefined
       ? filter.messageId
       : await messageIdForKey(appId, filter.idempotencyKey, filter.messageId);
-  if (messageId !== undefined) and.push(await deliveriesOfMessages([messageId]));
+  if (messageId !== undefined) and.push(await deliveriesOfMessages([messageId], db));
   return {
     appId,
     id: filter.id,

@@ -27,7 +27,7 @@ export async function listDeliveries({
   const condition = payloadCondition(search);
   if (condition) return searchDeliveries({ appId, filter, condition, limit, cursor });
   const prisma = await readPrisma();
-  const where = await deliveryWhere(appId, filter);
+  const where = await deliveryWhere(appId, filter, prisma);
   const page = await findPage({ where, cursor, limit }, (query) =>
     prisma.delivery.findMany({ ...query, include: deliveryInclude }),
   );

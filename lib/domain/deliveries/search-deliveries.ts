@@ -30,7 +30,7 @@ export async function searchDeliveries({
 }) {
   const start = decodeSearchCursor(cursor);
   const prisma = await readPrisma();
-  const where = await deliveryWhere(appId, filter);
+  const where = await deliveryWhere(appId, filter, prisma);
   const found: DeliveryRow[] = [];
   const walk = await walkBack({
     appId,

@@ -4,6 +4,7 @@ import { readPrisma } from '../../database/read-replica';
 import { Prisma } from '../../generated/prisma/client';
 import type { ListMessagesQuery } from '../../contract/schemas/messages';
 import { payloadCondition } from '../search/payload-condition';
+import { idTimeMs } from '../search/walk-back';
 import { messageIdForKey } from './message-id-for-key';
 import { withOutcomes } from './with-outcomes';
 import { searchMessages } from './search-messages';
@@ -20,10 +21,23 @@ type ListMessagesOptions = Omit<ListMessagesQuery, 'limit'> & { appId: string; l
 export async function listMessages(options: ListMessagesOptions) {
   const { appId, limit, cursor } = options;
   await requireApp(appId);
-  const conditions = [payloadCondition(options), deliveryCondition(options)].filter((c) => c !== null);
-  const condition = conditions.length > 0 ? Prisma.join(conditions, ' AND ') : null;
   const where = await messageWhere(options);
-  if (condition) return searchMessages({ appId, where, condition, limit, cursor, from: options.from, to: options.to });
+  const conditions = [payloadCondition(options), deliveryCondition(options)].filter((c) => c !== null);
+  if (conditions.length > 0) {
+    // The walk reads the slice's messages with these conditions: the event type among them spares the
+    // others the payload's and the deliveries' checks.
+    if (options.eventType !== undefined) conditions.push(Prisma.sql`m.event_type = ${options.eventType}`);
+    // One message asked for (id, idempotency key): a walk over its millisecond alone; none for a key
+    // that names no message ('').
+    const only = typeof where.id === 'string' ? idTimeMs(where.id) : NaN;
+    const range =
+      where.id === ''
+        ? { from: new Date(0), to: new Date(0) }
+        : Number.isNaN(only)
+          ? { from: options.from, to: options.to }
+          : { from: new Date(only), to: new Date(only + 1) };
+    return searchMessages({ appId, where, condition: Prisma.join(conditions, ' AND '), limit, cursor, ...range });
+  }
   const prisma = await readPrisma();
   const page = await findPage({ where, cursor, limit }, (query) => prisma.message.findMany(query));
   return { ...(await withOutcomes(appId, page.data)), nextCursor: page.nextCursor, searchedBackTo: null };

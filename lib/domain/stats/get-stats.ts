@@ -27,16 +27,18 @@ export type Stats = Awaited<ReturnType<typeof getStats>>;
 export async function getStats(input: StatsInput) {
   const range = await resolveStatsRange(input);
   const { from, to, bucketSeconds } = range;
-  const [throughput, errorClasses, statusCodes, worstEndpoints, queue, queueHistory, replica, rate] = await Promise.all([
-    readThroughput(range),
-    readErrorClasses(range),
-    readStatusCodes(range),
-    readWorstEndpoints(range),
-    readQueueDepth(range),
-    readQueueHistory(range),
-    readReplicaState(),
-    readAttemptRate(range),
-  ]);
+  const [throughput, errorClasses, statusCodes, worstEndpoints, queue, queueHistory, replica, rate] = await Promise.all(
+    [
+      readThroughput(range),
+      readErrorClasses(range),
+      readStatusCodes(range),
+      readWorstEndpoints(range),
+      readQueueDepth(range),
+      readQueueHistory(range),
+      readReplicaState(),
+      readAttemptRate(range),
+    ],
+  );
   const bounds = throughput.latencyBoundsMs;
 
   // One point per bucket of the range, and one for any other bucket a row falls in.

@@ -11,7 +11,9 @@ import type { StatsRange } from './stats-range';
  */
 export async function readErrorClasses(range: StatsRange) {
   // Per bucket, for the error charts; the totals and shares are summed from these rows.
-  const rows = await (await readPrisma()).$queryRaw<{ t: number; error_class: string; count: number }[]>`
+  const rows = await (
+    await readPrisma()
+  ).$queryRaw<{ t: number; error_class: string; count: number }[]>`
       SELECT ${bucketStart(range, Prisma.sql`s.minute`)} AS t, s.error_class, sum(s.attempts)::float8 AS count FROM ${outcomeRollups(range)}
        WHERE s.outcome = 'failed' AND s.error_class <> ''
        GROUP BY 1, 2`;

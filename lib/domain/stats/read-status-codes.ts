@@ -10,7 +10,9 @@ import type { StatsRange } from './stats-range';
  * share of the attempts that got a response.
  */
 export async function readStatusCodes(range: StatsRange) {
-  const rows = await (await readPrisma()).$queryRaw<{ t: number; status_code: number; count: number }[]>`
+  const rows = await (
+    await readPrisma()
+  ).$queryRaw<{ t: number; status_code: number; count: number }[]>`
       SELECT ${bucketStart(range, Prisma.sql`s.minute`)} AS t, s.status_code, sum(s.attempts)::float8 AS count FROM ${outcomeRollups(range)}
        WHERE s.status_code <> 0
        GROUP BY 1, 2`;
