@@ -44,11 +44,13 @@ export async function countJob({
        AND m.created_at <= ${asOf}
        AND m.target_endpoint_id IS NULL
        AND (cardinality(${eventTypes}::text[]) = 0 OR m.event_type = ANY (${eventTypes}::text[]))
+       -- As worker/sql/job-backfill-batch.sql: a probe per message (OFFSET 0), in its range of deliveries_pkey.
        AND NOT EXISTS (SELECT 1 FROM hookline.deliveries AS d
                         WHERE d.message_id = m.id
                           AND d.id >= hookline.delivery_ids_from(m.id)
                           AND d.id < hookline.delivery_ids_before(m.id)
-                          AND d.endpoint_id = ${endpoint.id})
+                          AND d.endpoint_id = ${endpoint.id}
+                       OFFSET 0)
        AND NOT EXISTS (SELECT 1 FROM hookline.fanout_cursor AS c
                         WHERE m.written_by IS NOT NULL
                           AND NOT hookline.fanned_out(m.written_by, m.id, c.fanned_out_through, c.partial_xid, c.partial_through_id))`;
