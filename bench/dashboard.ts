@@ -353,7 +353,8 @@ async function measure(
     ['explorer: at least 4 attempts', `${app}/deliveries?minAttempts=4&limit=50`],
     ['messages: latest', `${app}/messages?limit=50`],
     ['messages: one event type', `${app}/messages?eventType=order.paid&limit=50`],
-    // Find anything (the dashboard's search): each through an index the producers already pay for.
+    // Find anything (the dashboard's search): each through an index the producers already pay for, or
+    // (a condition on the deliveries) a walk back through time under the search budget.
     ['messages: by id', `${app}/messages?id=${messageId}`],
     ['messages: idempotency key', `${app}/messages?idempotencyKey=order-1234567`],
     ['messages: a delivery got 503', `${app}/messages?statusCode=503&limit=50`],
