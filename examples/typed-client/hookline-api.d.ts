@@ -225,7 +225,7 @@ export interface paths {
         };
         /**
          * List messages, newest first, each with its deliveries counted by state
-         * @description With search or payloadPath, a payload search over any range, and likewise with statusCode, errorClass or minAttempts (checked on each message's deliveries in turn): it walks back through time for at most HOOKLINE_SEARCH_BUDGET_MS (default 1.5 s) and answers the matches found, searchedBackTo, and a nextCursor that goes on from there (null once the range is searched). A page may hold fewer than limit matches.
+         * @description With search or payloadPath, a payload search over any range, and likewise with eventType, statusCode, errorClass or minAttempts (no index serves them): it walks back through time for at most HOOKLINE_SEARCH_BUDGET_MS (default 1.5 s) and answers the matches found, searchedBackTo, and a nextCursor that goes on from there (null once the range is searched). A page may hold fewer than limit matches.
          */
         get: operations["listMessages"];
         put?: never;
@@ -1608,7 +1608,7 @@ export interface components {
         DeliveryPage: {
             data: components["schemas"]["Delivery"][];
             nextCursor: string | null;
-            /** @description With search or payloadPath (on messages also statusCode, errorClass or minAttempts): how far back in time this page searched (every match newer than it, within the range, is on this page or an earlier one); the walk goes on from there with nextCursor, which is null once the whole range is searched. Null without a search, or when the search reached the oldest data kept. */
+            /** @description With search or payloadPath (on messages also eventType, statusCode, errorClass or minAttempts): how far back in time this page searched (every match newer than it, within the range, is on this page or an earlier one); the walk goes on from there with nextCursor, which is null once the whole range is searched. Null without a search, or when the search reached the oldest data kept. */
             searchedBackTo: string | null;
         };
         /** @description What each attempt sends; the attempt's requestHeaders carry its timestamp and signatures */
@@ -2468,7 +2468,7 @@ export interface components {
         MessageWithOutcomePage: {
             data: components["schemas"]["MessageWithOutcome"][];
             nextCursor: string | null;
-            /** @description With search or payloadPath (on messages also statusCode, errorClass or minAttempts): how far back in time this page searched (every match newer than it, within the range, is on this page or an earlier one); the walk goes on from there with nextCursor, which is null once the whole range is searched. Null without a search, or when the search reached the oldest data kept. */
+            /** @description With search or payloadPath (on messages also eventType, statusCode, errorClass or minAttempts): how far back in time this page searched (every match newer than it, within the range, is on this page or an earlier one); the walk goes on from there with nextCursor, which is null once the whole range is searched. Null without a search, or when the search reached the oldest data kept. */
             searchedBackTo: string | null;
         };
         OperationalEndpoint: {
@@ -3628,6 +3628,7 @@ export interface operations {
     listMessages: {
         parameters: {
             query?: {
+                /** @description Messages of this event type (a search: see searchedBackTo) */
                 eventType?: string;
                 /** @description One message id (the webhook-id header receivers saw) */
                 id?: string;

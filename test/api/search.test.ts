@@ -154,6 +154,11 @@ describe('payload search', () => {
 
   it('keeps the other filters: event type, range, and a delivery condition', async () => {
     expect(await messageIds({ search: 'e', eventType: 'user.created' })).toEqual([m4.messageId]);
+    // An event type alone is a search too (no index serves it): it says how far back it looked.
+    const byType = await page('messages', w.appId, { eventType: 'user.created' });
+    expect(byType.data.map((row) => row.id)).toEqual([m4.messageId]);
+    expect(byType.searchedBackTo).toEqual(expect.any(String));
+    expect(await messageIds({ eventType: 'invoice.paid', search: 'lovelace' })).toEqual([m1.messageId]);
     const from = ago(1.5 * HOUR).toISOString();
     const recent = await page('messages', w.appId, { search: 'ada', from });
     expect(recent.data.map((row) => row.id)).toEqual([m1.messageId]);

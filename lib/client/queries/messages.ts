@@ -32,10 +32,11 @@ export const messageKeys = {
 };
 
 /** Whether the list is a search, answered a stretch of time at a time (searchedBackTo): a payload search,
- * or a condition on the messages' deliveries, which the API checks message by message
+ * an event type, or a condition on the messages' deliveries, none of which an index serves
  * (lib/domain/messages/list-messages.ts). */
 export const isMessageSearch = (filter: MessageFilter) =>
   isPayloadSearch(filter) ||
+  filter.eventType !== undefined ||
   filter.statusCode !== undefined ||
   filter.errorClass !== undefined ||
   filter.minAttempts !== undefined;

@@ -58,8 +58,8 @@ export const messageOperations = {
     tag: 'Messages',
     summary: 'List messages, newest first, each with its deliveries counted by state',
     description:
-      'With search or payloadPath, a payload search over any range, and likewise with statusCode, errorClass or ' +
-      "minAttempts (checked on each message's deliveries in turn): it walks back through time for at most " +
+      'With search or payloadPath, a payload search over any range, and likewise with eventType, statusCode, ' +
+      'errorClass or minAttempts (no index serves them): it walks back through time for at most ' +
       'HOOKLINE_SEARCH_BUDGET_MS (default 1.5 s) and answers the matches found, searchedBackTo, and a nextCursor ' +
       'that goes on from there (null once the range is searched). A page may hold fewer than limit matches.',
     access: 'principal',

@@ -66,7 +66,7 @@ export type MessageWithOutcome = ResponseBody<typeof messageWithOutcome>;
 export type MessageOutcome = MessageWithOutcome['outcome'];
 
 export const listMessagesQuery = z.object({
-  eventType: eventTypeName.optional(),
+  eventType: eventTypeName.optional().describe('Messages of this event type (a search: see searchedBackTo)'),
   id: z.string().min(1).max(200).optional().describe('One message id (the webhook-id header receivers saw)'),
   idempotencyKey: idempotencyKeyHeader.optional().describe('The idempotency key it was sent with'),
   statusCode: z.coerce

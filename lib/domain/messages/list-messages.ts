@@ -12,21 +12,21 @@ import { searchMessages } from './search-messages';
 type ListMessagesOptions = Omit<ListMessagesQuery, 'limit'> & { appId: string; limit: number };
 
 /**
- * Newest first, each with its deliveries counted by state. Without new indexes on messages or
- * deliveries: id and idempotency key are unique lookups (a key through hookline.idempotency_keys), the
- * other message filters ride the (app_id, created_at) and (app_id, event_type, created_at) indexes. A
- * payload search (search, payloadPath) and a condition on the messages' deliveries (status code, error
- * class, attempts) walk back through time under a budget instead: searchMessages.
+ * Newest first, each with its deliveries counted by state. With no index but the ones a producer's
+ * message row needs: id and idempotency key are unique lookups (a key through
+ * hookline.idempotency_keys), the time range rides (app_id, created_at). The event type, a payload
+ * search (search, payloadPath) and a condition on the messages' deliveries (status code, error class,
+ * attempts) walk back through time under a budget instead: searchMessages.
  */
 export async function listMessages(options: ListMessagesOptions) {
   const { appId, limit, cursor } = options;
   await requireApp(appId);
   const where = await messageWhere(options);
-  const conditions = [payloadCondition(options), deliveryCondition(options)].filter((c) => c !== null);
+  // The event type first: it spares the messages of other types the payload's and the deliveries' checks.
+  const conditions = [eventTypeCondition(options), payloadCondition(options), deliveryCondition(options)].filter(
+    (c) => c !== null,
+  );
   if (conditions.length > 0) {
-    // The walk reads the slice's messages with these conditions: the event type among them spares the
-    // others the payload's and the deliveries' checks.
-    if (options.eventType !== undefined) conditions.push(Prisma.sql`m.event_type = ${options.eventType}`);
     // One message asked for (id, idempotency key): a walk over its millisecond alone; none for a key
     // that names no message ('').
     const only = typeof where.id === 'string' ? idTimeMs(where.id) : NaN;
@@ -49,9 +49,17 @@ async function messageWhere({ appId, ...filter }: ListMessagesOptions): Promise<
     appId,
     id:
       filter.idempotencyKey === undefined ? filter.id : await messageIdForKey(appId, filter.idempotencyKey, filter.id),
-    eventType: filter.eventType,
     createdAt: { gte: filter.from, lt: filter.to },
   };
+}
+
+/**
+ * The event type as SQL on `m`, or null when none is asked for. No index serves it (migration
+ * 20261201100000_messages_without_event_type_index: the producers paid for one on every message, for
+ * this filter alone), so it walks: a common type fills a page from the first slice.
+ */
+function eventTypeCondition(filter: ListMessagesOptions): Prisma.Sql | null {
+  return filter.eventType === undefined ? null : Prisma.sql`m.event_type = ${filter.eventType}`;
 }
 
 /**
