@@ -202,7 +202,8 @@ export interface WalRecordShare {
   fullPageImageBytes: number;
 }
 
-/** The record types that made up the WAL from `since` to now, largest first (pg_walinspect). */
+/** The record types that made up the WAL from `since` to what is flushed, largest first (pg_walinspect; on
+ * PostgreSQL 15 it refuses an end past the flushed position: "cannot accept future end LSN"). */
 export async function walRecordShares(
   server: BenchDatabaseServer,
   client: pg.ClientBase,
@@ -213,7 +214,7 @@ export async function walRecordShares(
   const { rows } = await client.query<{ record: string; count: string; bytes: string; fpi: string }>(
     `SELECT "resource_manager/record_type" AS record, count::text, combined_size::text AS bytes,
             fpi_size::text AS fpi
-       FROM pg_get_wal_stats($1::pg_lsn, pg_current_wal_lsn(), true)
+       FROM pg_get_wal_stats($1::pg_lsn, pg_current_wal_flush_lsn(), true)
       WHERE count > 0
       ORDER BY combined_size DESC
       LIMIT $2`,
@@ -253,7 +254,7 @@ export async function walRelationShares(
   const { rows } = await client.query<{ relation: string; count: string; bytes: string }>(
     `WITH records AS (
        SELECT DISTINCT ON (b.start_lsn) b.reltablespace, b.relfilenode, b.reldatabase, b.record_length
-         FROM pg_get_wal_block_info($1::pg_lsn, pg_current_wal_lsn(), false) AS b
+         FROM pg_get_wal_block_info($1::pg_lsn, pg_current_wal_flush_lsn(), false) AS b
         ORDER BY b.start_lsn, b.block_id
      ), named AS (
        SELECT r.record_length,

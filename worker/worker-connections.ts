@@ -2,7 +2,7 @@
 // hours. The hot statements (claim, fan-out, renewals, releases: worker/sql/) join by key
 // (BY_KEY_SETTINGS), the recording of results (a connection of its own) reads by key only
 // (RECORD_BY_KEY_SETTINGS); the once-a-minute maintenance, which counts and scans on purpose, has a
-// connection of its own with the planner's defaults.
+// connection of its own with the planner's defaults but JIT (MAINTENANCE_SETTINGS).
 import { createPool, type Pool } from '../lib/database/pg';
 
 // The worker's statements take milliseconds (a flush of 500 results: ~20 ms); one that has not
@@ -86,6 +86,17 @@ export const TAKE_SETTINGS: Record<string, string> = {
   plan_cache_mode: 'force_generic_plan',
 };
 
+/**
+ * The maintenance connection: the planner's defaults, but no JIT compilation either. Its statements
+ * count the live queue and manage partitions, in well under a second; an estimate that passes
+ * jit_above_cost compiles for longer than that on a PostgreSQL built with LLVM. The queue sample, with
+ * its batch messages priced for an unanalysed hookline.fanout_batches (370 rows) and a probe of
+ * deliveries for each, was estimated at 12.7 M: Debian's PostgreSQL 15 compiled 136 functions for
+ * over 5 s, past the connection's 5 s timeout, every minute of a 20k drain, and with the maintenance
+ * failing, so did its creation of time partitions (486 µs of CPU per delivery instead of 247).
+ */
+export const MAINTENANCE_SETTINGS: Record<string, string> = { jit: 'off' };
+
 export function connectionOptions(settings: Record<string, string>): string {
   return Object.entries(settings)
     .map(([name, value]) => `-c ${name}=${value}`)
@@ -99,7 +110,7 @@ export interface WorkerConnections {
   takePool: Pool;
   /** The flusher's own connection, by key: a flush never waits behind a claim. */
   recordPool: Pool;
-  /** Queue samples, gauges, retention: the planner's defaults. */
+  /** Queue samples, gauges, retention: the planner's defaults, without JIT. */
   maintenancePool: Pool;
 }
 
@@ -144,7 +155,7 @@ export function createWorkerConnections(
     maintenancePool: createPool(connectionString, {
       max: 2,
       ...WORKER_CONNECTION_LIMITS,
-      options: connectionOptions(WORKER_SESSION_SETTINGS),
+      options: connectionOptions({ ...WORKER_SESSION_SETTINGS, ...MAINTENANCE_SETTINGS }),
     }),
   };
 }
