@@ -93,6 +93,13 @@ describe('PostgreSQL restarts mid-run', () => {
       intervalMs: 10,
       what: 'the first delivery',
     });
+    // Both running before the outage: a worker still loading when it begins cannot reach the database
+    // to start, and exits 1 by design ("worker failed to start"; its supervisor restarts it). On a
+    // machine busy with the other test files one took longer than the other's first delivery.
+    await waitUntil(async () => workers.every((worker) => worker.started()), {
+      timeoutMs: 20_000,
+      what: 'both workers started',
+    });
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const delivered = () => countRows(pool, 'deliveries', `endpoint_id = $1 AND state = 'succeeded'`, [endpoint.id]);
 
@@ -144,7 +151,18 @@ describe('PostgreSQL restarts mid-run', () => {
       receiver.requests.map((request) => (JSON.parse(request.body) as { data: { n: number } }).data.n),
     );
     expect(seen.size).toBe(BEFORE + AFTER);
-    expect(exits).toEqual([]);
+    expect(
+      exits,
+      exits
+        .map(
+          ({ pid }) =>
+            `worker ${pid} exited:\n${workers
+              .find((worker) => worker.pid === pid)
+              ?.output()
+              .slice(-6000)}`,
+        )
+        .join('\n'),
+    ).toEqual([]);
     expect(workers.every(isRunning)).toBe(true);
     // Each worker met the outage, and backed off instead of hammering the database: the claim waits
     // 100 ms doubling to 5 s, and so does the flush of buffered results. An outage of ~4 s is 6 or 7
