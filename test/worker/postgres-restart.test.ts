@@ -96,10 +96,21 @@ describe('PostgreSQL restarts mid-run', () => {
     // Both running before the outage: a worker still loading when it begins cannot reach the database
     // to start, and exits 1 by design ("worker failed to start"; its supervisor restarts it). On a
     // machine busy with the other test files one took longer than the other's first delivery.
-    await waitUntil(async () => workers.every((worker) => worker.started()), {
-      timeoutMs: 20_000,
+    const exitedOutput = () =>
+      exits
+        .map(
+          ({ pid }) =>
+            `worker ${pid} exited:\n${workers
+              .find((worker) => worker.pid === pid)
+              ?.output()
+              .slice(-6000)}`,
+        )
+        .join('\n');
+    await waitUntil(async () => exits.length > 0 || workers.every((worker) => worker.started()), {
+      timeoutMs: 10_000,
       what: 'both workers started',
     });
+    expect(exits, exitedOutput()).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const delivered = () => countRows(pool, 'deliveries', `endpoint_id = $1 AND state = 'succeeded'`, [endpoint.id]);
 

@@ -3,9 +3,10 @@
 -- 114 B of WAL per event in a 20k drain), and only the message list's event-type filter read it
 -- (bench:dashboard's index table: 440 scans, the call "messages: one event type"; the backfill and its
 -- count walk (app_id, created_at)). Measured beside the message row with it, in one interleaved run
--- (npm run bench -- --scenario=pg_net --repeat=3, PostgreSQL 18, no worker, medians): the producers'
--- insert rate with the row's trigger went from 51.5 % to 62.4 % of their rate with no trigger, and WAL
--- from 1,071 to 889 B per insert.
+-- (npm run bench -- --scenario=pg_net --repeat=3, PostgreSQL 18, no worker, medians): with a trigger
+-- writing the bare row, the producers' insert rate went from 51.5 % to 62.4 % of their rate with no
+-- trigger, and WAL from 1,071 to 889 B per insert (hookline.send as a whole moved less than its runs'
+-- spread: bench/README.md).
 -- The list filtered by event type is now a walk back through time under the search budget, as a
 -- payload search and a condition on the deliveries are (lib/domain/messages/list-messages.ts): a
 -- common type fills a page from the first slice; a rare one answers how far back it searched.
