@@ -162,18 +162,7 @@ describe('PostgreSQL restarts mid-run', () => {
       receiver.requests.map((request) => (JSON.parse(request.body) as { data: { n: number } }).data.n),
     );
     expect(seen.size).toBe(BEFORE + AFTER);
-    expect(
-      exits,
-      exits
-        .map(
-          ({ pid }) =>
-            `worker ${pid} exited:\n${workers
-              .find((worker) => worker.pid === pid)
-              ?.output()
-              .slice(-6000)}`,
-        )
-        .join('\n'),
-    ).toEqual([]);
+    expect(exits, exitedOutput()).toEqual([]);
     expect(workers.every(isRunning)).toBe(true);
     // Each worker met the outage, and backed off instead of hammering the database: the claim waits
     // 100 ms doubling to 5 s, and so does the flush of buffered results. An outage of ~4 s is 6 or 7
