@@ -110,10 +110,14 @@ describe('GET /apps/{appId}/messages', () => {
     const app = await createApp(ctx.db.pool, 'listing');
     await createEventType(ctx.db.pool, app, 'a.type');
     await createEventType(ctx.db.pool, app, 'b.type');
+    // As a producer writes them: the id carries the time created_at says (the list by event type walks
+    // by id, newest first).
     const insert = async (eventType: string, hoursAgo: number) =>
       (
         await ctx.db.pool.query<{ id: string }>(
-          `INSERT INTO hookline.messages (app_id, event_type, payload, created_at, written_by) VALUES ($1, $2, '{}', now() - make_interval(hours => $3), NULL)
+          `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at, written_by)
+           SELECT hookline.id_at('msg', t) || substr(hookline.new_id(''), 14), $1, $2, '{}', t, NULL
+             FROM (SELECT now() - make_interval(hours => $3) AS t) AS at
            RETURNING id`,
           [app, eventType, hoursAgo],
         )

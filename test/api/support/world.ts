@@ -105,9 +105,12 @@ export async function insertDelivery(
 ): Promise<{ messageId: string; deliveryId: string }> {
   const eventType = fixture.eventType ?? 'invoice.paid';
   const createdAt = `now() - make_interval(secs => ${Number(fixture.createdSecondsAgo ?? 0)})`;
+  // As a producer writes it: the id carries the time created_at says (lists that walk go by id).
   const message = await pool.query<{ id: string }>(
-    `INSERT INTO hookline.messages (app_id, event_type, payload, created_at, written_by)
-     VALUES ($1, $2, '{"n": 1}', ${createdAt}, NULL) RETURNING id`,
+    `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at, written_by)
+     SELECT hookline.id_at('msg', t) || substr(hookline.new_id(''), 14), $1, $2, '{"n": 1}', t, NULL
+       FROM (SELECT ${createdAt} AS t) AS at
+     RETURNING id`,
     [fixture.appId, eventType],
   );
   const messageId = message.rows[0]!.id;
