@@ -1,7 +1,7 @@
 // One payload limit for every way in. REST refuses request bodies over HOOKLINE_MAX_PAYLOAD_BYTES
 // (lib/http/read-json-body.ts); hookline.send and hookline.http_post run inside the caller's own
 // transaction, where no Hookline process is present, so the database checks them
-// (hookline.check_payload, migration 20261123170000_write_path_v2) against hookline.max_payload_bytes().
+// (hookline.check_payload, prisma/functions/check-payload.sql) against hookline.max_payload_bytes().
 // npm start writes the configured value into that function, so the number is set in one place.
 // An IMMUTABLE SQL function, inlined as a constant into the callers' plans: nothing is read per event.
 import pg from 'pg';

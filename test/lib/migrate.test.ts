@@ -154,14 +154,23 @@ describe('migrate', () => {
         url,
         `SELECT prosrc FROM pg_proc WHERE proname = '${name.split('.')[1]}' AND pronamespace = 'hookline'::regnamespace`,
       );
-      expect(live.map((row) => row.prosrc), file).toContain(body);
+      expect(
+        live.map((row) => row.prosrc),
+        file,
+      ).toContain(body);
     }
 
     // Unchanged: nothing applied again. Changed: that file, and its new body is the one that runs.
     expect((await migrate(url, dir)).functions).toEqual([]);
     const edited = join(root, 'functions', 'new-id.sql');
     const text = await readFile(edited, 'utf8');
-    await writeFile(edited, text.replace("SELECT prefix || '_'", "SELECT /* edited */ prefix || '_'"));
+    await writeFile(
+      edited,
+      text.replace(
+        "SELECT prefix OPERATOR(pg_catalog.||) '_'",
+        "SELECT /* edited */ prefix OPERATOR(pg_catalog.||) '_'",
+      ),
+    );
     expect((await migrate(url, dir)).functions).toEqual(['new-id.sql']);
     const [live] = await query<{ prosrc: string }>(
       url,

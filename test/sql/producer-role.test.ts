@@ -146,3 +146,173 @@ describe('a producer role with only the README grants', () => {
     ).rejects.toThrow(/permission denied/);
   });
 });
+
+// hookline.send runs with its owner's rights but without SET search_path (its cost per call:
+// prisma/functions/send.sql), so what keeps a caller's objects out is that every name it and the
+// functions it reaches use is qualified. This producer owns a schema it puts ahead of pg_catalog, with
+// its own copy of every built-in function and operator named in those files, and pg_temp types named
+// like every type they name: any unqualified use would call the copy, which raises.
+describe('a producer whose search_path shadows every name hookline.send uses', () => {
+  const SHADOW = `hl_shadow_${suffix}`;
+  const FILES = ['send.sql', 'check-payload.sql', 'new-id.sql'];
+  let shadowed: pg.Client;
+
+  /** The files' SQL without comments and string literals. */
+  function code(): string {
+    return FILES.map((file) =>
+      readFileSync(resolve(import.meta.dirname, '../../prisma/functions', file), 'utf8')
+        .replace(/--.*$/gm, '')
+        .replace(/'(?:[^']|'')*'/g, "''"),
+    ).join('\n');
+  }
+
+  beforeAll(async () => {
+    await db.pool.query(`CREATE SCHEMA ${SHADOW} AUTHORIZATION ${PRODUCER}`);
+    await db.pool.query(`INSERT INTO hookline.event_types (app_id, name, archived) VALUES ($1, 'old.thing', true)`, [
+      APP,
+    ]);
+    const url = new URL(withDatabase(inject('maintenanceUrl'), db.name));
+    url.username = PRODUCER;
+    url.password = PASSWORD;
+    // A new session: plpgsql compiles a function once per session, with the search_path of its first call.
+    shadowed = new pg.Client({ connectionString: url.toString() });
+    await shadowed.connect();
+
+    const sql = code();
+    const functionNames = [...new Set([...sql.matchAll(/([a-z_][a-z0-9_]*)\s*\(/gi)].map((m) => m[1]!.toLowerCase()))];
+    const operatorNames = [...new Set([...sql.matchAll(/[-+*/<>=~!@#%^&|]+/g)].map((m) => m[0]))];
+    const typeNames = [
+      ...new Set(
+        [...sql.matchAll(/pg_catalog\.([a-z0-9_]+)/gi)].map((m) => m[1]!.toLowerCase()).concat(['text', 'jsonb']),
+      ),
+    ];
+    // Every overload PostgreSQL has of each name, with its exact argument and result types (an exact
+    // match earlier in the path wins), but those of pseudo-types, which only C functions take.
+    const { rows: functions } = await db.pool.query<{ name: string; args: string; result: string }>(
+      `SELECT p.proname AS name, pg_catalog.pg_get_function_identity_arguments(p.oid) AS args,
+              p.prorettype::regtype::text AS result
+         FROM pg_catalog.pg_proc p
+        WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.prokind = 'f' AND p.proname = ANY($1)
+          AND p.provariadic = 0 AND p.proretset = false
+          AND NOT EXISTS (SELECT 1 FROM pg_catalog.unnest(p.proargtypes::oid[] || p.prorettype) AS t(oid)
+                           JOIN pg_catalog.pg_type ty ON ty.oid = t.oid WHERE ty.typtype = 'p')`,
+      [functionNames],
+    );
+    const { rows: operators } = await db.pool.query<{
+      oid: number;
+      name: string;
+      left: string | null;
+      right: string;
+      result: string;
+    }>(
+      `SELECT o.oid, o.oprname AS name, nullif(o.oprleft, 0)::regtype::text AS left,
+              o.oprright::regtype::text AS right, o.oprresult::regtype::text AS result
+         FROM pg_catalog.pg_operator o
+        WHERE o.oprnamespace = 'pg_catalog'::regnamespace AND o.oprname = ANY($1)
+          AND NOT EXISTS (SELECT 1 FROM pg_catalog.unnest(ARRAY[o.oprleft, o.oprright, o.oprresult]) AS t(oid)
+                           JOIN pg_catalog.pg_type ty ON ty.oid = t.oid WHERE ty.typtype = 'p')`,
+      [operatorNames],
+    );
+    expect(functionNames, 'the files were read').toEqual(
+      expect.arrayContaining(['length', 'jsonb_typeof', 'lpad', 'now']),
+    );
+    expect(
+      operators.map((o) => o.name),
+      'the files were read',
+    ).toEqual(expect.arrayContaining(['=', '<>', '>', '*', '+', '||', '!~']));
+
+    const raising = (what: string) => `BEGIN RAISE EXCEPTION 'shadow % called', ${pgLiteral(what)}; END`;
+    const statements: string[] = [];
+    for (const f of functions) {
+      statements.push(
+        `CREATE FUNCTION ${SHADOW}.${quoteIdent(f.name)}(${f.args}) RETURNS ${f.result} LANGUAGE plpgsql AS $f$ ${raising(f.name)} $f$;`,
+      );
+    }
+    // pg_column_size takes "any": a copy taking jsonb is a better match, ahead of pg_catalog or not.
+    statements.push(
+      `CREATE FUNCTION ${SHADOW}.pg_column_size(jsonb) RETURNS integer LANGUAGE plpgsql AS $f$ ${raising('pg_column_size')} $f$;`,
+    );
+    for (const o of operators) {
+      const args = [o.left, o.right].filter((t) => t !== null).join(', ');
+      statements.push(
+        `CREATE FUNCTION ${SHADOW}.operator_${o.oid}(${args}) RETURNS ${o.result} LANGUAGE plpgsql AS $f$ ${raising(o.name)} $f$;`,
+        `CREATE OPERATOR ${SHADOW}.${o.name} (${o.left ? `LEFTARG = ${o.left}, ` : ''}RIGHTARG = ${o.right}, FUNCTION = ${SHADOW}.operator_${o.oid});`,
+      );
+    }
+    for (const type of typeNames) {
+      const { rows } = await db.pool.query(`SELECT 1 FROM pg_catalog.pg_type WHERE typname = $1 AND typtype = 'b'`, [
+        type,
+      ]);
+      if (rows.length > 0)
+        statements.push(`CREATE DOMAIN pg_temp.${type} AS pg_catalog.${type} CHECK (VALUE IS NULL);`);
+    }
+    await shadowed.query(statements.join('\n'));
+    await shadowed.query(`SET search_path = ${SHADOW}, pg_catalog`);
+  });
+
+  afterAll(async () => {
+    await shadowed?.end();
+  });
+
+  it('would call the copies for any unqualified name', async () => {
+    await expect(shadowed.query(`SELECT 'a'::pg_catalog.text = 'a'::pg_catalog.text`)).rejects.toThrow(
+      /shadow = called/,
+    );
+    await expect(shadowed.query(`SELECT length('a'::pg_catalog.text)`)).rejects.toThrow(/shadow length called/);
+    await expect(shadowed.query(`SELECT 'a'::text`)).rejects.toThrow(/domain text violates/);
+  });
+
+  it('records events, by call and through a trigger, calling none of them', async () => {
+    const { rows } = await shadowed.query<{ plain: string; keyed: string; repeat: string }>(
+      `SELECT hookline.send($1, 'spice.harvested', '{"planet": "Ix"}') AS plain,
+              hookline.send($1, 'spice.harvested', '{"planet": "Tleilax"}', 'shadow-1') AS keyed,
+              hookline.send($1, 'spice.harvested', '{"planet": "Tleilax"}', 'shadow-1') AS repeat`,
+      [APP],
+    );
+    expect(rows[0]!.plain).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(rows[0]!.repeat).toBe(rows[0]!.keyed);
+    await shadowed.query(`INSERT INTO public.spice_harvests (planet, tonnes) VALUES ('Ecaz', 5)`);
+    const { rows: recorded } = await db.pool.query(
+      `SELECT payload->>'planet' AS planet, idempotency_key FROM hookline.messages
+        WHERE app_id = $1 AND payload->>'planet' IN ('Ix', 'Tleilax', 'Ecaz') ORDER BY 1`,
+      [APP],
+    );
+    expect(recorded).toEqual([
+      { planet: 'Ecaz', idempotency_key: null },
+      { planet: 'Ix', idempotency_key: null },
+      { planet: 'Tleilax', idempotency_key: 'shadow-1' },
+    ]);
+  });
+
+  it.each([
+    [
+      'a payload over the limit',
+      `$1, 'spice.harvested', $2::pg_catalog.jsonb`,
+      /payload is \d+ bytes as JSON, more than the limit/,
+    ],
+    ['a payload that is no object', `$1, 'spice.harvested', '[1]'`, /payload must be a JSON object, got array/],
+    [
+      'an empty idempotency key',
+      `$1, 'spice.harvested', '{}', ''`,
+      /idempotency_key must be 1 to 256 characters, got 0/,
+    ],
+    ['a key with a space', `$1, 'spice.harvested', '{}', 'abc def'`, /character 4 is U\+0020/],
+    ['an unknown app', `'app_nope', 'spice.harvested', '{}'`, /unknown app 'app_nope'/],
+    ['an unknown event type', `$1, 'spice.unknown', '{}'`, /unknown event type 'spice.unknown'/],
+    ['an archived event type', `$1, 'old.thing', '{}'`, /event type 'old.thing' of app .* is archived/],
+  ])('refuses %s in its own words', async (_case, args, error) => {
+    const big = JSON.stringify({ data: randomBytes(600_000).toString('hex') });
+    const params = args.includes('$2') ? [APP, big] : args.includes('$1') ? [APP] : [];
+    const failure = shadowed.query(`SELECT hookline.send(${args})`, params);
+    await expect(failure).rejects.toThrow(error);
+    await expect(failure).rejects.not.toThrow(/shadow/);
+  });
+});
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+function pgLiteral(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
