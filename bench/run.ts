@@ -498,10 +498,10 @@ async function main(): Promise<void> {
     );
   // The tracing scenario's drains are a comparison of their own, not drains the targets speak of.
   const judged = cases.filter((summary) => !/ tracing (off|on)$/.test(summary.name));
-  const verdicts = judged.length > 0 ? judgeTargets(judged, producers, producerParts) : [];
+  const verdicts = judged.length > 0 ? judgeTargets(judged, producers, producerParts, { peers, peerEvents, soak }) : [];
   if (verdicts.length > 0)
     console.log(
-      `\nTargets of issue 11 on PostgreSQL ${server?.version ?? '?'} (${repeat > 1 ? `medians of ${repeat} runs; ` : ''}` +
+      `\nTargets of issue 22, then those of issue 11 it kept, on PostgreSQL ${server?.version ?? '?'} (${repeat > 1 ? `medians of ${repeat} runs; ` : ''}` +
         `2 cores shared by receiver, Postgres, pgbench and workers):\n${targetsTable(verdicts)}`,
     );
   if (peers.length > 0)
