@@ -1,0 +1,86 @@
+// HttpPools, the worker's HTTP client, against real receivers on loopback: what it hands back of a
+// response, and its one deadline, which also covers the wait for a free connection (a request whose
+// deadline passed while it waited is never written). The misbehaving receivers, through the whole
+// worker, are in error-classes.test.ts.
+import { afterAll, describe, expect, it } from 'vitest';
+import { DeadlineError } from '../../worker/classify-error';
+import { HttpPools } from '../../worker/http-pools';
+import { startReceiver, type Receiver } from '../support/receiver';
+
+const pools = new HttpPools(
+  { timeoutMs: 5_000, keepBytes: 8, drainBytes: 64 },
+  { allowLoopback: true, allowPrivate: false },
+);
+const receivers: Receiver[] = [];
+
+afterAll(async () => {
+  await pools.destroy();
+  for (const receiver of receivers) await receiver.close();
+});
+
+async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
+  const started = await startReceiver(...args);
+  receivers.push(started);
+  return started;
+}
+
+describe('HttpPools.send', () => {
+  it('returns the status, the headers flattened, and the first keepBytes of the body', async () => {
+    const target = await receiver((_request, response) => {
+      response.setHeader('set-cookie', ['a=1', 'b=2']);
+      response.writeHead(201, { 'content-type': 'text/plain', 'x-kept': 'yes' });
+      response.end('0123456789abcdef');
+    });
+    const response = await pools.send({
+      poolKey: 'flattened',
+      url: new URL(`${target.url}/hook?x=1`),
+      connections: 1,
+      headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1' },
+      body: '{"n":1}',
+    });
+    expect(response).toMatchObject({ statusCode: 201, body: '01234567', truncated: true });
+    expect(response.headers).toMatchObject({ 'x-kept': 'yes', 'set-cookie': 'a=1, b=2' });
+    expect(target.requests).toMatchObject([
+      { method: 'POST', path: '/hook?x=1', body: '{"n":1}', headers: { 'webhook-id': 'msg_1' } },
+    ]);
+  });
+
+  it('sends no body for an empty one, with the method given', async () => {
+    const target = await receiver();
+    const response = await pools.send({
+      poolKey: 'get',
+      method: 'GET',
+      url: new URL(`${target.url}/items`),
+      connections: 1,
+      headers: {},
+      body: '',
+    });
+    expect(response).toMatchObject({ statusCode: 200, body: 'ok', truncated: false });
+    expect(target.requests).toMatchObject([{ method: 'GET', path: '/items', body: '' }]);
+    expect(target.requests[0]!.headers['content-length']).toBeUndefined();
+  });
+
+  it('fails at its deadline while it waits for the one connection, and is never written', async () => {
+    // The first request holds the endpoint's only connection: the receiver never answers it.
+    const target = await receiver(() => new Promise<void>(() => {}));
+    const send = (timeoutMs: number, id: string) =>
+      pools.send({
+        poolKey: 'one-connection',
+        url: new URL(`${target.url}/hook`),
+        connections: 1,
+        headers: { 'webhook-id': id },
+        body: '{}',
+        timeoutMs,
+      });
+    const holding = send(1_500, 'first');
+    await target.waitForRequests(1);
+    const started = performance.now();
+    await expect(send(200, 'second')).rejects.toBeInstanceOf(DeadlineError);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    await expect(holding).rejects.toBeInstanceOf(DeadlineError);
+    // The connection is free again (the first request's socket was closed at its deadline): had
+    // the second been written once it got the connection, it would have arrived by now.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(target.requests.map((request) => request.headers['webhook-id'])).toEqual(['first']);
+  });
+});
