@@ -81,8 +81,9 @@ export class HttpPools {
    * delivery in a 20k drain.
    */
   send(request: SendRequest): Promise<HttpResponse> {
-    const pool = this.poolFor(request.poolKey, request.url.origin, request.connections);
     return new Promise((resolve, reject) => {
+      // Inside the executor: a pool that cannot be built rejects this promise like any other failure.
+      const pool = this.poolFor(request.poolKey, request.url.origin, request.connections);
       const collector = new ResponseCollector(
         this.limits,
         request.timeoutMs ?? this.limits.timeoutMs,
@@ -153,12 +154,15 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
-    // The deadline passed while the request waited for a connection: it is never written.
+    // The deadline passed while the request waited in undici's queue for a connection: it fails now,
+    // with the deadline's error, and is never written.
     if (this.abortReason) controller.abort(this.abortReason);
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
-    // 1xx informational responses come first; the last call is the response.
+    // A 1xx (103 Early Hints) is not the response: only the final status says the receiver answered
+    // (a close after a 103 is still an empty reply), as pool.request() reported it.
+    if (statusCode < 200) return;
     this.statusCode = statusCode;
     this.headers = flattenHeaders(headers);
     this.headersArrived?.();
@@ -204,11 +208,17 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
     this.reject(error);
   }
 
-  /** Ends the request now: the attempt fails with `reason` (unless it already settled). */
+  /**
+   * Ends the request with `reason`. One that has not started yet cannot be taken out of undici's queue:
+   * it fails when undici takes it (onRequestStart aborts it then), so that until then it still holds
+   * its place, as its endpoint's slot does (failing it at once freed the slot for another delivery,
+   * and each expired request still in the queue later cost a connection opened only to be closed).
+   */
   private abort(reason: Error): void {
-    this.fail(reason);
     this.abortReason = reason;
-    this.controller?.abort(reason);
+    if (this.controller === null) return;
+    this.fail(reason);
+    this.controller.abort(reason);
   }
 }
 
