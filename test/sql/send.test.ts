@@ -118,6 +118,26 @@ describe('hookline.send', () => {
     expect(otherApp.rows[0]!.id).not.toBe(first.rows[0]!.id);
   });
 
+  it("compares its arguments in the database's collation, whatever collation the caller passes", async () => {
+    // Without it, "C" against the columns' default was an error ("could not determine which collation
+    // to use"), and a case-insensitive collation would match an event type the REST API would not.
+    const keyed = `SELECT hookline.send($1 COLLATE "C", $2 COLLATE "C", '{}', $3 COLLATE "C") AS id`;
+    const first = await db.pool.query<{ id: string }>(keyed, [appId, 'invoice.paid', 'collated-1']);
+    const again = await db.pool.query<{ id: string }>(keyed, [appId, 'invoice.paid', 'collated-1']);
+    expect(again.rows[0]!.id).toBe(first.rows[0]!.id);
+    await db.pool.query(`SELECT hookline.send($1 COLLATE "C", 'invoice.paid', '{}')`, [appId]);
+    const { rows } = await db.pool.query<{ icu: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM pg_collation WHERE collprovider = 'i') AS icu`,
+    );
+    if (!rows[0]!.icu) return; // a server built without ICU has no case-insensitive collation to pass
+    await db.pool.query(
+      `CREATE COLLATION IF NOT EXISTS public.case_insensitive (provider = icu, locale = 'und-u-ks-level2', deterministic = false)`,
+    );
+    await expect(
+      db.pool.query(`SELECT hookline.send($1, $2 COLLATE public.case_insensitive, '{}')`, [appId, 'INVOICE.PAID']),
+    ).rejects.toThrow(/unknown event type 'INVOICE.PAID'/);
+  });
+
   it('gives one message when concurrent transactions use the same idempotency key', async () => {
     const ids = await Promise.all(
       Array.from({ length: 5 }, () =>
@@ -139,6 +159,30 @@ describe('hookline.send', () => {
     );
     expect(await countRows(db.pool, 'messages')).toBe(before);
   });
+
+  it.each([
+    ['an unknown app', 'app_nope', 'invoice.paid', /unknown app 'app_nope'/],
+    ['an unknown event type', null, 'keyed.never', /unknown event type 'keyed.never'/],
+    ['an archived event type', null, 'old.thing', /event type 'old.thing' .* is archived/],
+  ])(
+    'refuses %s with an idempotency key too, and keeps no claim of the key',
+    async (_label, app, eventType, message) => {
+      const key = `refused-${eventType}-${app ?? 'app'}`;
+      await expect(
+        db.pool.query(`SELECT hookline.send($1, $2, '{}', $3)`, [app ?? appId, eventType, key]),
+      ).rejects.toThrow(message);
+      expect(await countRows(db.pool, 'idempotency_keys', `idempotency_key = '${key}'`)).toBe(0);
+      // Once the event type exists, the same key records a message: nothing was left bound to it.
+      if (app === null && eventType === 'keyed.never') {
+        await db.pool.query(`INSERT INTO hookline.event_types (app_id, name) VALUES ($1, 'keyed.never')`, [appId]);
+        const { rows } = await db.pool.query<{ id: string }>(
+          `SELECT hookline.send($1, 'keyed.never', '{}', $2) AS id`,
+          [appId, key],
+        );
+        expect(await countRows(db.pool, 'messages', `id = '${rows[0]!.id}'`)).toBe(1);
+      }
+    },
+  );
 
   it.each([
     ['an empty idempotency key', `''`, `'{}'::jsonb`, /idempotency_key must be 1 to 256 characters, got 0/],
@@ -182,6 +226,19 @@ describe('hookline.send', () => {
       'NULL',
       `jsonb_build_object('blob', repeat('x', 5 * 1024 * 1024))`,
       /payload is 5242892 bytes as JSON, more than the limit of 1048576 bytes/,
+    ],
+    [
+      // Small as stored (a few bytes a number), over the limit as text: the stored size bounds nothing.
+      'a payload of a few hundred stored bytes that is over 1 MiB as JSON',
+      'NULL',
+      `jsonb_build_object('n', (SELECT jsonb_agg('1e131071'::numeric) FROM generate_series(1, 9)))`,
+      /payload is 1179\d{3} bytes as JSON, more than the limit of 1048576 bytes/,
+    ],
+    [
+      'a payload of control characters, 6 bytes each as JSON',
+      'NULL',
+      `jsonb_build_object('c', repeat(chr(1), 200000))`,
+      /payload is 1200009 bytes as JSON, more than the limit of 1048576 bytes/,
     ],
   ])('refuses %s, as the REST API does', async (_label, key, payload, message) => {
     const before = await countRows(db.pool, 'messages');
