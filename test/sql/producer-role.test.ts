@@ -228,10 +228,6 @@ describe('a producer whose search_path shadows every name hookline.send uses', (
         `CREATE FUNCTION ${SHADOW}.${quoteIdent(f.name)}(${f.args}) RETURNS ${f.result} LANGUAGE plpgsql AS $f$ ${raising(f.name)} $f$;`,
       );
     }
-    // pg_column_size takes "any": a copy taking jsonb is a better match, ahead of pg_catalog or not.
-    statements.push(
-      `CREATE FUNCTION ${SHADOW}.pg_column_size(jsonb) RETURNS integer LANGUAGE plpgsql AS $f$ ${raising('pg_column_size')} $f$;`,
-    );
     for (const o of operators) {
       const args = [o.left, o.right].filter((t) => t !== null).join(', ');
       statements.push(
