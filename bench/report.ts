@@ -228,7 +228,7 @@ function walReason(drain: CaseResult): string {
       .filter((r) => perEvent(r.bytes) >= 10)
       .map((r) => `${r.relation.replace('hookline.', '')} ${fmt(perEvent(r.bytes))}`)
       .join(', ')}), ` +
-    `${indexes.filter((r) => perEvent(r.bytes) >= 10).length} index entries ${fmt(sum(indexes))} B, the rest ${fmt(rest)} B`
+    `entries in ${indexes.filter((r) => perEvent(r.bytes) >= 10).length} indexes ${fmt(sum(indexes))} B, the rest ${fmt(rest)} B`
   );
 }
 
