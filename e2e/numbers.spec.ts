@@ -138,6 +138,8 @@ test('breakdowns say what they count and what their links open, in one colour pe
   await select.selectOption('timeout');
   await expect(page).toHaveURL(/errorClass=timeout/);
   await expect(page.getByTestId('delivery-row')).toHaveCount(0);
+  // No index serves an error class: the list searches back through time and says how far it got.
+  await expect(page.getByTestId('search-progress')).toContainText(/Searched the whole range|Continue searching/);
 });
 
 test('replaying a delivered event asks first and keeps the earlier success in the log', async ({ page }) => {

@@ -32,7 +32,7 @@ import {
 import { ReplayMatchingDialog } from './replay-matching-dialog';
 import { useCan } from '../auth/member-context';
 import { SearchProgress } from '../filters/search-progress';
-import { isPayloadSearch, type PayloadMatch } from '@/lib/contract/payload-search-params';
+import { isDeliverySearch, type PayloadMatch } from '@/lib/contract/payload-search-params';
 
 function isStateFilter(value: string | undefined): value is DeliveryStateFilter {
   return value !== undefined && (DELIVERY_STATE_FILTERS as readonly string[]).includes(value);
@@ -110,7 +110,8 @@ export function DeliveriesExplorer() {
   // changed and no longer matches) is dropped rather than replayed unseen.
   const selectedIds = rows.filter((row) => selected.has(row.id)).map((row) => row.id);
   const anyFilter = activeFilterNames(params).length > 0;
-  const searching = isPayloadSearch(filter);
+  // A search, or a filter no index serves: answered a stretch of time at a time (isDeliverySearch).
+  const searching = isDeliverySearch(filter);
   const progress = searching ? (
     <SearchProgress
       searchedBackTo={deliveries.data?.pages.at(-1)?.searchedBackTo}

@@ -283,7 +283,7 @@ export interface paths {
         };
         /**
          * List deliveries, newest first
-         * @description With search or payloadPath, the deliveries whose message's payload matches, over any range, newest message first (from and to then bound the message time): the search walks back through time for at most HOOKLINE_SEARCH_BUDGET_MS (default 1.5 s) and answers the matches found, searchedBackTo, and a nextCursor that goes on from there (null once the range is searched). A page may hold fewer than limit matches.
+         * @description With search or payloadPath, the deliveries whose message's payload matches, over any range, newest message first (from and to then bound the message time): the search walks back through time for at most HOOKLINE_SEARCH_BUDGET_MS (default 1.5 s) and answers the matches found, searchedBackTo, and a nextCursor that goes on from there (null once the range is searched). A page may hold fewer than limit matches. eventType, errorClass, statusCode, attemptCount and minAttempts, which no index serves, walk back the same way unless id, messageId or idempotencyKey narrows the list first.
          */
         get: operations["listDeliveries"];
         put?: never;
@@ -1608,7 +1608,7 @@ export interface components {
         DeliveryPage: {
             data: components["schemas"]["Delivery"][];
             nextCursor: string | null;
-            /** @description With search or payloadPath (on messages also eventType, statusCode, errorClass or minAttempts): how far back in time this page searched (every match newer than it, within the range, is on this page or an earlier one); the walk goes on from there with nextCursor, which is null once the whole range is searched. Null without a search, or when the search reached the oldest data kept. */
+            /** @description With search or payloadPath (on messages also eventType, statusCode, errorClass or minAttempts; on deliveries eventType, errorClass, statusCode, attemptCount or minAttempts without id, messageId or idempotencyKey): how far back in time this page searched (every match newer than it, within the range, is on this page or an earlier one); the walk goes on from there with nextCursor, which is null once the whole range is searched. Null without a search, or when the search reached the oldest data kept. */
             searchedBackTo: string | null;
         };
         /** @description What each attempt sends; the attempt's requestHeaders carry its timestamp and signatures */
@@ -2468,7 +2468,7 @@ export interface components {
         MessageWithOutcomePage: {
             data: components["schemas"]["MessageWithOutcome"][];
             nextCursor: string | null;
-            /** @description With search or payloadPath (on messages also eventType, statusCode, errorClass or minAttempts): how far back in time this page searched (every match newer than it, within the range, is on this page or an earlier one); the walk goes on from there with nextCursor, which is null once the whole range is searched. Null without a search, or when the search reached the oldest data kept. */
+            /** @description With search or payloadPath (on messages also eventType, statusCode, errorClass or minAttempts; on deliveries eventType, errorClass, statusCode, attemptCount or minAttempts without id, messageId or idempotencyKey): how far back in time this page searched (every match newer than it, within the range, is on this page or an earlier one); the walk goes on from there with nextCursor, which is null once the whole range is searched. Null without a search, or when the search reached the oldest data kept. */
             searchedBackTo: string | null;
         };
         OperationalEndpoint: {

@@ -284,6 +284,90 @@ function resetBudget() {
   resetApiSettings();
 }
 
+describe("the delivery list's filters no index serves", () => {
+  let w: World;
+  let oldest: Awaited<ReturnType<typeof messageAt>>;
+  let newer: Awaited<ReturnType<typeof messageAt>>;
+
+  beforeAll(async () => {
+    w = await world('walking-filters');
+    // Four days of history, one message every two hours. Only two deliveries ever failed with a TLS
+    // error: one four days ago, one a day ago. The rest never failed.
+    for (let i = 48; i >= 1; i--) {
+      const message = await messageAt(w, ago(i * 2 * HOUR), { n: i }, i % 2 === 0 ? 'invoice.paid' : 'user.created');
+      if (i === 48) oldest = message;
+      if (i === 12) newer = message;
+    }
+    for (const [message, endpoint] of [
+      [oldest, 0],
+      [newer, 1],
+    ] as const) {
+      await ctx.db.pool.query(
+        `UPDATE hookline.deliveries SET last_error_class = 'tls', attempt_count = 3, last_status_code = NULL
+          WHERE message_id = $1 AND endpoint_id = $2`,
+        [message.messageId, w.endpoints[endpoint]],
+      );
+    }
+  });
+
+  it('walks back under the budget, says how far it got, and the cursor finds each match once', async () => {
+    // Newest message first: the one failed a day ago, then the one four days ago.
+    const { rows } = await ctx.db.pool.query<{ id: string }>(
+      `SELECT id FROM hookline.deliveries WHERE app_id = $1 AND last_error_class = 'tls' ORDER BY message_id DESC`,
+      [w.appId],
+    );
+    const expected = rows.map((row) => row.id);
+    expect(expected).toHaveLength(2);
+
+    // With the default budget, one request finds both, and says it searched back to the oldest message.
+    const once = await page('deliveries', w.appId, { errorClass: 'tls' });
+    expect(once.data.map((row) => row.id)).toEqual(expected);
+    expect(once.nextCursor).toBeNull();
+    expect(Date.parse(once.searchedBackTo!)).toBeLessThanOrEqual(ago(95 * HOUR).getTime());
+
+    // A tiny budget: each request reads one slice, answers short (the first pages empty) and says where
+    // it got to; the cursor goes on from there. Read in one statement, the first page would have held
+    // both.
+    tinyBudget();
+    const pages = await allPages('deliveries', w.appId, { errorClass: 'tls', limit: '10' });
+    expect(idsOf(pages)).toEqual(expected);
+    expect(pages.length).toBeGreaterThan(2);
+    expect(pages[0]!.data).toEqual([]);
+    expect(pages[0]!.searchedBackTo).toEqual(expect.any(String));
+    const reached = pages.map((p) => Date.parse(p.searchedBackTo!));
+    expect([...reached].sort((a, b) => b - a)).toEqual(reached);
+  });
+
+  it('keeps every other filter, and walks for the event type, status code and attempts too', async () => {
+    expect((await page('deliveries', w.appId, { errorClass: 'tls', endpointId: w.endpoints[0]! })).data).toEqual([
+      expect.objectContaining({ messageId: oldest.messageId, endpointId: w.endpoints[0] }),
+    ]);
+    expect((await page('deliveries', w.appId, { errorClass: 'tls', state: 'retrying' })).data).toHaveLength(2);
+    expect((await page('deliveries', w.appId, { errorClass: 'tls', state: 'dead' })).data).toEqual([]);
+    // The newer one's message is invoice.paid (i = 12), the oldest's too (i = 48).
+    expect((await page('deliveries', w.appId, { errorClass: 'tls', eventType: 'user.created' })).data).toEqual([]);
+    for (const query of [{ eventType: 'user.created' }, { minAttempts: '3' }, { attemptCount: '3' }] as Record<
+      string,
+      string
+    >[]) {
+      const walked = await page('deliveries', w.appId, query);
+      expect(walked.searchedBackTo, JSON.stringify(query)).toEqual(expect.any(String));
+    }
+    expect((await page('deliveries', w.appId, { minAttempts: '3' })).data).toHaveLength(2);
+    const byType = await page('deliveries', w.appId, { eventType: 'user.created', limit: '100' });
+    expect(byType.data).toHaveLength(48);
+    // Narrowed by a key first, or by nothing an index cannot serve: one query, as before.
+    for (const query of [
+      {},
+      { state: 'retrying' },
+      { endpointId: w.endpoints[0]! },
+      { errorClass: 'tls', messageId: oldest.messageId },
+    ] as Record<string, string>[]) {
+      expect((await page('deliveries', w.appId, query)).searchedBackTo, JSON.stringify(query)).toBeNull();
+    }
+  });
+});
+
 describe('the portal', () => {
   it("finds the customer's own deliveries only", async () => {
     const mine = await world('portal-mine', 1);

@@ -4,7 +4,7 @@ import { LIVE_REFRESH_MS } from './refresh';
 import { rangeToWindow, type TimeRange } from './time-range';
 import type { ReplayResult } from '../../contract/schemas/common';
 import type { SearchablePage } from '../../contract/schemas/payload-search';
-import { isPayloadSearch, type PayloadMatch } from '../../contract/payload-search-params';
+import { isDeliverySearch, type PayloadMatch } from '../../contract/payload-search-params';
 import type { Delivery, DeliveryDetail, ReplaySelectionResult } from '../../contract/schemas/deliveries';
 import type { DeliveryStateFilter } from '../../domain/deliveries/delivery-states';
 
@@ -75,7 +75,7 @@ export function deliveriesQuery(filter: DeliveryFilter, pageSize = 50) {
     getNextPageParam: (page) => page.nextCursor ?? undefined,
     enabled: Boolean(filter.appId),
     // A live refresh would run every page's search again: a search refreshes when asked to.
-    refetchInterval: isPayloadSearch(filter) ? false : LIVE_REFRESH_MS,
+    refetchInterval: isDeliverySearch(filter) ? false : LIVE_REFRESH_MS,
   });
 }
 

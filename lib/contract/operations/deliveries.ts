@@ -23,7 +23,9 @@ export const deliveryOperations = {
       "With search or payloadPath, the deliveries whose message's payload matches, over any range, newest message " +
       'first (from and to then bound the message time): the search walks back through time for at most ' +
       'HOOKLINE_SEARCH_BUDGET_MS (default 1.5 s) and answers the matches found, searchedBackTo, and a nextCursor ' +
-      'that goes on from there (null once the range is searched). A page may hold fewer than limit matches.',
+      'that goes on from there (null once the range is searched). A page may hold fewer than limit matches. ' +
+      'eventType, errorClass, statusCode, attemptCount and minAttempts, which no index serves, walk back the same ' +
+      'way unless id, messageId or idempotencyKey narrows the list first.',
     access: 'principal',
     params: appParams,
     query: listDeliveriesQuery,

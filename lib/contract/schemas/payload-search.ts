@@ -51,7 +51,7 @@ export function searchablePage<T extends z.ZodType>(item: T) {
     searchedBackTo: timestamp
       .nullable()
       .describe(
-        'With search or payloadPath (on messages also eventType, statusCode, errorClass or minAttempts): how far back in time this page searched (every match newer than it, within the range, is on this page or an earlier one); the walk goes on from there with nextCursor, which is null once the whole range is searched. Null without a search, or when the search reached the oldest data kept.',
+        'With search or payloadPath (on messages also eventType, statusCode, errorClass or minAttempts; on deliveries eventType, errorClass, statusCode, attemptCount or minAttempts without id, messageId or idempotencyKey): how far back in time this page searched (every match newer than it, within the range, is on this page or an earlier one); the walk goes on from there with nextCursor, which is null once the whole range is searched. Null without a search, or when the search reached the oldest data kept.',
       ),
   });
 }

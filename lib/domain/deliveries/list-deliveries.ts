@@ -1,15 +1,25 @@
 import { findPage } from '../cursor';
 import { requireApp } from '../apps/require-app';
 import { readPrisma } from '../../database/read-replica';
+import { Prisma } from '../../generated/prisma/client';
 import type { DeliveryFilter } from '../../contract/schemas/deliveries';
 import type { PayloadSearchParams } from '../../contract/schemas/payload-search';
+import { isDeliverySearch } from '../../contract/payload-search-params';
+import { deliveriesCondition, eventTypeCondition } from '../search/delivery-conditions';
 import { payloadCondition } from '../search/payload-condition';
+import { expandStateFilter } from './delivery-states';
 import { deliveryInclude, deliveryView } from './delivery-view';
 import { deliveryWhere } from './delivery-where';
 import { searchDeliveries } from './search-deliveries';
 
-/** Newest first. With a payload search (search, payloadPath), the deliveries of the matching messages,
- * found by walking back through time under a budget: searchDeliveries. */
+/**
+ * Newest first. A filter an index serves (the app and time, an endpoint, a state, a delivery, message
+ * or idempotency key) is one query. A payload search, or a filter no index serves (event type, status
+ * code, error class, attempts), walks back through time under a budget instead (searchDeliveries,
+ * isDeliverySearch): such a filter that matched little read the app's whole history in one statement,
+ * 205 ms for an error class no delivery had among 1 M (PostgreSQL 15, a parallel scan of both cores),
+ * so minutes at 100 M.
+ */
 export async function listDeliveries({
   appId,
   filter,
@@ -24,8 +34,25 @@ export async function listDeliveries({
   cursor?: string;
 }) {
   await requireApp(appId);
-  const condition = payloadCondition(search);
-  if (condition) return searchDeliveries({ appId, filter, condition, limit, cursor });
+  // Checked whether or not the list walks: a payload value without its path is refused, not ignored.
+  const payload = payloadCondition(search);
+  if (isDeliverySearch({ ...filter, ...search })) {
+    // The walk's messages are those with a delivery the filter keeps: the event type first (it spares
+    // the messages of other types the payload's and the deliveries' checks).
+    const conditions = [
+      eventTypeCondition(filter.eventType),
+      payload,
+      deliveriesCondition({
+        statusCode: filter.statusCode,
+        errorClass: filter.errorClass,
+        minAttempts: filter.minAttempts,
+        attemptCount: filter.attemptCount,
+        endpointId: filter.endpointId,
+        states: filter.state === undefined ? undefined : expandStateFilter(filter.state),
+      }),
+    ].filter((c) => c !== null);
+    return searchDeliveries({ appId, filter, condition: Prisma.join(conditions, ' AND '), limit, cursor });
+  }
   const prisma = await readPrisma();
   const where = await deliveryWhere(appId, filter, prisma);
   const page = await findPage({ where, cursor, limit }, (query) =>

@@ -3,6 +3,7 @@ import { requireApp } from '../apps/require-app';
 import { readPrisma } from '../../database/read-replica';
 import { Prisma } from '../../generated/prisma/client';
 import type { ListMessagesQuery } from '../../contract/schemas/messages';
+import { deliveriesCondition, eventTypeCondition } from '../search/delivery-conditions';
 import { payloadCondition } from '../search/payload-condition';
 import { idTimeMs } from '../search/walk-back';
 import { messageIdForKey } from './message-id-for-key';
@@ -23,9 +24,15 @@ export async function listMessages(options: ListMessagesOptions) {
   await requireApp(appId);
   const where = await messageWhere(options);
   // The event type first: it spares the messages of other types the payload's and the deliveries' checks.
-  const conditions = [eventTypeCondition(options), payloadCondition(options), deliveryCondition(options)].filter(
-    (c) => c !== null,
-  );
+  const conditions = [
+    eventTypeCondition(options.eventType),
+    payloadCondition(options),
+    deliveriesCondition({
+      statusCode: options.statusCode,
+      errorClass: options.errorClass,
+      minAttempts: options.minAttempts,
+    }),
+  ].filter((c) => c !== null);
   if (conditions.length > 0) {
     // One message asked for (id, idempotency key): a walk over its millisecond alone; none for a key
     // that names no message ('').
@@ -51,38 +58,4 @@ async function messageWhere({ appId, ...filter }: ListMessagesOptions): Promise<
       filter.idempotencyKey === undefined ? filter.id : await messageIdForKey(appId, filter.idempotencyKey, filter.id),
     createdAt: { gte: filter.from, lt: filter.to },
   };
-}
-
-/**
- * The event type as SQL on `m`, or null when none is asked for. No index serves it (migration
- * 20261201100000_messages_without_event_type_index: the producers paid for one on every message, for
- * this filter alone), so it walks: a common type fills a page from the first slice.
- */
-function eventTypeCondition(filter: ListMessagesOptions): Prisma.Sql | null {
-  return filter.eventType === undefined ? null : Prisma.sql`m.event_type = ${filter.eventType}`;
-}
-
-/**
- * The list's conditions on a message's deliveries, as SQL on `m` (hookline.messages AS m), or null when
- * it has none: one of its deliveries has that last status code, error class, at least that many
- * attempts. Deliveries have no index on message_id (migration
- * 20261201090000_deliveries_by_message_through_id): each message's deliveries are read in its range of
- * deliveries_pkey, a few entries, but a message at a time, so the filter walks back through time
- * under the search budget (walk-back.ts) rather than check every message of the app in one statement.
- * OFFSET 0 keeps the EXISTS a loop over the slice's messages: turned into a join, the planner priced
- * each message's range (known only per row) at 0.5 % of a partition and hashed all of its deliveries
- * (1.7 s a page at bench:dashboard's 2.5 M, against 32 ms for the index probes it replaced).
- */
-function deliveryCondition(filter: ListMessagesOptions): Prisma.Sql | null {
-  const conditions: Prisma.Sql[] = [];
-  if (filter.statusCode !== undefined) conditions.push(Prisma.sql`d.last_status_code = ${filter.statusCode}`);
-  if (filter.errorClass !== undefined) conditions.push(Prisma.sql`d.last_error_class = ${filter.errorClass}`);
-  if (filter.minAttempts !== undefined) conditions.push(Prisma.sql`d.attempt_count >= ${filter.minAttempts}`);
-  if (conditions.length === 0) return null;
-  return Prisma.sql`EXISTS (SELECT 1 FROM hookline.deliveries AS d
-                             WHERE d.message_id = m.id
-                               AND d.id >= hookline.delivery_ids_from(m.id)
-                               AND d.id < hookline.delivery_ids_before(m.id)
-                               AND ${Prisma.join(conditions, ' AND ')}
-                            OFFSET 0)`;
 }
