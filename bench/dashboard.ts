@@ -378,6 +378,9 @@ async function measure(
       `${app}/messages?payloadPath=currency&payloadValue=usd&payloadMatch=contains&${month}&limit=50`,
     ],
     ['search: deliveries, 30 d', `${app}/deliveries?search=${encodeURIComponent('"total": 999')}&${month}&limit=50`],
+    // An error class no delivery had: the explorer walks back under the budget (no index serves the
+    // class); read in one statement, it scanned the app's whole history.
+    ['explorer: error class none had', `${app}/deliveries?errorClass=tls&limit=50`],
   ];
   console.log(`Timing ${calls.length} dashboard calls, ${RUNS} runs each after 2 warm-up runs ...`);
   const results: CallResult[] = [];

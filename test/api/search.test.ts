@@ -325,6 +325,21 @@ describe("the delivery list's filters no index serves", () => {
     expect(once.nextCursor).toBeNull();
     expect(Date.parse(once.searchedBackTo!)).toBeLessThanOrEqual(ago(95 * HOUR).getTime());
 
+    // A page of one: the next page goes on below the delivery the last one listed.
+    const single = await allPages('deliveries', w.appId, { errorClass: 'tls', limit: '1' });
+    expect(idsOf(single)).toEqual(expected);
+    // A message search's cursor is no cursor of this walk.
+    const messageCursor = (await page('messages', w.appId, { eventType: 'user.created', limit: '1' })).nextCursor!;
+    expectError(
+      await call('GET', `/v1/apps/${w.appId}/deliveries`, {
+        key: ctx.adminKey,
+        query: { errorClass: 'tls', cursor: messageCursor },
+      }),
+      400,
+      'invalid_cursor',
+      'cursor',
+    );
+
     // A tiny budget: each request reads one slice, answers short (the first pages empty) and says where
     // it got to; the cursor goes on from there. Read in one statement, the first page would have held
     // both.

@@ -10,15 +10,15 @@ import { payloadCondition } from '../search/payload-condition';
 import { expandStateFilter } from './delivery-states';
 import { deliveryInclude, deliveryView } from './delivery-view';
 import { deliveryWhere } from './delivery-where';
-import { searchDeliveries } from './search-deliveries';
+import { searchDeliveries, walkDeliveries } from './search-deliveries';
 
 /**
  * Newest first. A filter an index serves (the app and time, an endpoint, a state, a delivery, message
- * or idempotency key) is one query. A payload search, or a filter no index serves (event type, status
- * code, error class, attempts), walks back through time under a budget instead (searchDeliveries,
- * isDeliverySearch): such a filter that matched little read the app's whole history in one statement,
- * 205 ms for an error class no delivery had among 1 M (PostgreSQL 15, a parallel scan of both cores),
- * so minutes at 100 M.
+ * or idempotency key) is one query. A payload search walks the app's messages back through time under
+ * the search budget (searchDeliveries); a filter no index serves (event type, status code, error
+ * class, attempts; isDeliverySearch) walks its deliveries the same way (walkDeliveries). Read in one
+ * statement, such a filter that matched little read the app's whole history: 205 ms for an error
+ * class no delivery had among 1 M (PostgreSQL 15, a parallel scan of both cores), so minutes at 100 M.
  */
 export async function listDeliveries({
   appId,
@@ -36,9 +36,9 @@ export async function listDeliveries({
   await requireApp(appId);
   // Checked whether or not the list walks: a payload value without its path is refused, not ignored.
   const payload = payloadCondition(search);
-  if (isDeliverySearch({ ...filter, ...search })) {
-    // The walk's messages are those with a delivery the filter keeps: the event type first (it spares
-    // the messages of other types the payload's and the deliveries' checks).
+  if (payload) {
+    // The payload search walks messages; the event type first (it spares the messages of other types
+    // the payload's check), then the deliveries' own conditions.
     const conditions = [
       eventTypeCondition(filter.eventType),
       payload,
@@ -53,6 +53,7 @@ export async function listDeliveries({
     ].filter((c) => c !== null);
     return searchDeliveries({ appId, filter, condition: Prisma.join(conditions, ' AND '), limit, cursor });
   }
+  if (isDeliverySearch(filter)) return walkDeliveries({ appId, filter, limit, cursor });
   const prisma = await readPrisma();
   const where = await deliveryWhere(appId, filter, prisma);
   const page = await findPage({ where, cursor, limit }, (query) =>

@@ -1,9 +1,11 @@
-import type { Prisma } from '../../generated/prisma/client';
+import { Prisma } from '../../generated/prisma/client';
 import { readPrisma } from '../../database/read-replica';
 import { getApiSettings } from '../../runtime/api-settings';
 import type { DeliveryFilter } from '../../contract/schemas/deliveries';
 import { decodeSearchCursor, encodeSearchCursor } from '../search/search-cursor';
+import { deliveryConditionsSql } from '../search/delivery-conditions';
 import { walkBack } from '../search/walk-back';
+import { expandStateFilter } from './delivery-states';
 import { deliveriesOfMessages } from './deliveries-of-messages';
 import { deliveryInclude, deliveryView, type DeliveryRow } from './delivery-view';
 import { deliveryWhere } from './delivery-where';
@@ -52,6 +54,64 @@ export async function searchDeliveries({
       found.push(...rows);
       const last = found.at(-1);
       return found.length === limit && last ? { before: last.messageId, delivery: last.id } : null;
+    },
+  });
+  return {
+    data: found.map(deliveryView),
+    nextCursor: walk.next ? encodeSearchCursor(walk.next) : null,
+    searchedBackTo: walk.searchedBackTo,
+  };
+}
+
+/**
+ * One page of a delivery list filtered on what no index serves (event type, status code, error class,
+ * attempts; isDeliverySearch): the app's deliveries walked back through time by their own ids, newest
+ * first, in slices under the search budget, each slice through deliveries_pkey with the filter checked
+ * on its rows. `from` and `to` bound the time a delivery's id carries (its message's). A filter that
+ * matches often fills a page from the first slice; one that matches little answers within the budget
+ * and says how far back it looked.
+ */
+export async function walkDeliveries({
+  appId,
+  filter,
+  limit,
+  cursor,
+}: {
+  appId: string;
+  filter: DeliveryFilter;
+  limit: number;
+  cursor?: string;
+}) {
+  const start = decodeSearchCursor(cursor, 'deliveries');
+  const prisma = await readPrisma();
+  const conditions = deliveryConditionsSql({
+    eventType: filter.eventType,
+    statusCode: filter.statusCode,
+    errorClass: filter.errorClass,
+    minAttempts: filter.minAttempts,
+    attemptCount: filter.attemptCount,
+    endpointId: filter.endpointId,
+    states: filter.state === undefined ? undefined : expandStateFilter(filter.state),
+  });
+  const found: DeliveryRow[] = [];
+  const walk = await walkBack({
+    appId,
+    table: 'deliveries',
+    condition: conditions.length > 0 ? Prisma.join(conditions, ' AND ') : Prisma.sql`true`,
+    fromMs: filter.from?.getTime(),
+    toMs: filter.to?.getTime(),
+    start,
+    budgetMs: getApiSettings().searchBudgetMs,
+    take: async (deliveryIds) => {
+      // Every id of the slice matches; the page keeps what it has room for, newest first.
+      const rows = await prisma.delivery.findMany({
+        where: { appId, id: { in: deliveryIds.slice(0, limit - found.length) } },
+        include: deliveryInclude,
+        orderBy: { id: 'desc' },
+      });
+      found.push(...rows);
+      const last = found.at(-1);
+      return found.length === limit && last ? { before: last.id } : null;
     },
   });
   return {

@@ -22,25 +22,34 @@ export function eventTypeCondition(eventType: string | undefined): Prisma.Sql | 
 }
 
 /**
- * The conditions on a message's deliveries, as SQL on `m` (hookline.messages AS m), or null when there
- * are none: one of its deliveries has that last status code, error class, number of attempts, endpoint
- * and state. Deliveries have no index on message_id (migration
- * 20261201090000_deliveries_by_message_through_id): each message's deliveries are read in its range of
- * deliveries_pkey, a few entries, but a message at a time, so a list with such a condition walks back
- * through time under the search budget (walk-back.ts) rather than check every message of the app in
- * one statement. OFFSET 0 keeps the EXISTS a loop over the slice's messages: turned into a join, the
- * planner priced each message's range (known only per row) at 0.5 % of a partition and hashed all of
- * its deliveries (1.7 s a page at bench:dashboard's 2.5 M, against 32 ms for the index probes it
- * replaced).
+ * The conditions on one delivery, as SQL on `d` (hookline.deliveries AS d): its event type, last status
+ * code, error class, number of attempts, endpoint and state. Empty when none is asked for.
  */
-export function deliveriesCondition(conditions: DeliveryConditions): Prisma.Sql | null {
+export function deliveryConditionsSql(conditions: DeliveryConditions & { eventType?: string }): Prisma.Sql[] {
   const sql: Prisma.Sql[] = [];
+  if (conditions.eventType !== undefined) sql.push(Prisma.sql`d.event_type = ${conditions.eventType}`);
   if (conditions.statusCode !== undefined) sql.push(Prisma.sql`d.last_status_code = ${conditions.statusCode}`);
   if (conditions.errorClass !== undefined) sql.push(Prisma.sql`d.last_error_class = ${conditions.errorClass}`);
   if (conditions.minAttempts !== undefined) sql.push(Prisma.sql`d.attempt_count >= ${conditions.minAttempts}`);
   if (conditions.attemptCount !== undefined) sql.push(Prisma.sql`d.attempt_count = ${conditions.attemptCount}`);
   if (conditions.endpointId !== undefined) sql.push(Prisma.sql`d.endpoint_id = ${conditions.endpointId}`);
   if (conditions.states !== undefined) sql.push(statesCondition(conditions.states));
+  return sql;
+}
+
+/**
+ * The conditions on a message's deliveries, as SQL on `m` (hookline.messages AS m), or null when there
+ * are none: one of its deliveries meets them all (deliveryConditionsSql). Deliveries have no index on
+ * message_id (migration 20261201090000_deliveries_by_message_through_id): each message's deliveries
+ * are read in its range of deliveries_pkey, a few entries, but a message at a time, so a list with
+ * such a condition walks back through time under the search budget (walk-back.ts) rather than check
+ * every message of the app in one statement. OFFSET 0 keeps the EXISTS a loop over the slice's
+ * messages: turned into a join, the planner priced each message's range (known only per row) at 0.5 %
+ * of a partition and hashed all of its deliveries (1.7 s a page at bench:dashboard's 2.5 M, against
+ * 32 ms for the index probes it replaced).
+ */
+export function deliveriesCondition(conditions: DeliveryConditions): Prisma.Sql | null {
+  const sql = deliveryConditionsSql(conditions);
   if (sql.length === 0) return null;
   return Prisma.sql`EXISTS (SELECT 1 FROM hookline.deliveries AS d
                              WHERE d.message_id = m.id

@@ -2,11 +2,13 @@
 // id, newest first (an id's first 12 hex digits are its milliseconds), so its position is a message id:
 // the next page searches the ids below it. A delivery search whose page filled up inside one message's
 // deliveries also carries the last delivery listed: the next page starts with that message's
-// deliveries below it.
+// deliveries below it. A delivery list filtered on what no index serves walks deliveries by their own
+// ids instead: its position is the last delivery listed.
 import { DomainError } from '../errors';
 
 export interface SearchPosition {
-  /** A message id: the search goes on with the ids below it (with `delivery`, with it too). */
+  /** A message id (a delivery id when the walk reads deliveries): the search goes on with the ids below
+   * it (with `delivery`, with it too). */
   before: string;
   /** The last delivery listed of message `before`: its deliveries with smaller ids are still to come. */
   delivery?: string;
@@ -24,7 +26,11 @@ export function encodeSearchCursor(position: SearchPosition): string {
   ).toString('base64url');
 }
 
-export function decodeSearchCursor(cursor: string | undefined): SearchPosition | undefined {
+/** `walked`: what the walk reads (walk-back.ts); a walk of deliveries is positioned by a delivery id. */
+export function decodeSearchCursor(
+  cursor: string | undefined,
+  walked: 'messages' | 'deliveries' = 'messages',
+): SearchPosition | undefined {
   if (cursor === undefined) return undefined;
   try {
     const { s, d, w } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
@@ -34,7 +40,7 @@ export function decodeSearchCursor(cursor: string | undefined): SearchPosition |
     };
     if (
       typeof s === 'string' &&
-      MESSAGE_ID.test(s) &&
+      (walked === 'messages' ? MESSAGE_ID.test(s) : DELIVERY_ID.test(s) && d === undefined) &&
       (d === undefined || (typeof d === 'string' && DELIVERY_ID.test(d))) &&
       (w === undefined || (typeof w === 'number' && Number.isFinite(w) && w > 0))
     ) {

@@ -46,9 +46,19 @@ export const messageIdAt = (ms: number, prefix = 'msg') =>
 /** The millisecond an id (msg_…, dlv_…) was made in. */
 export const idTimeMs = (id: string) => parseInt(id.slice(id.indexOf('_') + 1, id.indexOf('_') + 13), 16);
 
+/** What a walk reads: messages (`m`, hookline.messages AS m), or deliveries (`d`), by their own ids. */
+export type WalkedTable = 'messages' | 'deliveries';
+
+const WALKED: Record<WalkedTable, { relation: Prisma.Sql; alias: Prisma.Sql; prefix: string }> = {
+  messages: { relation: Prisma.sql`hookline.messages AS m`, alias: Prisma.raw('m'), prefix: 'msg' },
+  deliveries: { relation: Prisma.sql`hookline.deliveries AS d`, alias: Prisma.raw('d'), prefix: 'dlv' },
+};
+
 export interface WalkBackOptions {
   appId: string;
-  /** The payload condition on `m` (hookline.messages AS m): payloadCondition(). */
+  /** Messages (the default), or deliveries: a list filtered on what no index serves (list-deliveries.ts). */
+  table?: WalkedTable;
+  /** The condition on `m` (hookline.messages AS m; payloadCondition()), or on `d` when walking deliveries. */
   condition: Prisma.Sql;
   /** Messages with ids at or after this instant only (the range's start); none: the oldest kept. */
   fromMs?: number;
@@ -58,8 +68,8 @@ export interface WalkBackOptions {
   start?: SearchPosition;
   budgetMs: number;
   /**
-   * Matching message ids of one slice, newest first. The caller keeps the rows its page wants and
-   * answers where the next page must start once its page is full, or null to go on.
+   * Matching ids (of messages, or of deliveries) of one slice, newest first. The caller keeps the rows
+   * its page wants and answers where the next page must start once its page is full, or null to go on.
    */
   take: (messageIds: string[]) => Promise<SearchPosition | null>;
 }
@@ -79,11 +89,15 @@ interface Partition {
 export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult> {
   const startedAt = performance.now();
   const prisma = await readPrisma();
-  // The app's oldest message ends the walk (an id is never earlier than its created_at): one probe of
-  // (app_id, created_at) per partition, and no walk through years of a legacy partition's MINVALUE.
+  const table = options.table ?? 'messages';
+  const { relation, alias, prefix } = WALKED[table];
+  const idAt = (ms: number) => messageIdAt(ms, prefix);
+  // The app's oldest message ends the walk (an id is never earlier than its created_at, and a
+  // delivery's never earlier than its message's): one probe of (app_id, created_at) per partition, and
+  // no walk through years of a legacy partition's MINVALUE. Deliveries are partitioned as messages are.
   const [partitions, [clock], [oldestMessage]] = await Promise.all([
     prisma.$queryRaw<Partition[]>`
-      SELECT lower_at, upper_at FROM hookline.time_partitions('messages') WHERE NOT detach_pending ORDER BY lower_at NULLS FIRST`,
+      SELECT lower_at, upper_at FROM hookline.time_partitions(${table}) WHERE NOT detach_pending ORDER BY lower_at NULLS FIRST`,
     prisma.$queryRaw<{ now: Date }[]>`SELECT clock_timestamp() AS now`,
     prisma.$queryRaw<{ created_at: Date }[]>`
       SELECT created_at FROM hookline.messages WHERE app_id = ${options.appId} ORDER BY created_at LIMIT 1`,
@@ -95,11 +109,11 @@ export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult
     partitions[0]?.lower_at?.getTime() ?? 0,
     oldestMessage.created_at.getTime(),
   );
-  const floorId = messageIdAt(floorMs);
+  const floorId = idAt(floorMs);
   const exhausted = (): WalkBackResult => ({ next: null, searchedBackTo: new Date(floorMs) });
 
   // The walk's position: ids below `upper` are still to search (and `upper` itself when inclusive).
-  let upper = options.start?.before ?? messageIdAt(options.toMs ?? clock!.now.getTime() + MINUTE);
+  let upper = options.start?.before ?? idAt(options.toMs ?? clock!.now.getTime() + MINUTE);
   let inclusive = options.start?.delivery !== undefined;
   // Carried from the last page: a walk that had grown its slices over an empty week goes on with them.
   let sliceMs = Math.min(MAX_SLICE_MS, Math.max(MIN_SLICE_MS, options.start?.sliceMs ?? FIRST_SLICE_MS));
@@ -122,21 +136,21 @@ export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult
       sliceMs = Math.max(MIN_SLICE_MS, Math.min(sliceMs, (0.8 * leftMs) / msPerSpanMs));
     }
     // The newest partition holding ids below the position; none: retention dropped everything older.
-    const partition = partitions.findLast((p) => p.lower_at === null || messageIdAt(p.lower_at.getTime()) < upper);
+    const partition = partitions.findLast((p) => p.lower_at === null || idAt(p.lower_at.getTime()) < upper);
     if (!partition) return exhausted();
     // A slice may span several partitions (one-minute periods: a 15-minute slice reads 15 of them,
     // in id order, each through its primary key); it starts below the gap retention left above it.
     const positionMs = Math.min(idTimeMs(upper), partition.upper_at?.getTime() ?? Infinity);
     const lowerMs = Math.max(floorMs, positionMs - sliceMs);
-    const lower = messageIdAt(lowerMs);
+    const lower = idAt(lowerMs);
 
     const sliceStarted = performance.now();
     const query = (db: Pick<typeof prisma, '$queryRaw'>) => db.$queryRaw<{ id: string }[]>`
-      SELECT m.id FROM hookline.messages AS m
-       WHERE m.app_id = ${options.appId}
-         AND m.id >= ${lower} AND ${inclusive ? Prisma.sql`m.id <= ${upper}` : Prisma.sql`m.id < ${upper}`}
+      SELECT ${alias}.id FROM ${relation}
+       WHERE ${alias}.app_id = ${options.appId}
+         AND ${alias}.id >= ${lower} AND ${inclusive ? Prisma.sql`${alias}.id <= ${upper}` : Prisma.sql`${alias}.id < ${upper}`}
          AND ${options.condition}
-       ORDER BY m.id DESC
+       ORDER BY ${alias}.id DESC
        LIMIT ${CHUNK}`;
     let rows: { id: string }[];
     // Bounded by the budget left (the first slice by at least FIRST_QUERY_MS), except a first slice
