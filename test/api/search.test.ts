@@ -383,6 +383,59 @@ describe("the delivery list's filters no index serves", () => {
   });
 });
 
+describe("the message list's conditions on deliveries", () => {
+  it('walks the deliveries, lists each message once however its deliveries fall across pages', async () => {
+    const w = await world('messages-by-deliveries');
+    const messages: Awaited<ReturnType<typeof messageAt>>[] = [];
+    for (let i = 40; i >= 1; i--) messages.unshift(await messageAt(w, ago(i * 3 * HOUR), { n: i }));
+    // Three messages failed with a TLS error: the newest and the oldest on both endpoints, one between
+    // on one; and two messages of one millisecond, each on one endpoint.
+    const failed = [messages[0]!, messages[17]!, messages[39]!];
+    const twin = await messageAt(w, ago(50 * HOUR), { twin: 1 });
+    const twinAt = idTimeMs(twin.messageId);
+    const { rows } = await ctx.db.pool.query<{ id: string }>(
+      `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at)
+       VALUES (hookline.id_at('msg', to_timestamp($2 / 1000.0)) || substr(hookline.new_id(''), 14), $1, 'invoice.paid',
+               '{"twin": 2}', to_timestamp($2 / 1000.0)) RETURNING id`,
+      [w.appId, twinAt],
+    );
+    const twinMessageIds = [twin.messageId, rows[0]!.id];
+    await ctx.db.pool.query(
+      `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
+              last_error_class, claimable_at, created_at)
+       VALUES (hookline.new_id('dlv', $2), $1, $2, $3, 'invoice.paid', 'pending', 1, 'tls', now() + interval '1 hour',
+               to_timestamp($4 / 1000.0))`,
+      [w.appId, rows[0]!.id, w.endpoints[0], twinAt],
+    );
+    await ctx.db.pool.query(
+      `UPDATE hookline.deliveries SET last_error_class = 'tls', attempt_count = 2
+        WHERE app_id = $1 AND (message_id = ANY ($2) OR (message_id = $3 AND endpoint_id = $4))`,
+      [w.appId, [failed[0]!.messageId, failed[2]!.messageId, twin.messageId], failed[1]!.messageId, w.endpoints[1]],
+    );
+    // Newest first by id: an id starts with its millisecond.
+    const expected = [...failed.map((m) => m.messageId), ...twinMessageIds].sort().reverse();
+
+    const once = await page('messages', w.appId, { errorClass: 'tls' });
+    expect(once.data.map((row) => row.id)).toEqual(expected);
+    expect(once.nextCursor).toBeNull();
+    // Pages of one: each message once, in order; the twins' millisecond is read whole, so its page
+    // holds both.
+    const single = await allPages('messages', w.appId, { errorClass: 'tls', limit: '1' });
+    expect(idsOf(single)).toEqual(expected);
+    expect(single.some((p) => p.data.length === 2)).toBe(true);
+    tinyBudget();
+    const walked = await allPages('messages', w.appId, { errorClass: 'tls', limit: '2' });
+    expect(idsOf(walked)).toEqual(expected);
+    expect(walked.length).toBeGreaterThan(3);
+    resetBudget();
+    // With the event type, and with the other conditions on deliveries.
+    expect((await page('messages', w.appId, { errorClass: 'tls', eventType: 'user.created' })).data).toEqual([]);
+    expect((await page('messages', w.appId, { minAttempts: '2' })).data.map((row) => row.id)).toEqual(
+      expected.filter((id) => id !== twinMessageIds[1]),
+    );
+  });
+});
+
 describe('the portal', () => {
   it("finds the customer's own deliveries only", async () => {
     const mine = await world('portal-mine', 1);
@@ -430,6 +483,45 @@ describe('a budget that holds however dense the history', () => {
     }
     // 1.6 s of work in pages of 300 ms: several pages, and the walk reached the end.
     expect(pages).toBeGreaterThan(3);
+  });
+});
+
+describe('a walk of whole milliseconds', () => {
+  it('never splits a millisecond between two calls of take, even where a chunk of 500 ends inside one', async () => {
+    const w = await world('whole-milliseconds', 1);
+    const base = Date.now() - 2 * HOUR;
+    // 25 milliseconds of 21 deliveries each: the first chunk of 500 ends inside the 24th.
+    await ctx.db.pool.query(
+      `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, created_at)
+       SELECT hookline.id_at('dlv', to_timestamp(($2::bigint + ms) / 1000.0)) || substr(hookline.new_id(''), 14), $1,
+              hookline.id_at('msg', to_timestamp(($2::bigint + ms) / 1000.0)) || substr(hookline.new_id(''), 14), $3,
+              'invoice.paid', 'succeeded', to_timestamp(($2::bigint + ms) / 1000.0)
+         FROM generate_series(0, 24) AS ms, generate_series(1, 21) AS k`,
+      [w.appId, base, w.endpoints[0]],
+    );
+    await messageAt(w, new Date(base - HOUR), { oldest: true });
+    const calls: string[][] = [];
+    const walk = await walkBack({
+      appId: w.appId,
+      table: 'deliveries',
+      condition: Prisma.sql`d.state = 'succeeded'`,
+      wholeMilliseconds: true,
+      budgetMs: 60_000,
+      take: async (ids) => {
+        calls.push(ids);
+        return null;
+      },
+    });
+    expect(walk.next).toBeNull();
+    const all = calls.flat();
+    expect(new Set(all).size).toBe(525);
+    expect(all.length).toBe(525);
+    expect(calls.length).toBeGreaterThan(1);
+    for (const ids of calls) {
+      const perMs = new Map<number, number>();
+      for (const id of ids) perMs.set(idTimeMs(id), (perMs.get(idTimeMs(id)) ?? 0) + 1);
+      expect([...perMs.values()].every((count) => count === 21)).toBe(true);
+    }
   });
 });
 

@@ -3,12 +3,12 @@ import { requireApp } from '../apps/require-app';
 import { readPrisma } from '../../database/read-replica';
 import { Prisma } from '../../generated/prisma/client';
 import type { ListMessagesQuery } from '../../contract/schemas/messages';
-import { deliveriesCondition, eventTypeCondition } from '../search/delivery-conditions';
+import { deliveriesCondition, deliveryConditionsSql, eventTypeCondition } from '../search/delivery-conditions';
 import { payloadCondition } from '../search/payload-condition';
 import { idTimeMs } from '../search/walk-back';
 import { messageIdForKey } from './message-id-for-key';
 import { withOutcomes } from './with-outcomes';
-import { searchMessages } from './search-messages';
+import { searchMessages, searchMessagesByDeliveries } from './search-messages';
 
 type ListMessagesOptions = Omit<ListMessagesQuery, 'limit'> & { appId: string; limit: number };
 
@@ -17,16 +17,39 @@ type ListMessagesOptions = Omit<ListMessagesQuery, 'limit'> & { appId: string; l
  * message row needs: id and idempotency key are unique lookups (a key through
  * hookline.idempotency_keys), the time range rides (app_id, created_at). The event type, a payload
  * search (search, payloadPath) and a condition on the messages' deliveries (status code, error class,
- * attempts) walk back through time under a budget instead: searchMessages.
+ * attempts) walk back through time under a budget instead: searchMessages walks the messages, and
+ * searchMessagesByDeliveries the deliveries when only their conditions (and the event type) are asked.
  */
 export async function listMessages(options: ListMessagesOptions) {
   const { appId, limit, cursor } = options;
   await requireApp(appId);
   const where = await messageWhere(options);
+  const payload = payloadCondition(options);
+  const onDeliveries =
+    options.statusCode !== undefined || options.errorClass !== undefined || options.minAttempts !== undefined;
+  if (onDeliveries && payload === null && where.id === undefined) {
+    // A condition on the messages' deliveries, no payload search and no one message asked for: the
+    // deliveries are walked, each naming its message (searchMessagesByDeliveries); a delivery's event
+    // type is its message's.
+    return searchMessagesByDeliveries({
+      appId,
+      where,
+      deliveryConditions: deliveryConditionsSql({
+        eventType: options.eventType,
+        statusCode: options.statusCode,
+        errorClass: options.errorClass,
+        minAttempts: options.minAttempts,
+      }),
+      limit,
+      cursor,
+      from: options.from,
+      to: options.to,
+    });
+  }
   // The event type first: it spares the messages of other types the payload's and the deliveries' checks.
   const conditions = [
     eventTypeCondition(options.eventType),
-    payloadCondition(options),
+    payload,
     deliveriesCondition({
       statusCode: options.statusCode,
       errorClass: options.errorClass,

@@ -60,6 +60,12 @@ export interface WalkBackOptions {
   table?: WalkedTable;
   /** The condition on `m` (hookline.messages AS m; payloadCondition()), or on `d` when walking deliveries. */
   condition: Prisma.Sql;
+  /**
+   * Hand `take` whole milliseconds only (the ids of a millisecond are never split between two calls,
+   * but for a chunk that is all one millisecond), for a caller that lists what the ids name, and must
+   * see every id that names it at once (searchMessagesByDeliveries).
+   */
+  wholeMilliseconds?: boolean;
   /** Messages with ids at or after this instant only (the range's start); none: the oldest kept. */
   fromMs?: number;
   /** Messages with ids before this instant only; none: now (the database's clock) and a minute. */
@@ -179,12 +185,22 @@ export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult
     const factor = Math.min(full ? 1 : 4, Math.max(0.25, targetMs / Math.max(tookMs, 0.5)));
     sliceMs = Math.min(MAX_SLICE_MS, Math.max(MIN_SLICE_MS, sliceMs * factor));
 
-    if (rows.length > 0) {
-      const stop = await options.take(rows.map((row) => row.id));
+    // The walk goes on below the last row of a full chunk, or below the slice. With wholeMilliseconds,
+    // a full chunk is cut back to its whole milliseconds: the rows of its last one come again, all of
+    // them, with the next chunk (unless the chunk is all one millisecond: then the walk goes on inside it).
+    let ids = rows.map((row) => row.id);
+    let next = full ? ids.at(-1)! : lower;
+    if (full && options.wholeMilliseconds && idTimeMs(ids[0]!) !== idTimeMs(next)) {
+      const lastMs = idTimeMs(next);
+      ids = ids.filter((id) => idTimeMs(id) !== lastMs);
+      next = idAt(lastMs + 1);
+    }
+    if (ids.length > 0) {
+      const stop = await options.take(ids);
       if (stop)
         return { next: { ...stop, sliceMs: Math.round(sliceMs) }, searchedBackTo: new Date(idTimeMs(stop.before)) };
     }
-    upper = full ? rows.at(-1)!.id : lower;
+    upper = next;
     inclusive = false;
     if (performance.now() - startedAt >= options.budgetMs && upper > floorId) return here();
   }
