@@ -110,11 +110,14 @@ describe('hookline.install_pg_net_compat', () => {
     await query('SELECT hookline.uninstall_pg_net_compat()');
   });
 
-  it('runs a pg_net trigger and the diagnostic query unchanged, delivered by a worker', async () => {
-    await query('SELECT hookline.install_pg_net_compat()');
-    const base = receiver.url;
-    // Written for pg_net: named and positional arguments, all three methods.
-    await db.pool.query(`
+  it(
+    'runs a pg_net trigger and the diagnostic query unchanged, delivered by a worker',
+    { timeout: 90_000 },
+    async () => {
+      await query('SELECT hookline.install_pg_net_compat()');
+      const base = receiver.url;
+      // Written for pg_net: named and positional arguments, all three methods.
+      await db.pool.query(`
       CREATE TABLE orders (id bigserial PRIMARY KEY, status text NOT NULL);
       CREATE FUNCTION orders_webhook() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -136,43 +139,46 @@ describe('hookline.install_pg_net_compat', () => {
       INSERT INTO orders (status) VALUES ('new');
       UPDATE orders SET status = 'paid';
       DELETE FROM orders;`);
-    expect(await countRows(db.pool, 'messages', `request_id IS NOT NULL`)).toBe(3);
+      expect(await countRows(db.pool, 'messages', `request_id IS NOT NULL`)).toBe(3);
 
-    await startTestWorker(db.url);
-    await receiver.waitForRequests(3);
-    // Three endpoints, sent concurrently: in any order.
-    const sent = receiver.requests.map(({ method, path, body }) => ({ method, path, body }));
-    expect(sent.sort((a, b) => a.method.localeCompare(b.method))).toEqual([
-      { method: 'DELETE', path: '/orders/1', body: '' },
-      { method: 'GET', path: '/orders/1?status=paid', body: '' },
-      { method: 'POST', path: '/orders', body: '{"id": 1, "status": "new"}' },
-    ]);
-    expect(receiver.requests.find((request) => request.method === 'POST')!.headers['x-shop']).toBe('arrakis');
+      await startTestWorker(db.url);
+      await receiver.waitForRequests(3);
+      // Three endpoints, sent concurrently: in any order.
+      const sent = receiver.requests.map(({ method, path, body }) => ({ method, path, body }));
+      expect(sent.sort((a, b) => a.method.localeCompare(b.method))).toEqual([
+        { method: 'DELETE', path: '/orders/1', body: '' },
+        { method: 'GET', path: '/orders/1?status=paid', body: '' },
+        { method: 'POST', path: '/orders', body: '{"id": 1, "status": "new"}' },
+      ]);
+      expect(receiver.requests.find((request) => request.method === 'POST')!.headers['x-shop']).toBe('arrakis');
 
-    const summary = await waitUntil(
-      async () => {
-        const rows = await query(DIAGNOSTIC_QUERY);
-        return rows.length === 1 && rows[0]!.count === 3 ? rows : null;
-      },
-      { what: 'three responses in net._http_response' },
-    );
-    expect(summary).toEqual([{ count: 3, status_code: 200, error_msg: null }]);
-    const [first] = await query<{ id: number }>(`SELECT min(id) AS id FROM net._http_response`);
-    expect(
-      await query(
-        `SELECT status::text, message, (response).status_code, pg_typeof(r)::text AS type
+      const summary = await waitUntil(
+        async () => {
+          const rows = await query(DIAGNOSTIC_QUERY);
+          return rows.length === 1 && rows[0]!.count === 3 ? rows : null;
+        },
+        // Each read of the view may compile for seconds on a PostgreSQL with JIT (Debian's 15: 6.5 s a read
+        // with 20 time partitions, 25 ms with jit off), so the wait allows several.
+        { what: 'three responses in net._http_response', timeoutMs: 40_000 },
+      );
+      expect(summary).toEqual([{ count: 3, status_code: 200, error_msg: null }]);
+      const [first] = await query<{ id: number }>(`SELECT min(id) AS id FROM net._http_response`);
+      expect(
+        await query(
+          `SELECT status::text, message, (response).status_code, pg_typeof(r)::text AS type
            FROM net.http_collect_response($1) AS r`,
-        [first!.id],
-      ),
-    ).toEqual([{ status: 'SUCCESS', message: 'ok', status_code: 200, type: 'net.http_response_result' }]);
-    expect(await query(`SELECT status::text, message FROM net.http_collect_response(424242, async := true)`)).toEqual([
-      { status: 'ERROR', message: 'request matching request_id not found' },
-    ]);
+          [first!.id],
+        ),
+      ).toEqual([{ status: 'SUCCESS', message: 'ok', status_code: 200, type: 'net.http_response_result' }]);
+      expect(await query(`SELECT status::text, message FROM net.http_collect_response(424242, async := true)`)).toEqual(
+        [{ status: 'ERROR', message: 'request matching request_id not found' }],
+      );
 
-    await stopTestWorkers();
-    await db.pool.query('DROP TABLE orders; DROP FUNCTION orders_webhook()');
-    await query('SELECT hookline.uninstall_pg_net_compat()');
-  });
+      await stopTestWorkers();
+      await db.pool.query('DROP TABLE orders; DROP FUNCTION orders_webhook()');
+      await query('SELECT hookline.uninstall_pg_net_compat()');
+    },
+  );
 
   it('refuses where pg_net is installed, saying how to switch', async () => {
     // pg_net cannot be installed here; its catalog row is what the install looks at. Inserted as the
