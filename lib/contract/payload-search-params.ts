@@ -55,9 +55,10 @@ export interface DeliveryWalkParams extends PayloadSearchParams {
  */
 export const isDeliverySearch = (params: DeliveryWalkParams) =>
   isPayloadSearch(params) ||
-  (params.id === undefined &&
-    params.messageId === undefined &&
-    params.idempotencyKey === undefined &&
-    [params.eventType, params.statusCode, params.errorClass, params.attemptCount, params.minAttempts].some(
-      (value) => value !== undefined,
-    ));
+  (!given(params.id) &&
+    !given(params.messageId) &&
+    !given(params.idempotencyKey) &&
+    [params.eventType, params.statusCode, params.errorClass, params.attemptCount, params.minAttempts].some(given));
+
+/** An empty value in a page's URL is no filter: the API client leaves it out of the request. */
+const given = (value: unknown) => value !== undefined && value !== '';

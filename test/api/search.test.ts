@@ -486,6 +486,34 @@ describe('a budget that holds however dense the history', () => {
   });
 });
 
+describe('a millisecond of more than a chunk', () => {
+  it('lists every message of it once, when one millisecond names more than a page and a chunk of 500', async () => {
+    const w = await world('one-busy-millisecond', 1);
+    const at = Date.now() - 3 * HOUR;
+    // 600 messages of one millisecond (a bulk insert), each with one delivery that timed out.
+    await ctx.db.pool.query(
+      `WITH m AS (
+         INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at)
+         SELECT hookline.id_at('msg', to_timestamp($2::bigint / 1000.0)) || substr(hookline.new_id(''), 14), $1,
+                'invoice.paid', '{}', to_timestamp($2::bigint / 1000.0)
+           FROM generate_series(1, 600) RETURNING id, created_at)
+       INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
+              last_error_class, created_at)
+       SELECT hookline.new_id('dlv', m.id), $1, m.id, $3, 'invoice.paid', 'dead', 3, 'timeout', m.created_at FROM m`,
+      [w.appId, at, w.endpoints[0]],
+    );
+    await messageAt(w, new Date(at - HOUR), { older: true });
+    const pages = await allPages('messages', w.appId, { errorClass: 'timeout', limit: '50' });
+    const ids = idsOf(pages);
+    expect(ids.length).toBe(600);
+    expect(new Set(ids).size).toBe(600);
+    // The explorer's walk lists each delivery once, pages of 50.
+    const deliveries = await allPages('deliveries', w.appId, { errorClass: 'timeout', limit: '50' });
+    expect(new Set(idsOf(deliveries)).size).toBe(600);
+    expect(idsOf(deliveries).length).toBe(600);
+  });
+});
+
 describe('a walk of whole milliseconds', () => {
   it('never splits a millisecond between two calls of take, even where a chunk of 500 ends inside one', async () => {
     const w = await world('whole-milliseconds', 1);

@@ -63,6 +63,10 @@ export async function searchDeliveries({
   };
 }
 
+// A message's id is made in its producer's transaction, its created_at at that transaction's start, and
+// its deliveries' ids carry the message's time (search-messages.ts says the same of messages).
+const TRANSACTION_MARGIN_MS = 5 * 60_000;
+
 /**
  * One page of a delivery list filtered on what no index serves (event type, status code, error class,
  * attempts; isDeliverySearch): the app's deliveries walked back through time by their own ids, newest
@@ -99,17 +103,22 @@ export async function walkDeliveries({
     table: 'deliveries',
     condition: conditions.length > 0 ? Prisma.join(conditions, ' AND ') : Prisma.sql`true`,
     fromMs: filter.from?.getTime(),
-    toMs: filter.to?.getTime(),
+    // A delivery's id carries its message's time, which can be before its created_at (the producer's
+    // transaction, or a backfill's delivery made today for last week's message): the range's end is
+    // searched from a margin after it, and created_at decides.
+    toMs: filter.to === undefined ? undefined : filter.to.getTime() + TRANSACTION_MARGIN_MS,
     start,
     budgetMs: getApiSettings().searchBudgetMs,
     take: async (deliveryIds) => {
-      // Every id of the slice matches; the page keeps what it has room for, newest first.
+      // Every id of the chunk matches the filter; `from` and `to` also bound created_at, as in the list
+      // that does not walk. The page keeps what it has room for, newest first, and ends on the last row
+      // it listed: a row of the chunk gone meanwhile, or outside the range, is skipped, not its followers.
       const rows = await prisma.delivery.findMany({
-        where: { appId, id: { in: deliveryIds.slice(0, limit - found.length) } },
+        where: { appId, id: { in: deliveryIds }, createdAt: { gte: filter.from, lt: filter.to } },
         include: deliveryInclude,
         orderBy: { id: 'desc' },
       });
-      found.push(...rows);
+      found.push(...rows.slice(0, limit - found.length));
       const last = found.at(-1);
       return found.length === limit && last ? { before: last.id } : null;
     },

@@ -62,8 +62,8 @@ export interface WalkBackOptions {
   condition: Prisma.Sql;
   /**
    * Hand `take` whole milliseconds only (the ids of a millisecond are never split between two calls,
-   * but for a chunk that is all one millisecond), for a caller that lists what the ids name, and must
-   * see every id that names it at once (searchMessagesByDeliveries).
+   * and the walk never stops inside one), for a caller that lists what the ids name, and must see every
+   * id that names it at once (searchMessagesByDeliveries).
    */
   wholeMilliseconds?: boolean;
   /** Messages with ids at or after this instant only (the range's start); none: the oldest kept. */
@@ -187,13 +187,25 @@ export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult
 
     // The walk goes on below the last row of a full chunk, or below the slice. With wholeMilliseconds,
     // a full chunk is cut back to its whole milliseconds: the rows of its last one come again, all of
-    // them, with the next chunk (unless the chunk is all one millisecond: then the walk goes on inside it).
+    // them, with the next chunk. A chunk that is all one millisecond is read to that millisecond's end
+    // instead, however many rows it holds, so that no call of take, and no page, ends inside one.
     let ids = rows.map((row) => row.id);
     let next = full ? ids.at(-1)! : lower;
-    if (full && options.wholeMilliseconds && idTimeMs(ids[0]!) !== idTimeMs(next)) {
+    if (full && options.wholeMilliseconds) {
       const lastMs = idTimeMs(next);
-      ids = ids.filter((id) => idTimeMs(id) !== lastMs);
-      next = idAt(lastMs + 1);
+      if (idTimeMs(ids[0]!) !== lastMs) {
+        ids = ids.filter((id) => idTimeMs(id) !== lastMs);
+        next = idAt(lastMs + 1);
+      } else {
+        const rest = await prisma.$queryRaw<{ id: string }[]>`
+          SELECT ${alias}.id FROM ${relation}
+           WHERE ${alias}.app_id = ${options.appId}
+             AND ${alias}.id >= ${idAt(lastMs)} AND ${alias}.id < ${next}
+             AND ${options.condition}
+           ORDER BY ${alias}.id DESC`;
+        ids.push(...rest.map((row) => row.id));
+        next = idAt(lastMs);
+      }
     }
     if (ids.length > 0) {
       const stop = await options.take(ids);
