@@ -5,9 +5,8 @@ import { Prisma } from '../../generated/prisma/client';
 import type { DeliveryFilter } from '../../contract/schemas/deliveries';
 import type { PayloadSearchParams } from '../../contract/schemas/payload-search';
 import { isDeliverySearch } from '../../contract/payload-search-params';
-import { deliveriesCondition, eventTypeCondition } from '../search/delivery-conditions';
+import { conditionsOfFilter, deliveriesCondition, eventTypeCondition } from '../search/delivery-conditions';
 import { payloadCondition } from '../search/payload-condition';
-import { expandStateFilter } from './delivery-states';
 import { deliveryInclude, deliveryView } from './delivery-view';
 import { deliveryWhere } from './delivery-where';
 import { searchDeliveries, walkDeliveries } from './search-deliveries';
@@ -42,14 +41,7 @@ export async function listDeliveries({
     const conditions = [
       eventTypeCondition(filter.eventType),
       payload,
-      deliveriesCondition({
-        statusCode: filter.statusCode,
-        errorClass: filter.errorClass,
-        minAttempts: filter.minAttempts,
-        attemptCount: filter.attemptCount,
-        endpointId: filter.endpointId,
-        states: filter.state === undefined ? undefined : expandStateFilter(filter.state),
-      }),
+      deliveriesCondition(conditionsOfFilter(filter)),
     ].filter((c) => c !== null);
     return searchDeliveries({ appId, filter, condition: Prisma.join(conditions, ' AND '), limit, cursor });
   }

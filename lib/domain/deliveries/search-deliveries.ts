@@ -3,9 +3,8 @@ import { readPrisma } from '../../database/read-replica';
 import { getApiSettings } from '../../runtime/api-settings';
 import type { DeliveryFilter } from '../../contract/schemas/deliveries';
 import { decodeSearchCursor, encodeSearchCursor } from '../search/search-cursor';
-import { deliveryConditionsSql } from '../search/delivery-conditions';
+import { conditionsOfFilter, deliveryConditionsSql } from '../search/delivery-conditions';
 import { walkBack } from '../search/walk-back';
-import { expandStateFilter } from './delivery-states';
 import { deliveriesOfMessages } from './deliveries-of-messages';
 import { deliveryInclude, deliveryView, type DeliveryRow } from './delivery-view';
 import { deliveryWhere } from './delivery-where';
@@ -88,15 +87,7 @@ export async function walkDeliveries({
 }) {
   const start = decodeSearchCursor(cursor, 'deliveries');
   const prisma = await readPrisma();
-  const conditions = deliveryConditionsSql({
-    eventType: filter.eventType,
-    statusCode: filter.statusCode,
-    errorClass: filter.errorClass,
-    minAttempts: filter.minAttempts,
-    attemptCount: filter.attemptCount,
-    endpointId: filter.endpointId,
-    states: filter.state === undefined ? undefined : expandStateFilter(filter.state),
-  });
+  const conditions = deliveryConditionsSql(conditionsOfFilter(filter));
   const found: DeliveryRow[] = [];
   const walk = await walkBack({
     appId,

@@ -1,5 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
-import type { DeliveryState } from '../deliveries/delivery-states';
+import type { DeliveryFilter } from '../../contract/schemas/deliveries';
+import { expandStateFilter, type DeliveryState } from '../deliveries/delivery-states';
 
 /** What a list can ask of a message's deliveries besides the keys an index finds. */
 export interface DeliveryConditions {
@@ -9,6 +10,19 @@ export interface DeliveryConditions {
   attemptCount?: number;
   endpointId?: string;
   states?: readonly DeliveryState[];
+}
+
+/** A delivery list's filter as the conditions on one delivery (its keys and range are checked elsewhere). */
+export function conditionsOfFilter(filter: DeliveryFilter): DeliveryConditions & { eventType?: string } {
+  return {
+    eventType: filter.eventType,
+    statusCode: filter.statusCode,
+    errorClass: filter.errorClass,
+    minAttempts: filter.minAttempts,
+    attemptCount: filter.attemptCount,
+    endpointId: filter.endpointId,
+    states: filter.state === undefined ? undefined : expandStateFilter(filter.state),
+  };
 }
 
 /**
