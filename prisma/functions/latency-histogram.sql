@@ -25,3 +25,27 @@ BEGIN
   END LOOP;
   RETURN counts;
 END $$;
+
+-- hookline.add_latency_histograms, the same way: the sum of two histograms, bucket by bucket, and
+-- the transition function of hookline.sum_latency_histograms (migration 20261123130000_overview_rollups).
+-- As a SQL function over unnest it was planned again on each call too: every flush calls it in the
+-- four rollup upserts it adds to and once per row the three coarser rollups sum, 0.14 ms a call on
+-- PostgreSQL 15 (pgbench, over a SELECT 1), and the dashboard's sums over a range of rollup rows paid
+-- 34 us a row (20,000 rows in 690 ms; 222 ms as this loop). Same answer as the set-based definition:
+-- a position missing from one array is NULL in the sum, two empty arrays sum to NULL
+-- (test/sql/latency-histogram.test.ts).
+CREATE OR REPLACE FUNCTION hookline.add_latency_histograms(a bigint[], b bigint[]) RETURNS bigint[]
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+  buckets constant integer := greatest(cardinality(a), cardinality(b));
+  sums bigint[];
+BEGIN
+  IF buckets = 0 THEN
+    RETURN NULL;
+  END IF;
+  sums := array_fill(NULL::bigint, ARRAY[buckets]);
+  FOR i IN 1 .. buckets LOOP
+    sums[i] := a[i] + b[i];
+  END LOOP;
+  RETURN sums;
+END $$;

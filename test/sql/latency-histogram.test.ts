@@ -1,5 +1,6 @@
-// hookline.latency_histogram (migration 20261124170000_latency_histogram_loop) against the set-based
-// definition it replaced, on the inputs a flush can give it: every bucket's edges, NULLs, nothing.
+// hookline.latency_histogram (migration 20261124170000_latency_histogram_loop) and
+// hookline.add_latency_histograms (prisma/functions/latency-histogram.sql) against the set-based
+// definitions they replaced, on the inputs a flush can give them: every bucket's edges, NULLs, nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
@@ -42,5 +43,32 @@ describe('hookline.latency_histogram', () => {
       expect(loop).toEqual(setBased);
     }
     expect((await both(null))[0]).toEqual(Array(15).fill('0'));
+  });
+});
+
+// hookline.add_latency_histograms as migration 20261123130000_overview_rollups wrote it.
+const SET_BASED_SUM = `SELECT array_agg(x + y ORDER BY i) FROM unnest($1::bigint[], $2::bigint[]) WITH ORDINALITY AS t(x, y, i)`;
+
+describe('hookline.add_latency_histograms', () => {
+  it('sums two histograms bucket by bucket as the set-based definition did, odd inputs included', async () => {
+    const cases: [(number | null)[], (number | null)[]][] = [
+      [Array.from({ length: 15 }, (_, i) => i), Array.from({ length: 15 }, (_, i) => 1000 * i + 7)],
+      [[1, null, 3], [4, 5, 6]],
+      [[1, 2, 3], [4, 5]],
+      [[], []],
+      [[], [9]],
+    ];
+    for (const [a, b] of cases) {
+      const { rows } = await db.pool.query<{ loop: string[] | null; set_based: string[] | null }>(
+        `SELECT hookline.add_latency_histograms($1::bigint[], $2::bigint[]) AS loop, (${SET_BASED_SUM}) AS set_based`,
+        [a, b],
+      );
+      expect(rows[0]!.loop, JSON.stringify([a, b])).toEqual(rows[0]!.set_based);
+    }
+    const { rows } = await db.pool.query<{ sum: string[] }>(
+      `SELECT hookline.sum_latency_histograms(h) AS sum
+         FROM (VALUES ('{1,2,3}'::bigint[]), (NULL), ('{10,20,30}'), ('{100,200,300}')) AS v(h)`,
+    );
+    expect(rows[0]!.sum).toEqual(['111', '222', '333']);
   });
 });
