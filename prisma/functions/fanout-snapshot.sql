@@ -42,9 +42,9 @@
 -- visible too, which no reader can tell.
 -- `through` NULL: everything new was taken, and the cursor becomes `current` (current_snapshot).
 -- test/sql/fanout-snapshot.test.ts checks it against concurrent producers on real PostgreSQL.
--- PL/pgSQL, whose statement plans are kept for the session: as a SQL function (not inlinable, for its
--- CTE) its body was planned again by every fan-out that called it, 0.43 ms a call on PostgreSQL 15
--- (pgbench, against 0.05 for a SELECT 1), about 10 % of a fan-out of 64 messages.
+-- PL/pgSQL, whose statement plans are kept for the session: as a SQL function (not inlinable: its
+-- body is a sub-select) it was planned again by every fan-out that called it, 0.43 ms a call over a
+-- SELECT 1 on PostgreSQL 15 (pgbench), about 10 % of a fan-out of 64 messages.
 CREATE OR REPLACE FUNCTION hookline.fanout_snapshot(after pg_snapshot, current_snapshot pg_snapshot, through xid8)
 RETURNS pg_snapshot
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$

@@ -31,9 +31,10 @@ END $$;
 -- As a SQL function over unnest it was planned again on each call too: every flush calls it in the
 -- four rollup upserts it adds to and once per row the three coarser rollups sum, 0.14 ms a call on
 -- PostgreSQL 15 (pgbench, over a SELECT 1), and the dashboard's sums over a range of rollup rows paid
--- 34 us a row (20,000 rows in 690 ms; 222 ms as this loop). Same answer as the set-based definition:
--- a position missing from one array is NULL in the sum, two empty arrays sum to NULL
--- (test/sql/latency-histogram.test.ts).
+-- 34 us a row (20,000 rows in 690 ms; 222 ms as this loop). Same answer as the set-based definition
+-- for the one-dimensional arrays from 1 that hookline.latency_histogram makes (the loop reads a[i]
+-- from 1; unnest read elements in storage order): a position missing from one array is NULL in the
+-- sum, two empty arrays sum to NULL (test/sql/latency-histogram.test.ts).
 CREATE OR REPLACE FUNCTION hookline.add_latency_histograms(a bigint[], b bigint[]) RETURNS bigint[]
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 DECLARE

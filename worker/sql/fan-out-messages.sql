@@ -26,10 +26,12 @@
 -- fans out nothing this turn; its claim still runs. The fan-outs of a drain follow each other without
 -- waiting, each taking what committed before it began. The cursor is locked only if something is
 -- new: an idle worker's poll (every 10 ms while it polls) reads the index and writes nothing.
--- The scans' bounds are the cursor the worker passed, as parameters: a custom plan sees them as
--- constants, prices each range by the index's real rows and walks it in order (planned with a value
--- known only at run time, a backlog of 20,000 in one partition was read whole and sorted for 256:
--- test/worker/record-results-plan.test.ts), and nothing reads the cursor once per partition. Reading
+-- The scans' bounds are the cursor the worker passed, as parameters. The connection that runs this
+-- plans it once (worker/worker-connections.ts, TAKE_SETTINGS): each range is an index range walked in
+-- order up to the LIMIT, whatever its size, so the plan made on an empty database holds behind any
+-- backlog (when the bounds were read inside the statement, a backlog of 20,000 in one partition was
+-- read whole and sorted for 256: test/worker/record-results-plan.test.ts checks both), and nothing
+-- reads the cursor once per partition. Reading
 -- it inside the statement, through STABLE functions the planner could evaluate, cost ~56 function
 -- calls and ~5 ms of planning per fan-out over 16 time partitions (20k drain, PostgreSQL 18: 451 us
 -- of CPU per delivery against 306 with a queue row). The cursor is locked only if it is still the
@@ -134,9 +136,13 @@ WITH ordered AS (
 ), planned AS (
   -- Each delivery with its id, made here rather than by the INSERT so that the leased ones are
   -- returned from these rows, payload and all, with no join: the payload was read by the scan that
-  -- found the message. Re-reading each message by id cost ~1.4 ms per 256 (a probe per message
-  -- across every time partition), and a join to the messages CTE a nested loop of n x n (hash and
-  -- merge joins are off on the worker's connection).
+  -- found the message. Re-reading each message by id (a probe per message across every time
+  -- partition) made the statement 0.7-1.2 ms slower at ~64 messages a fan-out (20k drains on
+  -- PostgreSQL 18: 4.2 / 6.0 ms a call against 3.5 / 4.8), and a join to the messages CTE was a
+  -- nested loop of n x n (hash and merge joins are off on the worker's connection). A payload stored
+  -- out of line (over ~2 KB) travels as a pointer; smaller ones are copied into the sort above and
+  -- into this CTE, once per target: a worker's first fan-out, sized for one endpoint a message, can
+  -- carry 256 messages x every subscribed endpoint; later ones are sized to `room` (take-deliveries.ts).
   SELECT hookline.new_id('dlv', n.message_id) AS id, n.*,
          CASE WHEN n.leased THEN now()
               WHEN n.circuit_state <> 'closed' THEN greatest(n.created_at, coalesce(n.circuit_open_until, now()))
