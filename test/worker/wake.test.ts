@@ -92,7 +92,11 @@ describe('waking workers', () => {
     });
     expect(notified).toBe(0);
     expect(receiver.requests).toHaveLength(4);
-    await advanceUntil(clock, () => delivered(id), { maxMs: 200, what: 'delivery by polling' });
+    // The clock moves until the poll has sent it, and no further: the flush that records it goes at
+    // once, on real time. Moving the clock until the row read 'succeeded' also counted the steps spent
+    // waiting for that flush under load, and the second below began late (940 ms of it measured).
+    await advanceUntil(clock, () => receiver.requests.length === 5, { maxMs: 200, what: 'delivery by polling' });
+    await waitUntil(() => delivered(id), { what: 'the polled delivery recorded' });
 
     // A second of its clock without work: idle again, unmarked, and producers notify once more.
     await clock.advance(500);
