@@ -83,7 +83,7 @@ export class ClaimLoop implements Service {
     this.claimThreshold = Math.max(1, Math.floor((batch * 3) / 8));
     // At most half a batch (128 by default) waiting for a connection: with one endpoint at 10
     // connections answering in 1 ms that is ~13 ms of work, enough to keep them busy between claims.
-    this.maxWaiting = Math.max(Math.floor(batch / 2), this.claimThreshold + 1, 16);
+    this.maxWaiting = Math.max(Math.floor(batch / 2), 16);
   }
 
   start(): void {
