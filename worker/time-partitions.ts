@@ -159,9 +159,10 @@ async function extendAhead(
   // both its newest row and the target, and a new overflow follows it. Producers write into it
   // meanwhile, so it must stay attached until the moment it is re-attached with its new bounds: that
   // is one transaction under an ACCESS EXCLUSIVE lock on the three tables, producers waiting. What
-  // takes time is done before it, without that lock: the upper bound is added NOT VALID (new rows
-  // are checked from then on; their ids are now, below it) and validated by a scan that lets inserts
-  // go on, so the ATTACH inside needs no scan.
+  // takes time is done before it, without that lock: the period's bounds are added as a CHECK NOT
+  // VALID (new rows are checked from then on; their ids are now, inside them) and validated by a scan
+  // that lets inserts go on, so the ATTACH inside needs no scan; once attached, the CHECK goes (it
+  // would cost every insert into the period: prisma/functions/time-partitions.sql).
   const upper = boundaryAfter(Math.max(target, newest ?? 0), periodMs);
   const bounds = new Map<TableName, { period: string; lower: string; upper: string }>();
   for (const { name, prefix } of TABLES) {
@@ -172,19 +173,19 @@ async function extendAhead(
     );
     const named0 = named[0]!;
     bounds.set(name, named0);
-    await query(`ALTER TABLE hookline.${name}_overflow DROP CONSTRAINT IF EXISTS ${name}_overflow_upper`);
+    // One left by a conversion cut short, with other bounds.
+    await query(`ALTER TABLE hookline.${name}_overflow DROP CONSTRAINT IF EXISTS ${name}_overflow_bounds`);
     await query(
-      `ALTER TABLE hookline.${name}_overflow ADD CONSTRAINT ${name}_overflow_upper CHECK (id < '${named0.upper}') NOT VALID`,
+      `ALTER TABLE hookline.${name}_overflow ADD CONSTRAINT ${name}_overflow_bounds
+         CHECK (id >= '${named0.lower}' AND id < '${named0.upper}') NOT VALID`,
     );
-    await query(`ALTER TABLE hookline.${name}_overflow VALIDATE CONSTRAINT ${name}_overflow_upper`);
+    await query(`ALTER TABLE hookline.${name}_overflow VALIDATE CONSTRAINT ${name}_overflow_bounds`);
   }
   await withShortLocks(query, async () => {
     for (const { name } of TABLES) {
       const { period, lower, upper: upperId } = bounds.get(name)!;
       await query(`ALTER TABLE hookline.${name} DETACH PARTITION hookline.${name}_overflow`);
       await query(`ALTER TABLE hookline.${name}_overflow RENAME TO ${period}`);
-      await query(`ALTER TABLE hookline.${period} RENAME CONSTRAINT ${name}_overflow_bounds TO ${period}_bounds`);
-      await query(`ALTER TABLE hookline.${period} RENAME CONSTRAINT ${name}_overflow_upper TO ${period}_upper`);
       if (name !== 'messages') {
         await query(
           `ALTER TABLE hookline.${period} RENAME CONSTRAINT ${name}_overflow_same_time TO ${period}_same_time`,
@@ -193,6 +194,7 @@ async function extendAhead(
       await query(
         `ALTER TABLE hookline.${name} ATTACH PARTITION hookline.${period} FOR VALUES FROM ('${lower}') TO ('${upperId}')`,
       );
+      await query(`ALTER TABLE hookline.${period} DROP CONSTRAINT ${name}_overflow_bounds`);
       if (name === 'messages') result.created.push(periodName(name, period));
     }
     await query('SELECT hookline.ensure_overflow_partitions()');
@@ -292,6 +294,8 @@ async function dropOrReattach(
         `ALTER TABLE hookline.${name} ATTACH PARTITION hookline.${name}_${period.name}
            FOR VALUES FROM (${bounds.lower === null ? 'MINVALUE' : `'${bounds.lower}'`}) TO ('${bounds.upper}')`,
       );
+      // Attached without a scan thanks to the CHECK its DETACH ... CONCURRENTLY added, which goes now.
+      await query('SELECT hookline.drop_bound_checks($1)', [`${name}_${period.name}`]);
     }
   });
   result.held.push(period.name);
@@ -300,7 +304,7 @@ async function dropOrReattach(
 /**
  * A DETACH ... CONCURRENTLY cut short (its connection lost) leaves the partition half detached; it is
  * finished here, and the period is dropped or attached back as retention would have decided. The
- * period's bounds come from its name and its bounds constraint.
+ * period's bounds come from the CHECK constraint the detach added, and its name.
  */
 async function finishInterruptedDetaches(query: Query, result: TimePartitionResult): Promise<void> {
   for (const { name } of TABLES) {
@@ -326,9 +330,10 @@ async function finishInterruptedDetaches(query: Query, result: TimePartitionResu
     await query(`DROP TABLE hookline.${name}_overflow`);
   }
   // Periods whose tables are not all attached: a drop that stopped between its steps.
-  const { rows } = await query<{ period: string; lower_at: Date | null; upper_at: Date }>(
-    // A period's bounds are in its CHECK constraints (_bounds, and _upper for a period that was the
-    // overflow); the legacy partition's upper bound is in its name.
+  const { rows } = await query<{ period: string; lower_at: Date | null; upper_at: Date | null }>(
+    // A period's bounds are in the CHECK constraint DETACH ... CONCURRENTLY added (<partition>_id_check:
+    // id >= lower AND id < upper; a release before 20261202090000 kept them in _bounds and _upper);
+    // the legacy partition's upper bound is in its name (it starts at MINVALUE).
     `SELECT substr(c.relname, length('deliveries_') + 1) AS period,
             hookline.id_time(substring(k.defs FROM $$id >= '([^']+)'$$)) AS lower_at,
             coalesce(hookline.id_time(substring(k.defs FROM $$id < '([^']+)'$$)),
@@ -343,6 +348,12 @@ async function finishInterruptedDetaches(query: Query, result: TimePartitionResu
         AND c.relname ~ '^deliveries_(p\\d{8}t\\d{4}|before_\\d{8}t\\d{4})$'`,
   );
   for (const row of rows) {
+    if (row.upper_at === null) {
+      throw new Error(
+        `hookline.deliveries_${row.period} is detached and no CHECK constraint on it says where its period ends ` +
+          `(DETACH ... CONCURRENTLY adds one; a plain DETACH does not): attach it back by hand before maintenance can go on`,
+      );
+    }
     const period: Period = { name: row.period, lowerAt: row.lower_at, upperAt: row.upper_at };
     // Detach whichever of the three are still attached, then decide as retention would.
     for (const { name } of TABLES) {

@@ -45,9 +45,16 @@ $$;
 -- Creates one empty partition of `table_name` for [lower_at, upper_at) (upper_at NULL: the overflow
 -- partition, to MAXVALUE) and attaches it. Created outside the parent, then attached: ATTACH takes a
 -- SHARE UPDATE EXCLUSIVE lock on the parent, which producers' inserts do not wait for, where CREATE
--- TABLE ... PARTITION OF takes an ACCESS EXCLUSIVE one. Its CHECK constraints state its bounds (so a
--- later ATTACH of the same table needs no scan) and, for deliveries and attempts, that an id carries
--- its parent row's time (hookline.new_id(prefix, sibling)): what keeps a period self-contained.
+-- TABLE ... PARTITION OF takes an ACCESS EXCLUSIVE one (the scan ATTACH makes of an empty table is
+-- instant). For deliveries and attempts a CHECK constraint holds that an id carries its parent row's
+-- time (hookline.new_id(prefix, sibling)): what keeps a period self-contained.
+-- No CHECK states the bounds: routing through the parent already keeps rows inside them, and every
+-- CHECK costs every insert. PostgreSQL reads a partition's CHECK constraints back from their stored
+-- text and plans them once per statement (ExecRelCheck), and a producer's insert is one statement:
+-- a bounds CHECK on the messages' periods cost 7.5 us of a producer's ~245 us transaction
+-- (PostgreSQL 15, perf, 30,000 pgbench inserts through hookline.send; bench/README.md). Where a
+-- period's bounds must be proven (attaching it back), DETACH ... CONCURRENTLY has added one
+-- (<partition>_id_check) and hookline.drop_bound_checks takes it off again once attached.
 CREATE OR REPLACE FUNCTION hookline.add_time_partition(table_name text, lower_at timestamptz, upper_at timestamptz)
 RETURNS text
 LANGUAGE plpgsql AS $$
@@ -65,9 +72,6 @@ BEGIN
   -- (migration 20261124110000_hot_first_attempts). A partitioned parent has no storage to set it on.
   EXECUTE format('CREATE TABLE hookline.%I (LIKE hookline.%I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)%s',
                  v_name, table_name, CASE WHEN table_name = 'deliveries' THEN ' WITH (fillfactor = 50)' ELSE '' END);
-  EXECUTE format('ALTER TABLE hookline.%I ADD CONSTRAINT %I CHECK (id >= %L%s)',
-                 v_name, v_name || '_bounds', v_lower,
-                 CASE WHEN v_upper IS NULL THEN '' ELSE format(' AND id < %L', v_upper) END);
   IF table_name = 'deliveries' THEN
     EXECUTE format('ALTER TABLE hookline.%I ADD CONSTRAINT %I CHECK (substr(id, 5, 12) = substr(message_id, 5, 12))',
                    v_name, v_name || '_same_time');
@@ -84,6 +88,30 @@ BEGIN
   -- (test/worker/record-results-plan.test.ts fails so, on 18 and 15). The price of the floor: a
   -- read of all of hookline._http_response is priced past jit_above_cost (README says so).
   RETURN v_name;
+END $$;
+
+-- Drops the CHECK constraints of one attached partition that only restate its bounds: <partition>_id_check
+-- (from DETACH ... CONCURRENTLY), or _bounds and _upper (added by the worker to attach the overflow
+-- as a period, or by releases before migration 20261202090000). <partition>_same_time and the
+-- inherited constraints (deliveries' states and leases) stay. They would cost every insert into the
+-- period once it is attached (add_time_partition says how much). Returns how many it dropped.
+CREATE OR REPLACE FUNCTION hookline.drop_bound_checks(partition_name text) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_constraint text;
+  v_dropped integer := 0;
+BEGIN
+  FOR v_constraint IN
+    SELECT k.conname
+      FROM pg_catalog.pg_constraint AS k
+     WHERE k.conrelid = format('hookline.%I', partition_name)::regclass
+       AND k.contype = 'c' AND k.coninhcount = 0
+       AND k.conname ~ ('^' || partition_name || '_(bounds|upper|id_check[0-9]*)$')
+  LOOP
+    EXECUTE format('ALTER TABLE hookline.%I DROP CONSTRAINT %I', partition_name, v_constraint);
+    v_dropped := v_dropped + 1;
+  END LOOP;
+  RETURN v_dropped;
 END $$;
 
 -- Gives each table an overflow partition if it has none, from the end of its newest partition: run

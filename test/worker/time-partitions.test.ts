@@ -106,6 +106,23 @@ async function eventAt(
   return { messageId, deliveryIds };
 }
 
+/**
+ * CHECK constraints on attached partitions that restate bounds (anything local but <partition>_same_time):
+ * every insert would pay to evaluate them (prisma/functions/time-partitions.sql).
+ */
+async function boundChecksOnAttachedPartitions(): Promise<string[]> {
+  const { rows } = await db.pool.query<{ name: string }>(
+    `SELECT c.relname || '.' || k.conname || ': ' || pg_get_constraintdef(k.oid) AS name
+       FROM pg_inherits AS i
+       JOIN pg_class AS c ON c.oid = i.inhrelid
+       JOIN pg_constraint AS k ON k.conrelid = c.oid AND k.contype = 'c'
+      WHERE i.inhparent IN ('hookline.messages'::regclass, 'hookline.deliveries'::regclass, 'hookline.attempts'::regclass)
+        AND k.conislocal AND k.conname <> c.relname || '_same_time'
+      ORDER BY 1`,
+  );
+  return rows.map((row) => row.name);
+}
+
 /** Every table's partitions run without a gap from MINVALUE to MAXVALUE, and the three agree. */
 async function expectContiguous(): Promise<void> {
   const shapes: string[][] = [];
@@ -139,6 +156,7 @@ describe('time partitions', () => {
     // holding rows to turn into a period.
     expect(partitions.at(-1)!.lower_at!.getTime()).toBeGreaterThan(Date.now() + 13 * MINUTE);
     await expectContiguous();
+    expect(await boundChecksOnAttachedPartitions()).toEqual([]);
     const { rows } = await db.pool.query<{ id: string }>(
       `SELECT hookline.send($1, 'spice.harvested', '{"n": 1}') AS id`,
       [appId],
@@ -172,6 +190,8 @@ describe('time partitions', () => {
     expect(overflow.lower_at!.getTime()).toBeGreaterThanOrEqual(later + 10 * MINUTE);
     expect(await countRows(db.pool, 'messages_overflow')).toBe(0);
     await expectContiguous();
+    // Attached without a scan thanks to a CHECK on its bounds, which went once it was attached.
+    expect(await boundChecksOnAttachedPartitions()).toEqual([]);
   });
 
   it('make periods ahead of the clock without touching the overflow’s rows (it has none)', async () => {
@@ -277,8 +297,9 @@ describe('time partitions', () => {
     await maintainTimePartitions(db.pool, { retentionMs: null, periodMs: MINUTE, now: () => at.getTime() });
     const event = await eventAt(at, ['pending'], 'k-cut-short');
     const period = (await partitionOf('messages', event.messageId)).replace('messages_', '');
-    // The drop stopped after detaching the deliveries' partition (say the worker was killed).
-    await db.pool.query(`ALTER TABLE hookline.deliveries DETACH PARTITION hookline.deliveries_${period}`);
+    // The drop stopped after detaching the deliveries' partition (say the worker was killed), as it
+    // detaches: CONCURRENTLY, which leaves a CHECK stating the period's bounds on the table.
+    await db.pool.query(`ALTER TABLE hookline.deliveries DETACH PARTITION hookline.deliveries_${period} CONCURRENTLY`);
 
     const result = await maintainTimePartitions(db.pool, {
       retentionMs: null,
@@ -288,12 +309,20 @@ describe('time partitions', () => {
     expect(result?.held).toEqual([period]);
     expect(await partitionOf('deliveries', event.deliveryIds[0]!)).toBe(`deliveries_${period}`);
     expect(await countRows(db.pool, 'messages', 'id = $1', [event.messageId])).toBe(1);
+    // Attached back with the bounds that CHECK states (its messages' partition was never detached),
+    // and without the CHECK.
+    const boundsIn = async (table: string) => {
+      const partition = (await partitionsOf(table)).find((p) => p.partition_name === `${table}_${period}`)!;
+      return [partition.lower_at, partition.upper_at];
+    };
+    expect(await boundsIn('deliveries')).toEqual(await boundsIn('messages'));
+    expect(await boundChecksOnAttachedPartitions()).toEqual([]);
 
     await db.pool.query(
       `UPDATE hookline.deliveries SET state = 'dead', claimable_at = NULL, last_error_class = 'http_5xx' WHERE id = $1`,
       [event.deliveryIds[0]],
     );
-    await db.pool.query(`ALTER TABLE hookline.deliveries DETACH PARTITION hookline.deliveries_${period}`);
+    await db.pool.query(`ALTER TABLE hookline.deliveries DETACH PARTITION hookline.deliveries_${period} CONCURRENTLY`);
     const again = await maintainTimePartitions(db.pool, {
       retentionMs: null,
       periodMs: MINUTE,
@@ -301,6 +330,32 @@ describe('time partitions', () => {
     });
     expect(again?.dropped).toEqual([period]);
     expect(await countRows(db.pool, 'messages', 'id = $1', [event.messageId])).toBe(0);
+  });
+
+  it('refuse to guess the bounds of a period detached by hand without CONCURRENTLY, and say what to do', async () => {
+    const at = new Date(Date.now() + 4 * HOUR);
+    await maintainTimePartitions(db.pool, { retentionMs: null, periodMs: MINUTE, now: () => at.getTime() });
+    const event = await eventAt(at, ['pending'], 'k-by-hand');
+    const period = (await partitionOf('messages', event.messageId)).replace('messages_', '');
+    // A plain DETACH leaves no CHECK: nothing on the table says where its period ends.
+    await db.pool.query(`ALTER TABLE hookline.deliveries DETACH PARTITION hookline.deliveries_${period}`);
+    await expect(
+      maintainTimePartitions(db.pool, { retentionMs: null, periodMs: MINUTE, now: () => at.getTime() }),
+    ).rejects.toThrow(new RegExp(`deliveries_${period} is detached and no CHECK constraint .* attach it back by hand`));
+    // Nothing was lost meanwhile; attached back by hand, as the error says, maintenance goes on.
+    const { rows } = await db.pool.query<{ lower: string; upper: string }>(
+      `SELECT hookline.id_at('dlv', p.lower_at) AS lower, hookline.id_at('dlv', p.upper_at) AS upper
+         FROM hookline.time_partitions('messages') AS p WHERE p.partition_name = $1`,
+      [`messages_${period}`],
+    );
+    await db.pool.query(
+      `ALTER TABLE hookline.deliveries ATTACH PARTITION hookline.deliveries_${period}
+         FOR VALUES FROM ('${rows[0]!.lower}') TO ('${rows[0]!.upper}')`,
+    );
+    expect(await countRows(db.pool, 'deliveries', 'id = $1', [event.deliveryIds[0]])).toBe(1);
+    await expect(
+      maintainTimePartitions(db.pool, { retentionMs: null, periodMs: MINUTE, now: () => at.getTime() }),
+    ).resolves.toBeDefined();
   });
 });
 
