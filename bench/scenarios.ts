@@ -427,7 +427,7 @@ interface ProducerPartSpec {
 /**
  * What a hookline.send trigger costs its producer, in parts: the same pgbench with a trigger calling a
  * PL/pgSQL function that does only part of hookline.send's work (no worker running, as the producer
- * case "no worker"). Each part adds to the one before (but `narrow`, an experiment beside `written`);
+ * case "no worker"). Each part adds to the one before (but `narrow` and `inbox`, experiments beside `written`);
  * hookline.send itself adds its checks (the event type looked up, the payload's size, the idempotency
  * key) to `written`. PL/pgSQL like hookline.send:
  * PostgreSQL before 18 plans a SQL function's statement afresh on every call.
@@ -484,12 +484,28 @@ export const PRODUCER_PARTS = {
                                 FOR VALUES FROM (%s) TO (%s)', (v_now_ms - 86400000) << 20, (v_now_ms + 86400000) << 20);
             END $$;
             CREATE INDEX ON bench_narrow_messages (app_id, created_at DESC);
-            CREATE INDEX ON bench_narrow_messages (app_id, event_type, created_at DESC);
             CREATE INDEX ON bench_narrow_messages (request_id) WHERE request_id IS NOT NULL;
             CREATE INDEX ON bench_narrow_messages (written_by, id) WHERE written_by IS NOT NULL;`,
     body: `INSERT INTO bench_narrow_messages (app_id, event_type, payload) VALUES (1, p_event_type, p_payload)
            RETURNING id INTO v_id;
            RETURN v_id;`,
+  },
+  // An experiment, not the schema: what a producer would pay if it wrote the event into an append-only
+  // table with no index and no partitions, which the worker would then move into hookline.messages in
+  // batches (an inbox, emptied by truncating rotated tables as PgQ does). Its WAL is the producer's
+  // share alone: the move would write the message row and its index entries again. By perf on 15
+  // (bench/README.md), the message row costs the trigger ~43 us over an empty call; this ~8.
+  inbox: {
+    label: 'the same payload into an unindexed, unpartitioned inbox (experiment)',
+    setup: `CREATE TABLE bench_inbox (
+              app_id text NOT NULL,
+              event_type text NOT NULL,
+              payload jsonb NOT NULL,
+              created_at timestamptz NOT NULL DEFAULT now(),
+              written_by xid8 DEFAULT pg_current_xact_id()
+            );`,
+    body: `INSERT INTO bench_inbox (app_id, event_type, payload) VALUES (p_app_id, p_event_type, p_payload);
+           RETURN NULL;`,
   },
 } satisfies Record<string, ProducerPartSpec>;
 export type ProducerPart = keyof typeof PRODUCER_PARTS;
