@@ -173,14 +173,41 @@ async function extendAhead(
     );
     const named0 = named[0]!;
     bounds.set(name, named0);
-    // One left by a conversion cut short, with other bounds.
-    await query(`ALTER TABLE hookline.${name}_overflow DROP CONSTRAINT IF EXISTS ${name}_overflow_bounds`);
-    await query(
-      `ALTER TABLE hookline.${name}_overflow ADD CONSTRAINT ${name}_overflow_bounds
-         CHECK (id >= '${named0.lower}' AND id < '${named0.upper}') NOT VALID`,
-    );
+    // Adding a CHECK locks the overflow producers write into: briefly, and never queued for long
+    // behind another transaction's lock (withShortLocks). First go any left by a conversion cut
+    // short, with other bounds (and _upper, by a release before migration 20261202090000).
+    await withShortLocks(query, async () => {
+      await query(`ALTER TABLE hookline.${name}_overflow DROP CONSTRAINT IF EXISTS ${name}_overflow_bounds`);
+      await query(`ALTER TABLE hookline.${name}_overflow DROP CONSTRAINT IF EXISTS ${name}_overflow_upper`);
+      await query(
+        `ALTER TABLE hookline.${name}_overflow ADD CONSTRAINT ${name}_overflow_bounds
+           CHECK (id >= '${named0.lower}' AND id < '${named0.upper}') NOT VALID`,
+      );
+    });
     await query(`ALTER TABLE hookline.${name}_overflow VALIDATE CONSTRAINT ${name}_overflow_bounds`);
   }
+  try {
+    await takeOverflowAsPeriod(query, bounds, result);
+  } catch (error) {
+    // Left in place, the CHECK would refuse producers' ids once the clock passes its upper bound, if
+    // no maintenance ran again before then (the case the overflow exists for). Best effort: the next
+    // conversion drops it too.
+    await withShortLocks(query, async () => {
+      for (const { name } of TABLES) {
+        await query(`ALTER TABLE hookline.${name}_overflow DROP CONSTRAINT IF EXISTS ${name}_overflow_bounds`);
+      }
+    }).catch(() => {});
+    throw error;
+  }
+  result.overflowTaken = newest !== null;
+}
+
+/** The overflow of each table becomes the period `bounds` names, a new overflow after it: one transaction. */
+async function takeOverflowAsPeriod(
+  query: Query,
+  bounds: Map<TableName, { period: string; lower: string; upper: string }>,
+  result: TimePartitionResult,
+): Promise<void> {
   await withShortLocks(query, async () => {
     for (const { name } of TABLES) {
       const { period, lower, upper: upperId } = bounds.get(name)!;
@@ -199,7 +226,6 @@ async function extendAhead(
     }
     await query('SELECT hookline.ensure_overflow_partitions()');
   });
-  result.overflowTaken = newest !== null;
 }
 
 /**
@@ -329,28 +355,33 @@ async function finishInterruptedDetaches(query: Query, result: TimePartitionResu
     }
     await query(`DROP TABLE hookline.${name}_overflow`);
   }
-  // Periods whose tables are not all attached: a drop that stopped between its steps.
-  const { rows } = await query<{ period: string; lower_at: Date | null; upper_at: Date | null }>(
+  // Periods whose tables are not all attached: a drop that stopped between its steps (retention
+  // detaches messages, deliveries, attempts in turn), found by whichever of the three is loose.
+  const { rows } = await query<{ period: string; table_name: string; lower_at: Date | null; upper_at: Date | null }>(
     // A period's bounds are in the CHECK constraint DETACH ... CONCURRENTLY added (<partition>_id_check:
     // id >= lower AND id < upper; a release before 20261202090000 kept them in _bounds and _upper);
-    // the legacy partition's upper bound is in its name (it starts at MINVALUE).
-    `SELECT substr(c.relname, length('deliveries_') + 1) AS period,
-            hookline.id_time(substring(k.defs FROM $$id >= '([^']+)'$$)) AS lower_at,
-            coalesce(hookline.id_time(substring(k.defs FROM $$id < '([^']+)'$$)),
-                     to_timestamp(substring(c.relname FROM '_before_(.*)$'), 'YYYYMMDD"t"HH24MI') AT TIME ZONE 'UTC') AS upper_at
-       FROM pg_class AS c
-       JOIN pg_namespace AS n ON n.oid = c.relnamespace AND n.nspname = 'hookline'
-       LEFT JOIN LATERAL (
-         SELECT string_agg(pg_get_constraintdef(oid), ' ') AS defs
-           FROM pg_constraint WHERE conrelid = c.oid AND contype = 'c'
-       ) AS k ON true
-      WHERE c.relkind = 'r' AND NOT c.relispartition
-        AND c.relname ~ '^deliveries_(p\\d{8}t\\d{4}|before_\\d{8}t\\d{4})$'`,
+    // the legacy partition's upper bound is in its name, in UTC (it starts at MINVALUE).
+    `SELECT DISTINCT ON (t.period) t.period, t.relname AS table_name, t.lower_at, t.upper_at
+       FROM (SELECT c.relname,
+                    substring(c.relname FROM '^(?:messages|deliveries|attempts)_(.*)$') AS period,
+                    hookline.id_time(substring(k.defs FROM $$id >= '([^']+)'$$)) AS lower_at,
+                    coalesce(hookline.id_time(substring(k.defs FROM $$id < '([^']+)'$$)),
+                             to_timestamp(substring(c.relname FROM '_before_(.*)$'), 'YYYYMMDD"t"HH24MI')::timestamp
+                               AT TIME ZONE 'UTC') AS upper_at
+               FROM pg_class AS c
+               JOIN pg_namespace AS n ON n.oid = c.relnamespace AND n.nspname = 'hookline'
+               LEFT JOIN LATERAL (
+                 SELECT string_agg(pg_get_constraintdef(oid), ' ') AS defs
+                   FROM pg_constraint WHERE conrelid = c.oid AND contype = 'c'
+               ) AS k ON true
+              WHERE c.relkind = 'r' AND NOT c.relispartition
+                AND c.relname ~ '^(messages|deliveries|attempts)_(p\\d{8}t\\d{4}|before_\\d{8}t\\d{4})$') AS t
+      ORDER BY t.period, t.upper_at IS NULL, t.relname`,
   );
   for (const row of rows) {
     if (row.upper_at === null) {
       throw new Error(
-        `hookline.deliveries_${row.period} is detached and no CHECK constraint on it says where its period ends ` +
+        `hookline.${row.table_name} is detached and no CHECK constraint on it says where its period ends ` +
           `(DETACH ... CONCURRENTLY adds one; a plain DETACH does not): attach it back by hand before maintenance can go on`,
       );
     }

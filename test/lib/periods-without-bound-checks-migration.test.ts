@@ -2,12 +2,13 @@
 // restates their bounds, which every insert into them paid for (prisma/functions/time-partitions.sql).
 // This carries forward a database whose periods were made as the release before made them (each with
 // <partition>_bounds; deliveries and attempts with _same_time; an overflow with an _upper left by a
-// conversion cut short; a period detached by retention and not yet dropped), and checks that only the
-// bound checks of attached partitions went.
+// conversion cut short; a period detached by retention and not yet dropped; a DETACH ... CONCURRENTLY
+// cut short), and checks that only the bound checks of attached partitions went.
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../lib/database/migrate';
 import { createPool, type Pool } from '../../lib/database/pg';
 import { databaseBefore } from '../support/database-before';
+import { maintainTimePartitions } from '../../worker/time-partitions';
 
 const MIGRATION = '20261202090000_periods_without_bound_checks';
 let dropDatabase: (() => Promise<void>) | undefined;
@@ -56,25 +57,69 @@ async function checksOf(partition: string): Promise<string[]> {
   return rows.map((row) => row.conname);
 }
 
+/**
+ * A DETACH ... CONCURRENTLY cancelled in its second step, while it waits for a transaction that was
+ * reading the table: the partition stays listed with its detach pending (the maintenance finishes it).
+ */
+async function detachCutShort(table: string, partition: string): Promise<void> {
+  const reader = await pool!.connect();
+  const detacher = await pool!.connect();
+  try {
+    await reader.query('BEGIN');
+    await reader.query(`SELECT count(*) FROM hookline.${table}`);
+    const { rows } = await detacher.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const detaching = detacher
+      .query(`ALTER TABLE hookline.${table} DETACH PARTITION hookline.${partition} CONCURRENTLY`)
+      .then(
+        () => null,
+        (error: Error) => error,
+      );
+    for (;;) {
+      const { rows: waiting } = await pool!.query<{ wait_event_type: string | null }>(
+        'SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1',
+        [rows[0]!.pid],
+      );
+      if (waiting[0]?.wait_event_type === 'Lock') break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await pool!.query('SELECT pg_cancel_backend($1)', [rows[0]!.pid]);
+    expect((await detaching)?.message).toMatch(/cancel/);
+    await reader.query('COMMIT');
+  } finally {
+    reader.release();
+    detacher.release();
+  }
+  const { rows: pending } = await pool!.query<{ pending: boolean }>(
+    'SELECT inhdetachpending AS pending FROM pg_inherits WHERE inhrelid = $1::regclass',
+    [`hookline.${partition}`],
+  );
+  expect(pending[0]?.pending).toBe(true);
+}
+
 describe(`migration ${MIGRATION}`, () => {
   it('drops the checks that restate an attached period’s bounds, and keeps every other', async () => {
     const before = await databaseBefore(MIGRATION);
     dropDatabase = before.drop;
-    pool = createPool(before.url, { max: 2 });
+    pool = createPool(before.url, { max: 4 });
     // Three periods far ahead of now (ids of 2100), and an overflow after them.
-    const starts = ['0f4865700000', '0f4865800000', '0f4865900000', '0f4865a00000'];
+    const starts = ['0f4865700000', '0f4865800000', '0f4865900000', '0f4865a00000', '0f4865b00000'];
     for (const table of TABLES) {
       await periodAsBefore(table, `${table.name}_p21000101t0000`, starts[0]!, starts[1]!);
       await periodAsBefore(table, `${table.name}_p21000101t0100`, starts[1]!, starts[2]!);
-      await periodAsBefore(table, `${table.name}_overflow`, starts[2]!, null);
+      await periodAsBefore(table, `${table.name}_p21000101t0200`, starts[2]!, starts[3]!);
+      await periodAsBefore(table, `${table.name}_overflow`, starts[3]!, null);
       // A conversion of the overflow into a period that stopped after validating its upper bound.
       await pool.query(
         `ALTER TABLE hookline.${table.name}_overflow ADD CONSTRAINT ${table.name}_overflow_upper
-           CHECK (id < '${table.prefix}_${starts[3]}')`,
+           CHECK (id < '${table.prefix}_${starts[4]}')`,
       );
       // Retention detached the second period and stopped before dropping it.
       await pool.query(`ALTER TABLE hookline.${table.name} DETACH PARTITION hookline.${table.name}_p21000101t0100`);
     }
+    // And retention's DETACH ... CONCURRENTLY of the third period's messages was cut short while it
+    // waited: the partition is still listed, its detach pending. That DETACH added no CHECK of its
+    // own (_bounds implied the partition's bounds), so _bounds is all that states them.
+    await detachCutShort('messages', 'messages_p21000101t0200');
 
     await migrate(before.url);
 
@@ -82,6 +127,8 @@ describe(`migration ${MIGRATION}`, () => {
       const kept = table.sameTime ? (partition: string) => [`${partition}_same_time`] : () => [];
       expect(await checksOf(`${table.name}_p21000101t0000`)).toEqual(kept(`${table.name}_p21000101t0000`));
       expect(await checksOf(`${table.name}_overflow`)).toEqual(kept(`${table.name}_overflow`));
+      const third = `${table.name}_p21000101t0200`;
+      expect(await checksOf(third)).toEqual(table.name === 'messages' ? [`${third}_bounds`] : kept(third));
       // The detached period keeps its bounds: the maintenance attaches it back (or drops it) by them.
       expect(await checksOf(`${table.name}_p21000101t0100`)).toEqual(
         [`${table.name}_p21000101t0100_bounds`, ...kept(`${table.name}_p21000101t0100`)].sort(),
@@ -111,5 +158,17 @@ describe(`migration ${MIGRATION}`, () => {
         [`dlv_${starts[0]!.slice(0, 11)}1${'0'.repeat(19)}b`, messageId],
       ),
     ).rejects.toThrow(/deliveries_p21000101t0000_same_time/);
+
+    // This release's maintenance finishes both from the bounds they kept: the pending detach, then the
+    // periods whose tables are not all attached. Nothing of them was left to send, so both go whole.
+    const result = await maintainTimePartitions(pool, { retentionMs: null, periodMs: 60_000 });
+    expect(result?.dropped.sort()).toEqual(['p21000101t0100', 'p21000101t0200']);
+    for (const table of TABLES) {
+      const { rows: gone } = await pool.query<{ gone: boolean }>(
+        `SELECT to_regclass($1) IS NULL AND to_regclass($2) IS NULL AS gone`,
+        [`hookline.${table.name}_p21000101t0100`, `hookline.${table.name}_p21000101t0200`],
+      );
+      expect(gone[0]!.gone).toBe(true);
+    }
   });
 });

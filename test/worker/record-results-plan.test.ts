@@ -281,11 +281,12 @@ describe('taking work behind a backlog', () => {
     );
     expect(byWrittenBy.length).toBeGreaterThan(0);
     // No transaction is taken in part yet: the two branches that read one (fan-out-messages.sql) skip
-    // every time partition when the call starts, so only the main branch sets up a scan of each period.
+    // every time partition when the call starts, so only the main branch sets up a scan of a period
+    // through the index (at most one each: an empty one may be read whole instead).
     const { rows: periods } = await db.pool.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM hookline.time_partitions('messages')`,
     );
-    expect(byWrittenBy.length).toBe(periods[0]!.n);
+    expect(byWrittenBy.length).toBeLessThanOrEqual(periods[0]!.n);
     // 256 messages taken (5 transactions of 50 and 6 of the next, taken in part), each read a few
     // times by key (candidates, the leased deliveries' payloads); never the 20,000.
     const messages = read.filter((r) => r.relation === 'messages');

@@ -83,7 +83,8 @@ WITH ordered AS (
               -- branch's rows need anyway: the plan is kept for every call (TAKE_SETTINGS), and only a
               -- condition on the id lets it skip the time partitions when the call starts, as the
               -- first branch does by `m.id > $7`. Without it every fan-out with no transaction taken
-              -- in part (nearly all) set up and ended an index scan of every period for nothing.
+              -- in part (every one, when producers write one message a transaction) set up and ended
+              -- an index scan of every period for nothing.
               AND m.id >= CASE WHEN $6::xid8 IS NULL THEN NULL ELSE ''::text END
               AND m.written_by < pg_snapshot_xmax(pg_current_snapshot())
               AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
