@@ -32,6 +32,14 @@ export function createPool(connectionString: string, options: pg.PoolConfig = {}
   // Without a listener, an idle client's error (Postgres restarted, connection killed) is thrown as an
   // uncaught 'error' event and ends the process. The pool drops the broken client; callers retry.
   pool.on('error', (error) => log.warn('idle postgres connection lost', { error }));
+  // The pool listens to a client only while it is idle. One whose connection dies in the same socket
+  // read that finished its start-up (PostgreSQL's "terminating connection" right behind its
+  // ReadyForQuery, when the server stops as a pool connects) emitted 'error' after the pool had
+  // handed it over and before its caller could listen, and ended the worker
+  // (test/worker/postgres-restart.test.ts, about one run in twenty). So every client listens for its
+  // whole life: its failed queries tell the caller, and the pool discards it once given back (it is no
+  // longer queryable).
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
