@@ -24,7 +24,17 @@ import { walBytesSince, walPosition } from './case-measurement';
 import { connectGivenDatabase } from './given-database';
 import { findPgbench, PGBENCH_MISSING, runPgbench } from './pgbench';
 import { table } from './report';
-import { PRODUCER_PARTS, SPICE_INSERT, SPICE_TABLE, triggerCalling } from './scenarios';
+import {
+  createApp,
+  createEndpoints,
+  installProducerPart,
+  POLLING_STAND_IN,
+  PRODUCER_PARTS,
+  SPICE_INSERT,
+  SPICE_TABLE,
+  triggerCalling,
+  type ProducerPartSpec,
+} from './scenarios';
 import { postgresCpuSeconds } from './worker-processes';
 
 const SAMPLE_HZ = 2_000;
@@ -34,7 +44,7 @@ interface Variant {
   /** The trigger's call; none for the baseline. */
   call?: string;
   /** A PL/pgSQL body for bench_send_part (PRODUCER_PARTS), and the tables it needs. */
-  part?: { body: string; setup?: string };
+  part?: ProducerPartSpec;
 }
 
 const VARIANTS: Variant[] = [
@@ -61,30 +71,13 @@ async function prepare(url: string, variant: Variant): Promise<void> {
   await client.connect();
   try {
     await client.query(SPICE_TABLE);
-    const { rows } = await client.query<{ id: string }>(
-      `INSERT INTO hookline.apps (name) VALUES ('bench') RETURNING id`,
-    );
-    const appId = rows[0]!.id;
-    await client.query(`INSERT INTO hookline.event_types (app_id, name) VALUES ($1, 'bench.e0')`, [appId]);
-    await client.query(
-      `INSERT INTO hookline.endpoints (app_id, url, event_types) VALUES ($1, 'http://127.0.0.1:9/e0', ARRAY['bench.e0'])`,
-      [appId],
-    );
-    // A polling worker's mark, as in the bench's no-worker producer cases: producers skip the NOTIFY.
-    await client.query(
-      `INSERT INTO hookline.polling_workers (worker_id, until) VALUES ('bench-no-worker', now() + interval '1 hour')`,
-    );
+    const appId = await createApp(client);
+    // Nothing is delivered (no worker runs): the endpoint's address is never called.
+    await createEndpoints(client, appId, 'http://127.0.0.1:9', 1, 10, true);
+    // As in the bench's no-worker producer cases: producers skip the NOTIFY.
+    await client.query(POLLING_STAND_IN);
     if (variant.part) {
-      if (variant.part.setup) await client.query(variant.part.setup);
-      await client.query(`
-        CREATE FUNCTION bench_send_part(p_app_id text, p_event_type text, p_payload jsonb) RETURNS text
-        LANGUAGE plpgsql AS $$
-        DECLARE
-          v_id text;
-        BEGIN
-          ${variant.part.body}
-        END $$;`);
-      await client.query(triggerCalling(`PERFORM bench_send_part('${appId}', 'bench.e0', to_jsonb(NEW));`));
+      await installProducerPart(client, appId, variant.part);
     } else if (variant.call) {
       await client.query(triggerCalling(variant.call.replace('$APP', `'${appId}'`)));
     }

@@ -170,7 +170,7 @@ export async function withClient<T>(url: string, use: (client: pg.Client) => Pro
   }
 }
 
-async function createApp(client: pg.ClientBase): Promise<string> {
+export async function createApp(client: pg.ClientBase): Promise<string> {
   const { rows } = await client.query<{ id: string }>(`INSERT INTO hookline.apps (name) VALUES ('bench') RETURNING id`);
   return rows[0]!.id;
 }
@@ -180,7 +180,7 @@ async function createApp(client: pg.ClientBase): Promise<string> {
  * events over them), or with `allSubscribed` every endpoint takes bench.e0 (each event fans out to
  * all of them).
  */
-async function createEndpoints(
+export async function createEndpoints(
   client: pg.ClientBase,
   appId: string,
   receiverUrl: string,
@@ -229,7 +229,7 @@ function triggerSql(mode: TriggerMode, appId: string | null, url: string): strin
 // serializes the producers' commits and measured them at a fifth of the TPS they reach beside a busy
 // worker. A polling worker's row gives the producers the path they take in steady state: no NOTIFY,
 // and no delivery competing for the cores.
-const POLLING_STAND_IN = `INSERT INTO hookline.polling_workers (worker_id, until) VALUES ('bench-no-worker', now() + interval '1 hour')`;
+export const POLLING_STAND_IN = `INSERT INTO hookline.polling_workers (worker_id, until) VALUES ('bench-no-worker', now() + interval '1 hour')`;
 
 /** The pg_net benchmark's pgbench (inserts into spice_harvests, 2 threads): its TPS. */
 async function producerTps(
@@ -416,7 +416,7 @@ export async function runProducerCase(
 }
 
 /** A part of hookline.send's work, as a trigger function of its own (PRODUCER_PARTS). */
-interface ProducerPartSpec {
+export interface ProducerPartSpec {
   label: string;
   /** The trigger function's body after `BEGIN`. */
   body: string;
@@ -519,6 +519,20 @@ export interface ProducerPartResult {
   walBytesPerInsert: number;
 }
 
+/** The trigger on spice_harvests doing `part` of hookline.send's work, as a PL/pgSQL function of its own. */
+export async function installProducerPart(client: pg.ClientBase, appId: string, part: ProducerPartSpec): Promise<void> {
+  if (part.setup) await client.query(part.setup);
+  await client.query(`
+    CREATE FUNCTION bench_send_part(p_app_id text, p_event_type text, p_payload jsonb) RETURNS text
+    LANGUAGE plpgsql AS $$
+    DECLARE
+      v_id text;
+    BEGIN
+      ${part.body}
+    END $$;`);
+  await client.query(triggerCalling(`PERFORM bench_send_part('${appId}', 'bench.e0', to_jsonb(NEW));`));
+}
+
 export async function runProducerPartCase(
   context: BenchContext,
   options: { part: ProducerPart; clients: number; transactionsPerClient: number; tpsWithoutTrigger: number },
@@ -530,17 +544,7 @@ export async function runProducerPartCase(
       await client.query(SPICE_TABLE);
       const appId = await createApp(client);
       await createEndpoints(client, appId, context.receiver.url, 1, context.endpointCap, true);
-      const { setup }: ProducerPartSpec = PRODUCER_PARTS[options.part];
-      if (setup) await client.query(setup);
-      await client.query(`
-        CREATE FUNCTION bench_send_part(p_app_id text, p_event_type text, p_payload jsonb) RETURNS text
-        LANGUAGE plpgsql AS $$
-        DECLARE
-          v_id text;
-        BEGIN
-          ${PRODUCER_PARTS[options.part].body}
-        END $$;`);
-      await client.query(triggerCalling(`PERFORM bench_send_part('${appId}', 'bench.e0', to_jsonb(NEW));`));
+      await installProducerPart(client, appId, PRODUCER_PARTS[options.part]);
       await client.query(POLLING_STAND_IN);
       const walBefore = await walPosition(client);
       const tps = await producerTps(context, url, options);

@@ -44,11 +44,10 @@ export function createPool(connectionString: string, options: pg.PoolConfig = {}
 }
 
 /**
- * Runs `work` on a client checked out of `pool`, and gives it back. A checked-out client has no error
- * listener (the pool's is only on idle ones), and the connection dying while it is held (Postgres
- * restarting mid-transaction) is emitted as an 'error' event: unhandled, that ended the worker
- * (test/worker/postgres-restart.test.ts). The failed query reports the error to `work`; the event
- * only marks the client, which the pool then discards instead of reusing.
+ * Runs `work` on a client checked out of `pool`, and gives it back. The connection dying while it is
+ * held (Postgres restarting mid-transaction) is emitted as an 'error' event as well as failing the
+ * query; createPool's clients always listen (a pool made elsewhere may not), and the event marks the
+ * client, which is given back with it so the pool discards it instead of reusing it.
  */
 export async function withPoolClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
