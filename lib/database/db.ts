@@ -2,7 +2,7 @@
 // dev reloads modules, so the instance is kept on globalThis.
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client';
-import { SILENT_CONNECTION_LIMITS } from './pg';
+import { createPool } from './pg';
 
 const clients = ((globalThis as { __hooklinePrisma?: Map<string, PrismaClient> }).__hooklinePrisma ??= new Map());
 
@@ -20,7 +20,14 @@ export function getPrisma(connectionString = requireDatabaseUrl()): PrismaClient
   let client = clients.get(connectionString);
   if (!client) {
     client = new PrismaClient({
-      adapter: new PrismaPg({ connectionString, max: 10, ...SILENT_CONNECTION_LIMITS, options: WEB_SESSION_OPTIONS }),
+      // createPool's pool, not one the adapter makes: its clients listen for errors for their whole
+      // life. The adapter listens on a transaction's client only once `await pool.connect()` returns,
+      // and a connection that died at hand-over (PostgreSQL stopping as the web server connects)
+      // emitted an 'error' nobody heard, which ends the process
+      // (test/lib/prisma-pool-client-errors.test.ts).
+      adapter: new PrismaPg(createPool(connectionString, { options: WEB_SESSION_OPTIONS }), {
+        disposeExternalPool: true,
+      }),
     });
     clients.set(connectionString, client);
   }
