@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
+import { SchemaVersionError } from './schema-version';
 
 /**
  * prisma/migrations of the project this file belongs to: the nearest folder above it that has one.
@@ -151,6 +152,21 @@ export async function migrate(connectionString: string, dir = defaultMigrationsD
         WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
     );
     const done = new Map(rows.map((row) => [row.migration_name, row.checksum]));
+    // A database a later release migrated is refused before anything is written: an older release
+    // starting against it (a rolling deploy, a pod crash-looping on the old image) would otherwise
+    // apply its own prisma/functions files over the newer bodies (hookline.send, the partition
+    // maintenance), and only then refuse to start, leaving the new release running old SQL.
+    const knownNames = new Set(migrations.map((migration) => migration.name));
+    const unknown = [...done.keys()].filter((name) => !knownNames.has(name)).sort();
+    if (unknown.length > 0) {
+      const applied = [...done.keys()].sort();
+      throw new SchemaVersionError({
+        expected: migrations.at(-1)?.name ?? '(none)',
+        current: applied.at(-1) ?? null,
+        pending: migrations.map((migration) => migration.name).filter((name) => !done.has(name)),
+        unknown,
+      });
+    }
     const result: MigrateResult = { applied: [], alreadyApplied: [], functions: [] };
     for (const migration of migrations) {
       const recorded = done.get(migration.name);

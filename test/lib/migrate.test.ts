@@ -129,6 +129,40 @@ describe('migrate', () => {
     await expect(migrate(url, dir)).rejects.toThrow(/changed after it was applied/);
   });
 
+  it('refuses a database a later release migrated before it writes anything, its functions included', async () => {
+    // An older release starting against a newer database (a rolling deploy, a pod crash-looping on the
+    // old image) must not put its own function bodies back over the newer ones.
+    const url = await emptyDatabase();
+    const root = await mkdtemp(join(tmpdir(), 'hookline-older-release-'));
+    const dir = join(root, 'migrations');
+    await cp(defaultMigrationsDir, dir, { recursive: true });
+    await cp(join(dirname(defaultMigrationsDir), 'functions'), join(root, 'functions'), { recursive: true });
+    await migrate(url, dir);
+    await query(
+      url,
+      `INSERT INTO hookline._prisma_migrations (id, checksum, migration_name, finished_at, applied_steps_count)
+       VALUES (gen_random_uuid()::text, repeat('0', 64), '29990101000000_from_a_later_release', now(), 1)`,
+    );
+    const edited = join(root, 'functions', 'new-id.sql');
+    await writeFile(
+      edited,
+      (await readFile(edited, 'utf8')).replace(
+        "SELECT prefix OPERATOR(pg_catalog.||) '_'",
+        "SELECT /* the older release's body */ prefix OPERATOR(pg_catalog.||) '_'",
+      ),
+    );
+    const latest = (await readdir(dir)).sort().at(-1)!;
+
+    await expect(migrate(url, dir)).rejects.toThrow(
+      `The database schema is at 29990101000000_from_a_later_release, newer than this Hookline knows (${latest})`,
+    );
+    const [live] = await query<{ prosrc: string }>(
+      url,
+      `SELECT prosrc FROM pg_proc WHERE oid = 'hookline.new_id(text)'::regprocedure`,
+    );
+    expect(live!.prosrc).not.toContain("older release's body");
+  });
+
   it('runs the body of each prisma/functions file, and applies a file again when it changes', async () => {
     const url = await emptyDatabase();
     const root = await mkdtemp(join(tmpdir(), 'hookline-functions-'));
