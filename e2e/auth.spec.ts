@@ -47,6 +47,18 @@ test('a page left open when the session ends goes to sign-in, and back to the sa
   await expect(page.getByLabel('State')).toHaveValue('dead');
 });
 
+test('after sign-in the browser stays on the site, whatever `next` says', async ({ page }) => {
+  const env = e2eEnv();
+  // "/\127.0.0.1:9/x" is "//127.0.0.1:9/x" to a browser (a backslash is a slash in http URLs):
+  // another site, here a closed port on loopback, so a failure goes nowhere else.
+  await page.goto(`${env.baseUrl}/sign-in?next=${encodeURIComponent('/\\127.0.0.1:9/x')}`);
+  await page.getByLabel('Email').fill(env.adminEmail);
+  await page.getByLabel('Password').fill(env.adminPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === '/overview');
+  expect(new URL(page.url()).origin).toBe(new URL(env.baseUrl).origin);
+});
+
 test('a state change without the session, or from another origin, is refused', async ({ page }) => {
   const env = e2eEnv();
   const withoutSession = await fetch(`${env.baseUrl}/api/v1/apps`, {

@@ -2,16 +2,11 @@ import type { Metadata } from 'next';
 import { SignInForm } from '@/components/auth/sign-in-form';
 import { getApiSettings } from '@/lib/runtime/api-settings';
 import { ssoFailureMessage } from '@/lib/domain/auth/sso/sso-error';
+import { sameSitePath } from '@/lib/http/auth/same-site-path';
 
 export const metadata: Metadata = { title: 'Sign in' };
 // The sign-in methods come from the environment of the running server, not of the build.
 export const dynamic = 'force-dynamic';
-
-function safeNext(next: string | string[] | undefined): string {
-  // Only same-site paths: "//evil.example" would be a protocol-relative redirect off the site.
-  if (typeof next === 'string' && next.startsWith('/') && !next.startsWith('//')) return next;
-  return '/overview';
-}
 
 export default async function SignInPage({
   searchParams,
@@ -28,7 +23,7 @@ export default async function SignInPage({
           <p className="text-sm text-zinc-500">Sign in to the webhook dashboard</p>
         </div>
         <SignInForm
-          next={safeNext(next)}
+          next={sameSitePath(next)}
           password={settings.passwordSignIn}
           sso={settings.oidc !== null}
           ssoError={ssoFailureMessage(typeof ssoError === 'string' ? ssoError : undefined)}

@@ -267,7 +267,15 @@ describe('SSO sign-in', () => {
   it('never redirects off the site after sign-in', async () => {
     await createMember(ctx.db.pool, { email: 'next@example.test', role: 'viewer' });
     account('next-sub', 'next@example.test');
-    for (const next of ['//evil.example/x', 'https://evil.example', '/\\evil.example']) {
+    // A browser reads a backslash as a slash and drops tabs and newlines: each of these is
+    // "//evil.example", a protocol-relative redirect off the site.
+    for (const next of [
+      '//evil.example/x',
+      'https://evil.example',
+      '/\\evil.example',
+      '/\t/evil.example',
+      '/\n/evil.example',
+    ]) {
       const response = await ssoSignIn(next);
       expect(response.headers.get('location')).toBe('/overview');
     }

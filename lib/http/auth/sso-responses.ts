@@ -6,6 +6,7 @@ import { startSsoSignIn } from '../../domain/auth/sso/start-sso-sign-in';
 import { ssoFailed, ssoFailureOf, type SsoFailure } from '../../domain/auth/sso/sso-error';
 import { portalBaseUrl } from '../portal/portal-base-url';
 import { isSecureRequest } from './authenticate-request';
+import { sameSitePath } from './same-site-path';
 import { clientInfo } from './client-info';
 import { sessionCookie } from './session-cookie';
 import { clearedSsoStateCookie, readSsoStateCookie, ssoStateCookie } from './sso-state-cookie';
@@ -22,11 +23,6 @@ export function ssoRedirectUri(request: Request): string {
   return `${portalBaseUrl(request).replace(/\/$/, '')}/api/auth/sso/callback`;
 }
 
-/** Only a same-site path: "//evil.example" would be a protocol-relative redirect off the site. */
-export function safeNextPath(next: string | undefined): string {
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/overview';
-}
-
 /** GET /api/auth/sso/start: a redirect to the provider, with the attempt in the state cookie. */
 export async function startSsoResponse(request: Request, { next }: { next?: string }): Promise<Response> {
   const oidc = getApiSettings().oidc;
@@ -34,7 +30,7 @@ export async function startSsoResponse(request: Request, { next }: { next?: stri
   try {
     const { authorizationUrl, attempt } = await startSsoSignIn({ oidc, redirectUri: ssoRedirectUri(request) });
     const cookie = ssoStateCookie(
-      { attempt, next: safeNextPath(next), clientSecret: oidc.clientSecret },
+      { attempt, next: sameSitePath(next), clientSecret: oidc.clientSecret },
       isSecureRequest(request),
     );
     return redirect(authorizationUrl, [cookie]);
@@ -74,7 +70,7 @@ export async function finishSsoResponse(
       ...clientInfo(request),
     });
     log.info('signed in by SSO', { userId, created });
-    return redirect(safeNextPath(attempt.next), [
+    return redirect(sameSitePath(attempt.next), [
       sessionCookie(token, settings.sessionTtlHours * 3600, secure),
       clearedSsoStateCookie(secure),
     ]);
