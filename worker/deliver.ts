@@ -51,6 +51,8 @@ export type DeliveryState = 'succeeded' | 'pending' | 'dead';
 export interface AttemptResult {
   deliveryId: string;
   endpointId: string;
+  /** Attempts recorded before this one (the claimed row's): the flush's fence names the attempt. */
+  attemptCount: number;
   state: DeliveryState;
   /** When a 'pending' delivery is due again. */
   nextAttemptAt: Date | null;
@@ -212,6 +214,7 @@ export async function deliver(
     return {
       deliveryId: delivery.id,
       endpointId: delivery.endpointId,
+      attemptCount: delivery.attemptCount,
       startedAt,
       requestHeaders,
       ...outcome,
@@ -227,6 +230,7 @@ export async function deliver(
     return {
       deliveryId: delivery.id,
       endpointId: delivery.endpointId,
+      attemptCount: delivery.attemptCount,
       startedAt,
       requestHeaders,
       ...retry(null),

@@ -25,7 +25,7 @@ import { ResultFlusher, type FlushOutcome } from './flush';
 import { HttpPools } from './http-pools';
 import { JobRunner } from './jobs/job-runner';
 import { LeaseKeeper } from './lease-keeper';
-import { LeaseBook } from './leases';
+import { LeaseBook, type Holding } from './leases';
 import { maintenanceService } from './maintenance';
 import { startMetricsServer, WorkerMetrics, workerHealth } from './metrics';
 import { PollingPresence } from './polling-presence';
@@ -90,7 +90,7 @@ export class DeliveryWorker {
       metrics,
       finishedBatches: () => this.leases.finishedBatches(),
       onBatchesDeleted: (batchIds) => this.leases.batchesDeleted(batchIds),
-      onFlushed: (results, outcome) => this.flushed(results, outcome),
+      onFlushed: (results, outcome, holding) => this.flushed(results, outcome, holding),
       clock,
     });
     this.dispatcher = new Dispatcher({
@@ -182,9 +182,11 @@ export class DeliveryWorker {
     this.log.info('worker started', { concurrency: this.options.concurrency, batchSize: this.options.batchSize });
   }
 
-  private flushed(results: AttemptResult[], outcome: FlushOutcome): void {
-    // Written (or refused by the fence): no longer this worker's to renew.
-    this.leases.drop(results.map((result) => result.deliveryId));
+  private flushed(results: AttemptResult[], outcome: FlushOutcome, holding: Holding): void {
+    // Written (or refused by the fence): the holdings they were sent under are no longer this worker's
+    // to renew. Not by id: a delivery taken again since (its retry claimed while this result waited for
+    // a write whose answer was lost) is a new holding, and stays.
+    this.leases.drop(holding);
     // Counted as recorded, not as sent: a result the fence refused is another worker's to tell.
     this.stats.succeeded += outcome.succeeded;
     this.stats.failed += outcome.recorded - outcome.succeeded;

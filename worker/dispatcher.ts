@@ -161,6 +161,8 @@ export class Dispatcher {
       return;
     }
     this.inFlight.set(delivery.id, delivery);
+    // The holding this attempt is sent under: its result, once written, ends that one only.
+    const taking = this.options.leases.takingOf(delivery.id);
     const trace = this.attemptSpans?.start(delivery, endpoint) ?? null;
     void deliver(delivery, endpoint, {
       http: this.options.http,
@@ -168,7 +170,7 @@ export class Dispatcher {
       userAgent: this.options.userAgent,
       traceHeaders: trace?.headers,
       clock: this.options.clock,
-    }).then((result) => this.finish(delivery, endpoint, result, trace));
+    }).then((result) => this.finish(delivery, endpoint, result, trace, taking));
   }
 
   private finish(
@@ -176,6 +178,7 @@ export class Dispatcher {
     endpoint: EndpointSettings,
     result: AttemptResult,
     trace: AttemptTrace | null,
+    taking: number | undefined,
   ): void {
     // An abandoned attempt's span is never ended, so never exported: its result is not recorded either.
     if (this.abandoned.delete(delivery.id)) return;
@@ -189,7 +192,7 @@ export class Dispatcher {
     metrics.attemptDuration.observe(result.durationMs / 1000);
     if (trace) this.attemptSpans?.end(trace, result);
     // Still held (and renewed) until the flush has written it.
-    flusher.add(result);
+    flusher.add(result, taking);
     this.freeSlot(endpoint);
     this.options.onFinished();
   }

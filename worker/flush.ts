@@ -12,6 +12,7 @@ import { realClock, sleep, type Clock, type Timer } from './clock';
 import type { AttemptResult } from './deliver';
 import type { WorkerMetrics } from './metrics';
 import { databaseBackoffMs } from './database-backoff';
+import type { Holding } from './leases';
 import { statements } from './statements';
 
 export interface FlushOutcome {
@@ -52,8 +53,11 @@ export interface FlusherOptions {
   finishedBatches?: () => string[];
   /** Their rows were deleted. */
   onBatchesDeleted?: (batchIds: string[]) => void;
-  /** A flush was written: its results are recorded, or refused by the lease fence. */
-  onFlushed?: (results: AttemptResult[], outcome: FlushOutcome) => void;
+  /**
+   * A flush was written: its results are recorded, or refused by the lease fence. `holding`: the
+   * holdings (worker/leases.ts) the results were sent under, as add() was told them.
+   */
+  onFlushed?: (results: AttemptResult[], outcome: FlushOutcome, holding: Holding) => void;
   /** Times the flush interval, the back-off and the drain's deadline (clock.ts). */
   clock?: Clock;
 }
@@ -65,6 +69,8 @@ export class ResultFlusher {
   private failures = 0;
   /** Deliveries whose results the flush under way is writing now. */
   private readonly writing = new Set<string>();
+  /** The holding each buffered result was sent under. */
+  private readonly holdingOf = new WeakMap<AttemptResult, number>();
   /** Results the lease fence refused, since the start, by where their deliveries went. */
   readonly notRecorded: NotRecorded = { takenOver: 0, givenBack: 0, alreadyFinished: 0, gone: 0, unknown: 0 };
   private explaining: Promise<void> = Promise.resolve();
@@ -92,7 +98,13 @@ export class ResultFlusher {
     return this.writing.has(deliveryId);
   }
 
-  add(result: AttemptResult): void {
+  /**
+   * `taking`: the holding of its delivery the attempt was sent under (LeaseBook.holding), so that
+   * writing it ends that holding and not one taken since (the delivery claimed again for its retry
+   * while this result waited).
+   */
+  add(result: AttemptResult, taking?: number): void {
+    if (taking !== undefined) this.holdingOf.set(result, taking);
     this.buffer.push(result);
     // After a failed flush, the back-off timer it set decides when the next try goes out: results
     // arriving meanwhile must not hurry it (they did: a flush every 5 ms against a database that was
@@ -168,6 +180,7 @@ export class ResultFlusher {
         keepSuccessfulAttempts: this.options.keepSuccessfulAttempts,
         settledBatchIds: finishedBatches,
         rollupShard: this.rollupShard,
+        attemptCounts: batch.map((r) => r.attemptCount),
       });
       this.failures = 0;
       this.options.onBatchesDeleted?.(finishedBatches);
@@ -181,7 +194,12 @@ export class ResultFlusher {
       metrics.deliveriesFinished.inc({ state: 'succeeded' }, outcome.succeeded);
       metrics.deliveriesFinished.inc({ state: 'dead' }, outcome.dead);
       if (outcome.recorded < batch.length) metrics.lostLeases.inc({}, batch.length - outcome.recorded);
-      this.options.onFlushed?.(batch, outcome);
+      const holding = new Map<string, number>();
+      for (const result of batch) {
+        const taking = this.holdingOf.get(result);
+        if (taking !== undefined) holding.set(result.deliveryId, taking);
+      }
+      this.options.onFlushed?.(batch, outcome, holding);
     } catch (error) {
       // Keep the results and try again: while the process lives nothing is lost, and if the leases
       // run out first the fence in the statement makes the late write a no-op.

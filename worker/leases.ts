@@ -67,6 +67,11 @@ export class LeaseBook {
     for (const id of ids) this.held.set(id, { until: sentAt + this.leaseMs, taking: ++this.takings });
   }
 
+  /** Which taking of this delivery is held now; undefined when it is not held. */
+  takingOf(id: string): number | undefined {
+    return this.held.get(id)?.taking;
+  }
+
   /** The holdings of these deliveries (all held, when none are named) as they are now. */
   holding(ids: Iterable<string> = this.held.keys()): Holding {
     const holding = new Map<string, number>();

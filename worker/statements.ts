@@ -1,6 +1,6 @@
 // The worker's hand-written statements, one per file in worker/sql, each with its why-comment and a
 // `-- Parameters:` line naming its $1..$n. Here each gets a TypeScript type for its parameters (an
-// object, not a positional array: the flush has 20) and for its rows. The names are written twice, in
+// object, not a positional array: the flush has 21) and for its rows. The names are written twice, in
 // the SQL file for its reader and here for the compiler; loading checks they agree, in order, and that
 // the statement uses exactly $1..$n, so a parameter added on one side only fails at start, not as a
 // value bound to the wrong placeholder.
@@ -150,6 +150,8 @@ export interface RecordResultsParams {
   keepSuccessfulAttempts: boolean;
   settledBatchIds: string[];
   rollupShard: number;
+  /** Each result's attempts recorded before it: the fence names the attempt, not only the worker. */
+  attemptCounts: number[];
 }
 
 export const statements = {
@@ -190,6 +192,7 @@ export const statements = {
       'keepSuccessfulAttempts',
       'settledBatchIds',
       'rollupShard',
+      'attemptCounts',
     ],
     { prepared: true },
   ),

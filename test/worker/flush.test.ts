@@ -3,6 +3,8 @@
 // after 100 ms, then 200 ms, never sooner, however many results arrive meanwhile; once the database
 // answers, the results are written. Tries are counted as connections the proxy accepted. The clock
 // stands still between advance() calls: a flusher timed by Node's timers never tries again here.
+// And the fence: a result written again after a write whose answer was lost ends nothing it was not
+// sent under.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '../../lib/database/pg';
 import type { Logger } from '../../lib/runtime/log';
@@ -41,6 +43,7 @@ function succeeded(deliveryId: string, endpointId: string): AttemptResult {
   return {
     deliveryId,
     endpointId,
+    attemptCount: 0,
     state: 'succeeded',
     nextAttemptAt: null,
     startedAt: new Date(),
@@ -148,5 +151,58 @@ describe('the flusher against a database that is down', () => {
     expect(unwritten).toBe(1);
     expect(clock.now() - start).toBe(2500);
     proxy.reconnect();
+  });
+});
+
+describe('a result written again after its first write committed unseen', () => {
+  it('refuses it once the delivery is taken again for its retry, and keeps the new holding in the book', async () => {
+    const workerId = 'flush-fence-test';
+    const leases = new LeaseBook(30_000);
+    const clock = new ManualClock();
+    await sendEvent(db.pool, appId, 'flush.backoff');
+    const source = new DeliverySource(db.pool, workerId, 30, leases, clock);
+    const [taken] = (await source.take(10)).rows;
+    expect(taken!.attempt_count).toBe(0);
+    const { circuit, autoDisableAfterMs } = testWorkerOptions(db.url);
+    const outcomes: FlushOutcome[] = [];
+    const flusher = new ResultFlusher({
+      ...{ pool: db.pool, workerId, intervalMs: 5, maxResults: 100, circuit, autoDisableAfterMs },
+      ...{ keepSuccessfulAttempts: false, rollupShard: 0, log: testLogger(), metrics: new WorkerMetrics(), clock },
+      // As the worker does (delivery-worker.ts): a written result ends the holding it was sent under.
+      onFlushed: (_results, outcome, holding) => {
+        outcomes.push(outcome);
+        leases.drop(holding);
+      },
+    });
+    // The first attempt failed, its retry due at once.
+    const failed: AttemptResult = {
+      ...succeeded(taken!.id, taken!.endpoint_id),
+      state: 'pending',
+      nextAttemptAt: new Date(Date.now() - 1000),
+      statusCode: 500,
+      errorClass: 'http_5xx',
+      errorMessage: 'HTTP 500',
+    };
+    const firstTaking = leases.takingOf(taken!.id);
+    flusher.add(failed, firstTaking);
+    await clock.advance(5);
+    await flusher.whenIdle();
+    expect(outcomes.at(-1)).toMatchObject({ recorded: 1 });
+
+    // That write committed, but suppose its answer was lost (a client-side query timeout, a dropped
+    // connection): the flusher keeps the result and writes it again later. Meanwhile this worker's
+    // claim takes the delivery again for its retry.
+    const [again] = (await source.take(10)).rows;
+    expect(again).toMatchObject({ id: taken!.id, attempt_count: 1 });
+    flusher.add(failed, firstTaking);
+    await clock.advance(5);
+    await flusher.whenIdle();
+
+    expect(outcomes.at(-1)).toMatchObject({ recorded: 0, unrecorded: [taken!.id] });
+    const [row] = await deliveriesOf(db.pool, 'id = $1', [taken!.id]);
+    expect(row).toMatchObject({ state: 'delivering', lease_owner: workerId, attempt_count: 1 });
+    // The retry's holding is still this worker's to renew: nobody else may take it mid-send.
+    expect(leases.holds(taken!.id)).toBe(true);
+    await flusher.drain(1000);
   });
 });

@@ -126,6 +126,7 @@ function successes(ids: string[]): unknown[] {
     keepSuccessfulAttempts: false,
     settledBatchIds: [],
     rollupShard: 0,
+    attemptCounts: ids.map(() => 0),
   });
 }
 

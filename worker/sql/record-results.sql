@@ -2,7 +2,7 @@
 --   $6 durationsMs, $7 statusCodes, $8 errorClasses, $9 errorMessages, $10 requestHeaders,
 --   $11 responseHeaders, $12 responseBodies, $13 responsesTruncated, $14 circuitFailureThreshold,
 --   $15 circuitOpenBaseMs, $16 circuitOpenMaxMs, $17 autoDisableAfterMs,
---   $18 keepSuccessfulAttempts, $19 settledBatchIds, $20 rollupShard.
+--   $18 keepSuccessfulAttempts, $19 settledBatchIds, $20 rollupShard, $21 attemptCounts.
 -- Writes back a batch of finished attempts in one round trip: the deliveries' new states, an attempt
 -- row for each failure, the endpoints' health and circuit breaker, and the rollups the dashboard reads.
 -- One statement instead of 4 per attempt: at 2,000 attempts/s this is ~10 flushes/s, not 8,000 queries.
@@ -16,7 +16,12 @@
 -- Fenced: a delivery changes only if it is still leased to this worker ($1), which (constraint
 -- deliveries_lease_check) means still 'delivering' and ours. A worker that froze past its lease and
 -- wakes up late changes nothing (no attempt row, no health change, no rollup), because another worker
--- has taken the delivery over.
+-- has taken the delivery over. And only by the attempt it was sent as ($21: the attempts recorded
+-- before it, which each recorded result raises by one): the worker id alone named the worker, not the
+-- lease. A flush that committed but whose answer was lost (its query timed out client-side, the
+-- connection dropped) is written again later; if this worker had meanwhile claimed the delivery
+-- again for its retry, the old result passed the fence, ended the new lease mid-send, and another
+-- worker sent the delivery a second time while this one was still sending it.
 -- The fence names no column that any index but the primary key covers, so every PostgreSQL version
 -- finds each result by primary key and a flush costs what its batch holds, whatever the backlog. With
 -- "state = 'delivering'" in this WHERE, PostgreSQL 15 read every delivering row through an index
@@ -37,9 +42,10 @@
 WITH results AS (
   SELECT *
     FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::float8[], $7::int[],
-                $8::text[], $9::text[], $10::jsonb[], $11::jsonb[], $12::text[], $13::bool[])
+                $8::text[], $9::text[], $10::jsonb[], $11::jsonb[], $12::text[], $13::bool[], $21::int[])
       AS r(delivery_id, state, next_attempt_at, started_at, duration_ms, status_code,
-           error_class, error_message, request_headers, response_headers, response_body, response_truncated)
+           error_class, error_message, request_headers, response_headers, response_body, response_truncated,
+           attempts_before)
 ), settled_batches AS (
   -- $19: fan-out batches whose first attempts are all recorded or released; their rows held the lease.
   DELETE FROM hookline.fanout_batches AS b
@@ -64,6 +70,7 @@ WITH results AS (
     FROM results AS r
    WHERE d.id = r.delivery_id
      AND d.lease_owner = $1
+     AND d.attempt_count = r.attempts_before
      -- Batch rows first: evaluated once, before any delivery row is locked (see the lock order above).
      AND (SELECT count(*) FROM settled_batches) >= 0
   RETURNING d.id, d.app_id, d.message_id, d.endpoint_id, d.attempt_count, d.state, r.started_at, r.duration_ms,

@@ -3,7 +3,8 @@
 -- lease was no longer its own (record-results.sql's fence): so the worker's log can say what happened
 -- instead of guessing. Run only after such a flush, which is rare (a worker frozen or cut off for
 -- longer than a lease, or a flush whose answer was lost and that was sent again).
---   taken_over       leased to another worker now, which sends them again
+--   taken_over       leased to a worker now, which sends them again: another one, or this one again
+--                    (its retry claimed while the result waited for a write whose answer was lost)
 --   given_back       back in the queue, due again (released by this worker, or by any worker once the
 --                    lease had run out): sent again by whichever worker claims them
 --   already_finished recorded as finished: by the worker that took them over, or by an earlier write
