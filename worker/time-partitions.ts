@@ -125,7 +125,21 @@ async function extendAhead(
   { periodMs, target, now }: { periodMs: number; target: number; now: number },
   result: TimePartitionResult,
 ): Promise<void> {
-  const overflowStart = (await partitionsOf(query, 'messages')).find((p) => p.upper_at === null)?.lower_at;
+  // The three overflows start together (ensure_overflow_partitions keeps them so after a run cut short
+  // between them); periods are made from that start for all three, so a table whose overflow started
+  // earlier would be left with no partition between the two. Refused, naming them, rather than so.
+  const starts = new Map<TableName, Date | null | undefined>();
+  for (const { name } of TABLES) {
+    starts.set(name, (await partitionsOf(query, name)).find((p) => p.upper_at === null)?.lower_at);
+  }
+  const overflowStart = starts.get('messages');
+  if ([...starts.values()].some((at) => at?.getTime() !== overflowStart?.getTime())) {
+    throw new Error(
+      'time partitions: the overflow partitions of messages, deliveries and attempts start at different times (' +
+        [...starts].map(([name, at]) => `${name}: ${at?.toISOString() ?? 'none'}`).join(', ') +
+        '); no period is added until they agree',
+    );
+  }
   if (!overflowStart || overflowStart.getTime() >= target) return;
   const start = overflowStart.getTime();
   const { rows } = await query<{ newest: Date | null }>(

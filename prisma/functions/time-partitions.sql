@@ -129,11 +129,42 @@ DECLARE
   v_table text;
   v_end timestamptz;
   v_until timestamptz := date_trunc('minute', clock_timestamp()) + interval '15 minutes';
+  v_reference text;
+  v_lower timestamptz;
+  v_upper timestamptz;
+  v_made_overflow boolean;
 BEGIN
   FOR v_table IN SELECT t.table_name FROM hookline.time_partitioned_tables() AS t LOOP
     IF NOT EXISTS (SELECT 1 FROM hookline.time_partitions(v_table) AS p WHERE p.upper_at IS NULL) THEN
       SELECT coalesce(max(p.upper_at), date_trunc('minute', clock_timestamp())) INTO v_end
         FROM hookline.time_partitions(v_table) AS p;
+      -- Another table has its overflow: the maintenance, which detaches the three empty overflows one
+      -- at a time (worker/time-partitions.ts), was cut short between them. This table then gets that
+      -- table's periods from its own end, overflow included, so the three keep one set of bounds: with
+      -- periods of its own from here (the rule below), extendAhead went on from the messages' new
+      -- overflow, and deliveries and attempts were left with no partition for the minutes between.
+      SELECT t.table_name INTO v_reference
+        FROM hookline.time_partitioned_tables() AS t
+       WHERE t.table_name <> v_table
+         AND EXISTS (SELECT 1 FROM hookline.time_partitions(t.table_name) AS p
+                      WHERE p.upper_at IS NULL AND NOT p.detach_pending)
+       LIMIT 1;
+      v_made_overflow := false;
+      IF v_reference IS NOT NULL THEN
+        FOR v_lower, v_upper IN
+          SELECT p.lower_at, p.upper_at FROM hookline.time_partitions(v_reference) AS p
+           WHERE p.lower_at >= v_end AND NOT p.detach_pending ORDER BY p.lower_at
+        LOOP
+          EXIT WHEN v_lower <> v_end;  -- not contiguous with this table's end: the rule below
+          RETURN NEXT hookline.add_time_partition(v_table, v_lower, v_upper);
+          IF v_upper IS NULL THEN
+            v_made_overflow := true;
+            EXIT;
+          END IF;
+          v_end := v_upper;
+        END LOOP;
+      END IF;
+      CONTINUE WHEN v_made_overflow;
       -- At most 16 of them; an end already past (never after a migration) is caught up in one.
       IF v_end < v_until - interval '16 minutes' THEN
         RETURN NEXT hookline.add_time_partition(v_table, v_end, v_until - interval '15 minutes');

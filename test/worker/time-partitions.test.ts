@@ -217,6 +217,36 @@ describe('time partitions', () => {
     await expectContiguous();
   });
 
+  it('finish the empty overflows’ replacement cut short between the tables, with no gap in any', async () => {
+    // The overflows a few minutes ahead of the database's clock (within the 15 minutes a table left
+    // without one is given one-minute periods for): the periods after now + 5 min go, and the
+    // overflow starts there.
+    const oldStart = new Date(Math.floor(Date.now() / MINUTE) * MINUTE + 5 * MINUTE);
+    for (const table of ['messages', 'deliveries', 'attempts']) {
+      for (const partition of await partitionsOf(table)) {
+        if (partition.upper_at !== null && partition.upper_at.getTime() <= oldStart.getTime()) continue;
+        await db.pool.query(`ALTER TABLE hookline.${table} DETACH PARTITION hookline.${partition.partition_name}`);
+        await db.pool.query(`DROP TABLE hookline.${partition.partition_name}`);
+      }
+      await db.pool.query('SELECT hookline.add_time_partition($1, $2, NULL)', [table, oldStart]);
+    }
+    await expectContiguous();
+    // The maintenance replaces the three empty overflows one at a time (DETACH ... CONCURRENTLY, which
+    // no transaction can hold together). Cut short after the messages' was dropped and the
+    // deliveries' detached but not yet dropped, the attempts' untouched:
+    await db.pool.query('ALTER TABLE hookline.messages DETACH PARTITION hookline.messages_overflow');
+    await db.pool.query('DROP TABLE hookline.messages_overflow');
+    await db.pool.query('ALTER TABLE hookline.deliveries DETACH PARTITION hookline.deliveries_overflow');
+    // The next run: every id has a partition in all three tables again, ten minutes ahead.
+    const now = Date.now();
+    await maintainTimePartitions(db.pool, { retentionMs: null, periodMs: MINUTE, now: () => now });
+    await expectContiguous();
+    expect((await partitionsOf('messages')).at(-1)!.lower_at!.getTime()).toBeGreaterThanOrEqual(now + 10 * MINUTE);
+    // A delivery and its attempt of the minute the old overflows started at: it was the gap.
+    const { deliveryIds } = await eventAt(new Date(oldStart.getTime() + 1000), ['succeeded'], 'cut-short-overflow');
+    expect(await partitionOf('deliveries', deliveryIds[0]!)).toMatch(/^deliveries_p/);
+  });
+
   it('hold a delivery and its attempts to the time of its message', async () => {
     const { messageId, deliveryIds } = await eventAt(new Date(Date.now() + 3 * MINUTE), ['succeeded'], 'k-same-time');
     const period = (await partitionOf('messages', messageId)).replace('messages_', '');
