@@ -11,7 +11,9 @@
 //   none of its deliveries is pending or being delivered and none of its messages waits for fan-out.
 //   A delivery still retrying keeps its whole period (messages, deliveries, attempts) until it
 //   finishes: kept, never moved. The check runs again on the detached tables, so a replay that reset
-//   one of its deliveries in the meantime puts the period back instead of losing the replay.
+//   one of its deliveries in the meantime puts the period back instead of losing the replay. A period
+//   a transaction still open has written into is kept too (periodHasOpenWriters): its rows are not
+//   visible to the check yet.
 // - No producer waits: a period is created beside the parent and attached (SHARE UPDATE EXCLUSIVE,
 //   which inserts do not conflict with), and dropped after DETACH ... CONCURRENTLY (PostgreSQL 14+),
 //   which waits for transactions instead of blocking them. The one exception is turning a non-empty
@@ -276,6 +278,27 @@ async function periodIsFinished(
   return rows[0]!.finished;
 }
 
+/**
+ * Whether a transaction still open (or prepared) has written into the period: it holds a ROW EXCLUSIVE
+ * lock on the partition until it ends. Its rows are invisible to periodIsFinished, and a message it
+ * commits while DETACH ... CONCURRENTLY waits for it lands in a partition no query sees any more: the
+ * fan-out's cursor then passes its transaction without it, and the check after the detach, which reads
+ * the messages through their parent, cannot see it either, so the period was dropped with a committed
+ * message never sent. Only a transaction open since the period's time can hold such a lock: ids are
+ * the clock's when written, so a new write lands in the current period.
+ */
+async function periodHasOpenWriters(query: Query, period: Period): Promise<boolean> {
+  const { rows } = await query<{ written: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_locks AS l
+                     WHERE l.locktype = 'relation'
+                       AND l.database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())
+                       AND l.relation = ANY ($1::regclass[])
+                       AND l.mode = 'RowExclusiveLock') AS written`,
+    [TABLES.map(({ name }) => `hookline.${name}_${period.name}`)],
+  );
+  return rows[0]!.written;
+}
+
 interface Period {
   /** The name after the table's: p20261125t1600, or before_20261125t1642 for the legacy partition. */
   name: string;
@@ -298,7 +321,10 @@ async function dropExpired(query: Query, cutoff: number, result: TimePartitionRe
     .map((p) => ({ name: periodName('messages', p.partition_name), lowerAt: p.lower_at, upperAt: p.upper_at! }));
   for (const period of expired) {
     const messageBounds = await boundsOf(query, 'msg', period);
-    if (!(await periodIsFinished(query, `deliveries_${period.name}`, messageBounds))) {
+    if (
+      (await periodHasOpenWriters(query, period)) ||
+      !(await periodIsFinished(query, `deliveries_${period.name}`, messageBounds))
+    ) {
       result.held.push(period.name);
       continue;
     }
