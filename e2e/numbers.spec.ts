@@ -171,6 +171,66 @@ test('replaying a delivered event asks first and keeps the earlier success in th
   await screenshot(page, 'numbers-replayed-success');
 });
 
+test('replaying a message or a selection that includes a delivered event asks first, before any request', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const env = e2eEnv();
+  await setReceiverMode('ok');
+  const app = await createApp({ name: 'E2E Replay Mixed' });
+  const [deliveredMessage] = await sendMessages(1, { appId: app.appId });
+  await waitForStates(app.appId, 1, 'succeeded');
+  await setReceiverMode('fail');
+  await sendMessages(1, { appId: app.appId });
+  await waitForStates(app.appId, 1, 'dead');
+  await setReceiverMode('ok');
+  const attemptCounts = async () =>
+    Object.fromEntries((await listDeliveries(app.appId)).map((delivery) => [delivery.state, delivery.attemptCount]));
+  expect(await attemptCounts()).toEqual({ succeeded: 1, dead: 2 });
+  // Every replay the page asks the server for: none may leave before the answer "yes".
+  const replayRequests: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/replay')) {
+      replayRequests.push(request.url());
+    }
+  });
+
+  await signIn(page);
+  // A message whose only delivery succeeded: "Replay to every endpoint" asks, and "no" sends nothing.
+  await page.goto(`${env.baseUrl}/apps/${app.appId}/messages/${deliveredMessage}`);
+  await page.getByRole('button', { name: 'Replay to every endpoint' }).click();
+  const one = page.getByRole('dialog', { name: 'Send a delivered event again?' });
+  await expect(one).toBeVisible();
+  await one.getByRole('button', { name: 'Keep it as it is' }).click();
+  await expect(one).toBeHidden();
+  expect(replayRequests).toEqual([]);
+  await page.getByRole('button', { name: 'Replay to every endpoint' }).click();
+  await one.getByRole('button', { name: 'Send it again' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Replayed 1 delivery.' })).toBeVisible();
+  expect(replayRequests).toHaveLength(1);
+  await waitForStates(app.appId, 1, 'succeeded');
+  await expect.poll(attemptCounts, { timeout: 20_000 }).toEqual({ succeeded: 2, dead: 2 });
+
+  // The explorer's "Replay selected" with a delivered row among a dead one: asked, and counted.
+  await page.goto(`${env.baseUrl}/deliveries?appId=${app.appId}`);
+  const rows = page.getByTestId('delivery-row');
+  await expect(rows).toHaveCount(2);
+  await page.getByLabel('Select all shown deliveries').check();
+  await page.getByTestId('replay-selected').click();
+  const many = page.getByRole('dialog', { name: 'Send delivered events again?' });
+  await expect(many).toBeVisible();
+  await expect(many.getByTestId('replay-success-count')).toContainText('1 delivery of the 2 already succeeded.');
+  await many.getByRole('button', { name: 'Keep it as it is' }).click();
+  await expect(many).toBeHidden();
+  expect(replayRequests).toHaveLength(1);
+  expect(await attemptCounts()).toEqual({ succeeded: 2, dead: 2 });
+  await page.getByTestId('replay-selected').click();
+  await many.getByRole('button', { name: 'Replay 2 deliveries' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Replayed 2 of 2 selected deliveries' })).toBeVisible();
+  expect(replayRequests).toHaveLength(2);
+  await waitForStates(app.appId, 2, 'succeeded');
+});
+
 test('layout and paths: the deliveries table fits its card, day axes have dates, deep links survive sign-in, jobs name endpoints', async ({
   page,
 }) => {

@@ -30,6 +30,7 @@ import {
   type DeliveryFilterParams,
 } from './delivery-filters';
 import { ReplayMatchingDialog } from './replay-matching-dialog';
+import { ReplaySuccessDialog } from './replay-success-dialog';
 import { useCan } from '../auth/member-context';
 import { SearchProgress } from '../filters/search-progress';
 import { isDeliverySearch, type PayloadMatch } from '@/lib/contract/payload-search-params';
@@ -70,6 +71,7 @@ export function DeliveriesExplorer() {
   const deliveries = useInfiniteQuery(deliveriesQuery(filter));
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [confirmOpen, setConfirmOpen] = useState(false);
+  const [askingSelected, setAskingSelected] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const invalidate = () =>
@@ -108,7 +110,9 @@ export function DeliveriesExplorer() {
   const rows = deliveries.data?.pages.flatMap((page) => page.data) ?? [];
   // Only what is on screen can be replayed: a selected row that a live refresh removed (its state
   // changed and no longer matches) is dropped rather than replayed unseen.
-  const selectedIds = rows.filter((row) => selected.has(row.id)).map((row) => row.id);
+  const selectedRows = rows.filter((row) => selected.has(row.id));
+  const selectedIds = selectedRows.map((row) => row.id);
+  const selectedSucceeded = selectedRows.filter((row) => row.state === 'succeeded').length;
   const anyFilter = activeFilterNames(params).length > 0;
   // A search, or a filter no index serves: answered a stretch of time at a time (isDeliverySearch).
   const searching = isDeliverySearch(filter);
@@ -141,7 +145,7 @@ export function DeliveriesExplorer() {
             <>
               <Button
                 disabled={selectedIds.length === 0 || replaySelected.isPending}
-                onClick={() => replaySelected.mutate(selectedIds)}
+                onClick={() => (selectedSucceeded > 0 ? setAskingSelected(true) : replaySelected.mutate(selectedIds))}
                 data-testid="replay-selected"
               >
                 Replay selected ({selectedIds.length})
@@ -233,6 +237,13 @@ export function DeliveriesExplorer() {
           </>
         )}
       </Card>
+      <ReplaySuccessDialog
+        open={askingSelected}
+        succeeded={selectedSucceeded}
+        total={selectedIds.length}
+        onClose={() => setAskingSelected(false)}
+        onConfirm={() => replaySelected.mutate(selectedIds)}
+      />
       <ReplayMatchingDialog
         open={confirmOpen}
         onClose={() => setConfirmOpen(false)}

@@ -1,8 +1,10 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { deliveryKeys } from '@/lib/client/queries/deliveries';
 import { messageKeys, messageQuery, replayMessage } from '@/lib/client/queries/messages';
 import { DeliveriesTable } from '../deliveries/deliveries-table';
+import { ReplaySuccessDialog } from '../deliveries/replay-success-dialog';
 import { countOf, formatTime } from '../format';
 import { Button } from '../ui/button';
 import { Card, CardHeader } from '../ui/card';
@@ -15,6 +17,7 @@ export function MessageDetail({ appId, messageId }: { appId: string; messageId: 
   const canReplay = useCan('deliveries.replay');
   const message = useQuery(messageQuery(appId, messageId));
   const queryClient = useQueryClient();
+  const [asking, setAsking] = useState(false);
   const replay = useMutation({
     mutationFn: () => replayMessage(appId, messageId),
     onSuccess: () =>
@@ -26,6 +29,9 @@ export function MessageDetail({ appId, messageId }: { appId: string; messageId: 
   if (message.isPending) return <Loading label="Loading message…" />;
   if (message.isError) return <ErrorState error={message.error} retry={() => void message.refetch()} />;
   const m = message.data;
+  // What the replay will reset (every delivery but one a worker holds), and which of those already succeeded.
+  const replayable = m.deliveries.filter((delivery) => delivery.state !== 'delivering');
+  const succeeded = replayable.filter((delivery) => delivery.state === 'succeeded').length;
   return (
     <div className="space-y-4">
       <PageHeader
@@ -33,11 +39,22 @@ export function MessageDetail({ appId, messageId }: { appId: string; messageId: 
         subtitle={`${m.eventType} · ${formatTime(m.createdAt)}${m.idempotencyKey ? ` · idempotency key ${m.idempotencyKey}` : ''}`}
         actions={
           canReplay ? (
-            <Button variant="primary" disabled={replay.isPending} onClick={() => replay.mutate()}>
+            <Button
+              variant="primary"
+              disabled={replay.isPending}
+              onClick={() => (succeeded > 0 ? setAsking(true) : replay.mutate())}
+            >
               Replay to every endpoint
             </Button>
           ) : null
         }
+      />
+      <ReplaySuccessDialog
+        open={asking}
+        succeeded={succeeded}
+        total={replayable.length}
+        onClose={() => setAsking(false)}
+        onConfirm={() => replay.mutate()}
       />
       <InlineError error={replay.error} />
       {replay.data ? (
