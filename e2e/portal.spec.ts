@@ -472,3 +472,52 @@ test("a success's attempt in the portal says in the customer's words that its re
   await expect(page.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
   await context.close();
 });
+
+test("a customer in another time zone than the server's opens every portal page without a hydration error", async ({
+  browser,
+}) => {
+  await setReceiverMode('ok');
+  const app = await createApp({ name: 'Portal Far Away', eventTypes: ['order.created'] });
+  await sendMessages(1, { appId: app.appId });
+  await expect
+    .poll(async () => (await listDeliveries(app.appId, 'state=succeeded')).length, { timeout: 20_000 })
+    .toBe(1);
+  const [delivery] = await listDeliveries(app.appId, 'state=succeeded');
+  // The server renders in its own zone (this process's, which started it); the browser is elsewhere,
+  // half an hour off any whole-hour zone, so no server zone formats a time the same way.
+  const serverZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const timezoneId = serverZone === 'Asia/Kolkata' ? 'America/St_Johns' : 'Asia/Kolkata';
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${page.url()}: console.error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`${page.url()}: uncaught: ${error.message}`));
+  await openPortal(page, await portalUrl(app.appId));
+  for (const path of [
+    '/portal',
+    `/portal/endpoints/${app.endpointId}`,
+    '/portal/event-types',
+    '/portal/deliveries',
+    `/portal/deliveries/${delivery!.id}`,
+  ]) {
+    await page.goto(`${e2eEnv().baseUrl}${path}`);
+    await expect(page.getByText(/^Session ends /)).toBeVisible();
+    await page.waitForLoadState('networkidle');
+  }
+  expect(errors).toEqual([]);
+  // And the header tells the session's end in the customer's zone, as formatTime does there.
+  const sessions = await api<{ data: { expiresAt: string }[] }>('GET', `/apps/${app.appId}/portal-sessions`);
+  const ends = new Date(sessions.data[0]!.expiresAt).toLocaleString('en-GB', {
+    timeZone: timezoneId,
+    month: 'short',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hour12: false,
+  });
+  await expect(page.getByText(/^Session ends /)).toHaveText(`Session ends ${ends}`);
+  await context.close();
+});

@@ -6,6 +6,7 @@ import { formatTime } from '../format';
 import { useCustomer } from '../shared/viewer';
 import { Badge } from '../ui/badge';
 import { cn } from '../ui/cn';
+import { useHydrated } from '../ui/use-hydrated';
 
 // The portal's own shell: the app's name (or the name its operator branded it with), its logo and three
 // tabs, nothing of the admin dashboard (no other apps, no overview, no keys). Compact, because it
@@ -35,6 +36,9 @@ export function PortalShell({ children }: { children: ReactNode }) {
   const { branding } = session;
   const accent = branding.accentColor && HEX_COLOUR.test(branding.accentColor) ? branding.accentColor : DEFAULT_ACCENT;
   const logo = branding.logoUrl?.startsWith('https://') ? branding.logoUrl : null;
+  // The session's end in the customer's zone: the server's HTML would have it in the server's, and a
+  // customer elsewhere would get a hydration error (React #418) on every portal page.
+  const hydrated = useHydrated();
   return (
     <div className="min-h-screen bg-zinc-50" style={{ '--portal-accent': accent } as CSSProperties}>
       <header className="border-b border-t-4 border-b-zinc-200 border-t-(--portal-accent) bg-white">
@@ -59,7 +63,9 @@ export function PortalShell({ children }: { children: ReactNode }) {
           </div>
           <div className="flex items-center gap-2 text-xs text-zinc-500">
             {session.readOnly ? <Badge tone="neutral">Read-only</Badge> : null}
-            <span title="Ask for a new link after this time">Session ends {formatTime(session.expiresAt)}</span>
+            {hydrated ? (
+              <span title="Ask for a new link after this time">Session ends {formatTime(session.expiresAt)}</span>
+            ) : null}
           </div>
         </div>
         <nav aria-label="Portal" className="mx-auto flex max-w-6xl gap-1 overflow-x-auto px-2 pt-2">
