@@ -1,3 +1,5 @@
+import { OPEN_LATENCY_BUCKET_MS } from '../lib/domain/stats/latency-percentile';
+
 const integer = new Intl.NumberFormat('en-US');
 
 export function formatCount(value: number | null | undefined): string {
@@ -28,6 +30,12 @@ export function formatMs(value: number | null | undefined): string {
   if (value == null) return '—';
   if (value >= 1000) return `${(value / 1000).toFixed(value >= 10_000 ? 1 : 2)} s`;
   return `${Math.round(value)} ms`;
+}
+
+/** A latency percentile: one in the histogram's open-ended last bucket is a lower bound, "≥ 30 s"
+ * (lib/domain/stats/latency-percentile.ts), never a measured "30.0 s". */
+export function formatLatency(value: number | null | undefined): string {
+  return value != null && value >= OPEN_LATENCY_BUCKET_MS ? `≥ ${OPEN_LATENCY_BUCKET_MS / 1000} s` : formatMs(value);
 }
 
 export function formatTime(iso: string | null | undefined): string {

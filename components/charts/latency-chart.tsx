@@ -1,7 +1,7 @@
 'use client';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ChartPoint } from '@/lib/contract/schemas/stats';
-import { formatDurationTick, formatMs } from '../format';
+import { formatDurationTick, formatLatency } from '../format';
 import { ChartFrame } from './chart-frame';
 import { AXIS_STYLE, formatTick, formatTooltipTime } from './chart-time';
 
@@ -46,7 +46,7 @@ export function LatencyChart({ series, bucketSeconds }: { series: ChartPoint[]; 
             width={56}
             tickFormatter={(value: number) => formatDurationTick(value)}
           />
-          <Tooltip labelFormatter={formatTooltipTime} formatter={(value) => formatMs(Number(value))} />
+          <Tooltip labelFormatter={formatTooltipTime} formatter={(value) => formatLatency(Number(value))} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           {LINES.map((line) => (
             <Line

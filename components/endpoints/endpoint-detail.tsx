@@ -11,7 +11,7 @@ import { DeliveriesTable } from '../deliveries/deliveries-table';
 import { LiveStatus } from '../filters/live-status';
 import { TimeRangePicker } from '../filters/time-range-picker';
 import { useUrlFilters } from '../filters/use-url-filters';
-import { formatCount, formatCountAtLeast, formatMs, formatPercent, formatRelative, formatTime } from '../format';
+import { formatCount, formatCountAtLeast, formatLatency, formatPercent, formatRelative, formatTime } from '../format';
 import { ErrorClass } from '../shared/state-badge';
 import { canChange, useViewer, viewerPaths } from '../shared/viewer';
 import { Card, CardBody, CardHeader } from '../ui/card';
@@ -115,8 +115,16 @@ export function EndpointDetail({ appId, endpointId }: { appId: string; endpointI
                 value={formatPercent(stats.data.totals.successRate)}
                 testId="endpoint-stats-success-rate"
               />
-              <Stat label="Latency p50" value={formatMs(stats.data.totals.latencyMs.p50)} testId="endpoint-stats-p50" />
-              <Stat label="Latency p95" value={formatMs(stats.data.totals.latencyMs.p95)} testId="endpoint-stats-p95" />
+              <Stat
+                label="Latency p50"
+                value={formatLatency(stats.data.totals.latencyMs.p50)}
+                testId="endpoint-stats-p50"
+              />
+              <Stat
+                label="Latency p95"
+                value={formatLatency(stats.data.totals.latencyMs.p95)}
+                testId="endpoint-stats-p95"
+              />
             </section>
             <div className="grid gap-4 lg:grid-cols-2">
               <ThroughputChart series={stats.data.series} bucketSeconds={stats.data.bucketSeconds} />

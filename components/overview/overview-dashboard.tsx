@@ -14,7 +14,7 @@ import { AppSelect } from '../filters/app-select';
 import { LiveStatus } from '../filters/live-status';
 import { TimeRangePicker } from '../filters/time-range-picker';
 import { useUrlFilters } from '../filters/use-url-filters';
-import { formatCount, formatCountAtLeast, formatMs, formatPercent, formatRate } from '../format';
+import { formatCount, formatCountAtLeast, formatLatency, formatPercent, formatRate } from '../format';
 import { OpenIssuesBanner } from '../issues/open-issues-banner';
 import { ErrorClass, StatusCode } from '../shared/state-badge';
 import { Card, CardBody, CardHeader } from '../ui/card';
@@ -140,9 +140,9 @@ function OverviewBody({ stats, appId, range }: { stats: Stats; appId?: string; r
           hint={`${formatCount(totals.failed)} failed`}
           testId="attempts-total"
         />
-        <Stat label="Latency p50" value={formatMs(totals.latencyMs.p50)} testId="latency-p50" />
-        <Stat label="Latency p95" value={formatMs(totals.latencyMs.p95)} testId="latency-p95" />
-        <Stat label="Latency p99" value={formatMs(totals.latencyMs.p99)} testId="latency-p99" />
+        <Stat label="Latency p50" value={formatLatency(totals.latencyMs.p50)} testId="latency-p50" />
+        <Stat label="Latency p95" value={formatLatency(totals.latencyMs.p95)} testId="latency-p95" />
+        <Stat label="Latency p99" value={formatLatency(totals.latencyMs.p99)} testId="latency-p99" />
       </section>
       <div className="grid gap-4 xl:grid-cols-2">
         <Card>

@@ -334,3 +334,48 @@ describe('GET /stats', () => {
     expectError(await stats({ appId: appB, endpointId: endpointA }), 404, 'not_found');
   });
 });
+
+describe('latency percentiles and the per-attempt deadline', () => {
+  // 97 answers of 50-100 ms and 3 timeouts counted in the 10-30 s bucket: p99 interpolated in that
+  // bucket is 10 s + 20 s x 2/3 = 23.3 s. Whether that could be true depends on the deadline: no
+  // attempt of a 15 s endpoint lasts longer than 15 s. Added last: the tests above count every app.
+  it.each([
+    [15_000, 15_000, 'cut to a 15 s deadline, where the timeouts are'],
+    [60_000, 10_000 + 20_000 * (2 / 3), 'the estimate stands under a 60 s deadline'],
+    [5_000, 10_000, 'never below the bucket the attempts were counted in (a deadline lowered since)'],
+  ])('deadline %i ms: p99 %d (%s)', async (timeoutMs, p99) => {
+    const appId = await createApp(ctx.db.pool, `Deadline ${timeoutMs}`);
+    const endpointId = (await createEndpoint(ctx.db.pool, appId, `https://example.com/deadline-${timeoutMs}`)).id;
+    await ctx.db.pool.query(`UPDATE hookline.endpoints SET timeout_ms = $2 WHERE id = $1`, [endpointId, timeoutMs]);
+    await insertRollup(3, appId, endpointId, 'succeeded', '', 200, 97, histogram({ 6: 97 }));
+    await insertRollup(3, appId, endpointId, 'failed', 'timeout', 0, 3, histogram({ 13: 3 }));
+
+    const overview = await stats({ appId });
+    expect(overview.status, overview.text).toBe(200);
+    // p50 and p95 fall in the 50-100 ms bucket, far below any deadline: untouched.
+    const { p50, p95, p99: total } = overview.body.totals.latencyMs;
+    expect(p50).toBeCloseTo(50 + 50 * (50 / 97), 6);
+    expect(p95).toBeCloseTo(50 + 50 * (95 / 97), 6);
+    expect(total).toBeCloseTo(p99, 6);
+    const point = overview.body.series.find((entry: { succeeded: number }) => entry.succeeded > 0);
+    expect(point.p99).toBeCloseTo(p99, 6);
+    // One endpoint's numbers (its page, and the customer portal's) agree.
+    const endpoint = await call('GET', `/v1/apps/${appId}/endpoints/${endpointId}/stats`, { key: ctx.adminKey });
+    expect(endpoint.status, endpoint.text).toBe(200);
+    expect(endpoint.body.totals.latencyMs.p99).toBeCloseTo(p99, 6);
+  });
+
+  it("takes the app's deadline, then the deployment's, for an endpoint that sets none", async () => {
+    const appId = await createApp(ctx.db.pool, 'Deadline of the app');
+    const endpointId = (await createEndpoint(ctx.db.pool, appId, 'https://example.com/deadline-app')).id;
+    await insertRollup(3, appId, endpointId, 'succeeded', '', 200, 97, histogram({ 6: 97 }));
+    await insertRollup(3, appId, endpointId, 'failed', 'timeout', 0, 3, histogram({ 13: 3 }));
+    await ctx.db.pool.query(`UPDATE hookline.apps SET timeout_ms = 12000 WHERE id = $1`, [appId]);
+    expect((await stats({ appId })).body.totals.latencyMs.p99).toBe(12_000);
+    // The deployment's default (HOOKLINE_DELIVERY_TIMEOUT_MS, 15 s unless set).
+    await ctx.db.pool.query(`UPDATE hookline.apps SET timeout_ms = NULL WHERE id = $1`, [appId]);
+    const deployment = Number(process.env.HOOKLINE_DELIVERY_TIMEOUT_MS ?? 15_000);
+    const expected = Math.min(10_000 + 20_000 * (2 / 3), Math.max(10_000, deployment));
+    expect((await stats({ appId })).body.totals.latencyMs.p99).toBeCloseTo(expected, 6);
+  });
+});

@@ -10,6 +10,7 @@ import { readReplicaState } from '../../database/read-replica';
 import { latencyPercentile } from './latency-percentile';
 import { readAttemptRate } from './read-attempt-rate';
 import { readErrorClasses } from './read-error-classes';
+import { readLongestDeadline } from './read-longest-deadline';
 import { QUEUE_STATES, readQueueDepth, type QueueState } from './read-queue-depth';
 import { readQueueHistory } from './read-queue-history';
 import { readStatusCodes } from './read-status-codes';
@@ -27,8 +28,8 @@ export type Stats = Awaited<ReturnType<typeof getStats>>;
 export async function getStats(input: StatsInput) {
   const range = await resolveStatsRange(input);
   const { from, to, bucketSeconds } = range;
-  const [throughput, errorClasses, statusCodes, worstEndpoints, queue, queueHistory, replica, rate] = await Promise.all(
-    [
+  const [throughput, errorClasses, statusCodes, worstEndpoints, queue, queueHistory, replica, rate, longestMs] =
+    await Promise.all([
       readThroughput(range),
       readErrorClasses(range),
       readStatusCodes(range),
@@ -37,9 +38,10 @@ export async function getStats(input: StatsInput) {
       readQueueHistory(range),
       readReplicaState(),
       readAttemptRate(range),
-    ],
-  );
+      readLongestDeadline(range),
+    ]);
   const bounds = throughput.latencyBoundsMs;
+  const percentile = (histogram: number[], q: number) => latencyPercentile(histogram, bounds, q, longestMs);
 
   // One point per bucket of the range, and one for any other bucket a row falls in.
   const emptyPoint = () => ({
@@ -76,9 +78,9 @@ export async function getStats(input: StatsInput) {
       time: new Date(t * 1000),
       succeeded: point.succeeded,
       failed: point.failed,
-      p50: latencyPercentile(point.histogram, bounds, 0.5),
-      p95: latencyPercentile(point.histogram, bounds, 0.95),
-      p99: latencyPercentile(point.histogram, bounds, 0.99),
+      p50: percentile(point.histogram, 0.5),
+      p95: percentile(point.histogram, 0.95),
+      p99: percentile(point.histogram, 0.99),
       ...Object.fromEntries(QUEUE_STATES.map((state) => [state, point.queue[state] ?? null])),
       errorClasses: point.errorClasses,
       statusCodes: point.statusCodes,
@@ -102,9 +104,9 @@ export async function getStats(input: StatsInput) {
       rateSpan: rate.span,
       lastMinute: rate.lastMinute,
       latencyMs: {
-        p50: latencyPercentile(throughput.histogram, bounds, 0.5),
-        p95: latencyPercentile(throughput.histogram, bounds, 0.95),
-        p99: latencyPercentile(throughput.histogram, bounds, 0.99),
+        p50: percentile(throughput.histogram, 0.5),
+        p95: percentile(throughput.histogram, 0.95),
+        p99: percentile(throughput.histogram, 0.99),
       },
     },
     series,

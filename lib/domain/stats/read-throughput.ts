@@ -2,6 +2,7 @@
 // histogram, per bucket.
 import { readPrisma } from '../../database/read-replica';
 import { Prisma } from '../../generated/prisma/client';
+import { OPEN_LATENCY_BUCKET_MS } from './latency-percentile';
 import { bucketStart, outcomeRollups } from './rollup-rows';
 import type { StatsRange } from './stats-range';
 
@@ -41,9 +42,9 @@ export async function readThroughput(range: StatsRange): Promise<Throughput> {
   ]);
 
   const latencyBoundsMs = boundsRows[0]?.bounds ?? [];
-  if (latencyBoundsMs.length + 1 !== HISTOGRAM_BUCKETS) {
+  if (latencyBoundsMs.length + 1 !== HISTOGRAM_BUCKETS || latencyBoundsMs.at(-1) !== OPEN_LATENCY_BUCKET_MS) {
     throw new Error(
-      `hookline.latency_bucket_bounds_ms() has ${latencyBoundsMs.length} bounds; lib/domain/stats expects ${HISTOGRAM_BUCKETS - 1}`,
+      `hookline.latency_bucket_bounds_ms() has ${latencyBoundsMs.length} bounds up to ${latencyBoundsMs.at(-1)}; lib/domain/stats expects ${HISTOGRAM_BUCKETS - 1} up to ${OPEN_LATENCY_BUCKET_MS}`,
     );
   }
   const buckets = new Map<number, BucketThroughput>();
