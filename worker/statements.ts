@@ -258,7 +258,15 @@ export const statements = {
       cursor: string | null;
       limit: number;
     },
-    { endpoints: number; room: number; scanned: number; changed: number; cursor: Record<string, unknown> | null }
+    {
+      endpoints: number;
+      room: number;
+      scanned: number;
+      /** The batch stopped at a message its fan-out has not taken yet. */
+      waits_for_fan_out: boolean;
+      changed: number;
+      cursor: Record<string, unknown> | null;
+    }
   >()('job-backfill-batch', ['appId', 'endpointId', 'since', 'asOf', 'cursor', 'limit']),
   advanceJob: statement<{
     jobId: string;

@@ -413,4 +413,65 @@ describe('the fan-out over producer transactions', () => {
     expect(per.map((row) => row.n)).toEqual(bigIds.map(() => 1));
     await db.pool.query('UPDATE hookline.endpoints SET enabled = false WHERE id = $1', [added.id]);
   });
+
+  it('backfills a message whose fan-out was running, with the endpoints it read, when the endpoint was created', async () => {
+    await fanOutQueued(db.pool);
+    const since = (await db.pool.query<{ t: Date }>('SELECT clock_timestamp() AS t')).rows[0]!.t;
+    const [message] = await send(db.pool, 'in-flight');
+    // A fan-out that has read the endpoints and holds the cursor, stalled at its insert (a trigger
+    // waits for an advisory lock this test holds, on the stalled pool's connections alone).
+    const STALL = 5_167_031;
+    await db.pool.query(`CREATE FUNCTION public.stall_fan_out() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF current_setting('application_name') = 'stalled-fan-out' THEN PERFORM pg_advisory_xact_lock(${STALL}); END IF;
+        RETURN NEW;
+      END $$`);
+    await db.pool.query(
+      'CREATE TRIGGER stall_fan_out BEFORE INSERT ON hookline.deliveries FOR EACH ROW EXECUTE FUNCTION public.stall_fan_out()',
+    );
+    const holder = await pool.connect();
+    const stalledPool = createPool(db.url, { max: 1, application_name: 'stalled-fan-out' });
+    try {
+      await holder.query('SELECT pg_advisory_lock($1)', [STALL]);
+      const stalled = fanOutOnce(stalledPool, { workerId: 'stalled', messages: 10, room: 0, leaseSeconds: 60 });
+      for (;;) {
+        const { rows } = await db.pool.query(
+          `SELECT 1 FROM pg_stat_activity WHERE application_name = 'stalled-fan-out' AND wait_event_type = 'Lock'`,
+        );
+        if (rows.length > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // The endpoint is created now, and its backfill's batch runs while that fan-out is under way.
+      const added = await createEndpoint(db.pool, appId, 'https://example.com/added-mid-fan-out');
+      const backfill = (cursor: Record<string, unknown> | null) =>
+        statements.backfillBatch.run(db.pool, {
+          appId,
+          endpointId: added.id,
+          since,
+          asOf: new Date(Date.now() + 1000),
+          cursor: cursor ? JSON.stringify(cursor) : null,
+          limit: 100,
+        });
+      const first = (await backfill(null)).rows[0]!;
+      expect(first).toMatchObject({ changed: 0, waits_for_fan_out: true });
+
+      // The fan-out commits, with the endpoints it read: none of them the new one.
+      await holder.query('SELECT pg_advisory_unlock($1)', [STALL]);
+      expect((await stalled)[0]?.messages_taken).toBe(1);
+      const second = (await backfill(first.cursor)).rows[0]!;
+      expect(second).toMatchObject({ changed: 1, waits_for_fan_out: false });
+      const { rows: to } = await db.pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM hookline.deliveries WHERE message_id = $1 AND endpoint_id = $2',
+        [message, added.id],
+      );
+      expect(to[0]!.n).toBe(1);
+      await db.pool.query('UPDATE hookline.endpoints SET enabled = false WHERE id = $1', [added.id]);
+    } finally {
+      await holder.query('SELECT pg_advisory_unlock_all()').catch(() => {});
+      holder.release();
+      await stalledPool.end();
+      await db.pool.query('DROP TRIGGER IF EXISTS stall_fan_out ON hookline.deliveries');
+      await db.pool.query('DROP FUNCTION IF EXISTS public.stall_fan_out()');
+    }
+  });
 });

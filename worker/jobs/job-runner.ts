@@ -242,6 +242,10 @@ export class JobRunner implements Service {
     const row = rows[0]!;
     if (row.endpoints === 0) return { changed: 0, cursor: null, done: false, failure: 'the endpoint was deleted' };
     if (row.room === 0) return { changed: 0, cursor: null, done: false, waiting: true };
+    // Stopped at a message not yet fanned out: the rest waits for the fan-out, a poll away.
+    if (row.waits_for_fan_out) {
+      return { changed: row.changed, cursor: row.cursor, done: false, waiting: row.scanned === 0 };
+    }
     return { changed: row.changed, cursor: row.cursor, done: row.scanned < row.room };
   }
 
