@@ -140,6 +140,41 @@ export function assertMayCall(operation: AnyOperation, principal: Principal): vo
   assertHas(principal, requirement, operation.operationId);
 }
 
+// The operations app (app_hookline_ops) holds the operator's own subscriptions: its endpoints' URLs and
+// headers are credentials (a Slack or PagerDuty webhook URL is one), and its messages carry what the
+// operational events say, audit.sensitive_change included. Through the /apps/{appId} routes it is only
+// for whoever may manage operational endpoints, to look after them the way the dashboard's endpoint
+// page does (secret, test event, enable, edit, replay, their deliveries). These change what the
+// operational routes keep consistent, so nobody calls them on it:
+//   createEndpoint     without the scope row /operational-endpoints writes, the endpoint would
+//                      receive every app's events (hookline.emit_operational_event)
+//   *EventType         its event types are the operational ones; emitting a type it lacks raises, so
+//                      deleting audit.sensitive_change made creating a deployment-wide API key fail
+//   createMessage      an operational message sent by hand is a fake alert
+//   createPortalSession  it is never a customer's app
+const NOT_ON_OPERATIONS_APP = new Set<string>([
+  'createEndpoint',
+  'createEventType',
+  'updateEventType',
+  'deleteEventType',
+  'createMessage',
+  'createPortalSession',
+] satisfies OperationId[]);
+
+/** Throws 403 forbidden when the principal may not call the operation on the operations app's routes. */
+export function assertMayCallOnOperationsApp(operation: AnyOperation, principal: Principal): void {
+  if (principal.kind === 'portal') {
+    throw new HttpError('forbidden', 'The operations app has no customer portal');
+  }
+  assertHas(principal, 'operations.manage', `${operation.operationId} on the operations app`);
+  if (NOT_ON_OPERATIONS_APP.has(operation.operationId)) {
+    throw new HttpError(
+      'forbidden',
+      `${operation.operationId} is not allowed on the operations app: its endpoints are managed with /operational-endpoints, its event types and messages are Hookline's own`,
+    );
+  }
+}
+
 export function assertHas(principal: Principal, permission: Permission, what: string): void {
   const role = roleOf(principal);
   if (role === null || roleHas(role, permission)) return;

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { authenticateRequest } from './auth/authenticate-request';
 import { visibleAppIds, type Principal } from '../domain/auth/principal';
-import { assertMayCall } from './permissions';
+import { assertMayCall, assertMayCallOnOperationsApp } from './permissions';
+import { OPERATIONS_APP_ID } from '../domain/operational-events/operations-app';
 import { DomainError, invalidFields, invalidQueryFields, notFound } from '../domain/errors';
 import { HttpError, rateLimited } from './http-error';
 import { assertPortalMayCall } from './portal/portal-operations';
@@ -106,6 +107,7 @@ async function authorize(operation: AnyOperation, request: Request, params: unkn
   // What the role may do (lib/http/permissions.ts): after the app checks, so another app's resources
   // stay a 404 rather than a 403 that would confirm they exist.
   assertMayCall(operation, principal);
+  if (appId === OPERATIONS_APP_ID) assertMayCallOnOperationsApp(operation, principal);
   return principal;
 }
 

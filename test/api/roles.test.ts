@@ -158,6 +158,71 @@ describe('a forbidden call changes nothing', () => {
   });
 });
 
+describe('the operations app through the /apps routes', () => {
+  const OPS = 'app_hookline_ops';
+
+  it('is for operations.manage only, and never edits its event types or sends its messages', async () => {
+    const created = await call('POST', '/v1/operational-endpoints', {
+      key: ctx.adminKey,
+      body: { url: 'https://hooks.slack.com/services/T000/B000/SECRET', headers: { authorization: 'Bearer pd' } },
+    });
+    expect(created.status, created.text).toBe(201);
+    const endpoint = `/v1/apps/${OPS}/endpoints/${created.body.id}`;
+    const before = async () =>
+      (
+        await ctx.db.pool.query(
+          `SELECT (SELECT json_agg(e ORDER BY id) FROM hookline.endpoints e WHERE app_id = $1) AS endpoints,
+                  (SELECT count(*) FROM hookline.event_types WHERE app_id = $1) AS event_types,
+                  (SELECT count(*) FROM hookline.messages WHERE app_id = $1) AS messages,
+                  (SELECT count(*) FROM hookline.portal_sessions WHERE app_id = $1) AS portal_sessions`,
+          [OPS],
+        )
+      ).rows[0];
+    const rows = await before();
+    const as = (role: Role) => ({ cookie: members[role].cookie, headers: { origin: ORIGIN } });
+
+    for (const path of [`/v1/apps/${OPS}/endpoints`, endpoint, `/v1/apps/${OPS}/messages`, `/v1/apps/${OPS}`]) {
+      const refused = await call('GET', path, as('viewer'));
+      expectError(refused, 403, 'forbidden');
+      expect(refused.body.error.message).toContain('"operations.manage" permission');
+      expect(refused.text).not.toContain('SECRET');
+    }
+    const developer = as('developer');
+    for (const [method, path, body] of [
+      ['GET', `${endpoint}/secret`, undefined],
+      ['PATCH', endpoint, { url: 'https://attacker.example/hook' }],
+      ['DELETE', endpoint, undefined],
+      ['POST', `/v1/apps/${OPS}/endpoints`, { url: 'https://attacker.example/all' }],
+      ['POST', `/v1/apps/${OPS}/messages`, { eventType: 'endpoint.failing', payload: {} }],
+      ['POST', `/v1/apps/${OPS}/portal-sessions`, {}],
+      ['DELETE', `/v1/apps/${OPS}/event-types/audit.sensitive_change`, undefined],
+    ] as const) {
+      const refused = await call(method, path, { ...developer, ...(body ? { body } : {}) });
+      expectError(refused, 403, 'forbidden');
+      expect(refused.body.error.message, `${method} ${path}`).toContain('"operations.manage" permission');
+    }
+
+    // An admin looks after the endpoint there, as the dashboard's endpoint page does ...
+    expect((await call('GET', endpoint, { key: ctx.adminKey })).status).toBe(200);
+    expect((await call('GET', `${endpoint}/secret`, { key: ctx.adminKey })).status).toBe(200);
+    // ... but what /operational-endpoints keeps consistent, and Hookline's own event types, stay out of reach.
+    for (const [method, path, body] of [
+      ['DELETE', `/v1/apps/${OPS}/event-types/audit.sensitive_change`, undefined],
+      ['PATCH', `/v1/apps/${OPS}/event-types/audit.sensitive_change`, { description: 'x' }],
+      ['POST', `/v1/apps/${OPS}/event-types`, { name: 'made.up' }],
+      ['POST', `/v1/apps/${OPS}/endpoints`, { url: 'https://example.com/unscoped' }],
+      ['POST', `/v1/apps/${OPS}/messages`, { eventType: 'endpoint.failing', payload: {} }],
+      ['POST', `/v1/apps/${OPS}/portal-sessions`, {}],
+    ] as const) {
+      expectError(await call(method, path, { key: ctx.adminKey, body }), 403, 'forbidden');
+    }
+    expect(await before()).toEqual(rows);
+    // With audit.sensitive_change still there, a deployment-wide key can be created (it emits one).
+    const key = await call('POST', '/v1/api-keys', { key: ctx.adminKey, body: { name: 'after the walk' } });
+    expect(key.status, key.text).toBe(201);
+  });
+});
+
 describe('API keys', () => {
   it('act as admins: operational writes yes, members no', async () => {
     expect((await call('GET', '/v1/apps', { key: ctx.adminKey })).status).toBe(200);
