@@ -14,7 +14,7 @@
 //   starts at the end of that millisecond: never a skip, at worst a repeat of rows from that millisecond.
 import { DomainError } from './errors';
 
-interface CursorPosition {
+export interface CursorPosition {
   id: string;
   /** created_at of the cursor row, milliseconds since the epoch. */
   t: number;

@@ -214,6 +214,33 @@ describe('/issues', () => {
     ]);
   });
 
+  it('pages through the open issues without skipping one when the cursor row is acknowledged meanwhile', async () => {
+    const paged = await createApp(ctx.db.pool, 'Paged');
+    const key = await appLimitedKey(paged);
+    for (const subject of ['ep_paged_1', 'ep_paged_2', 'ep_paged_3']) {
+      await emit(paged, 'endpoint.failing', subject, 'timeout');
+    }
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await call('GET', '/v1/issues', {
+        key,
+        query: { status: 'open', limit: '1', ...(cursor ? { cursor } : {}) },
+      });
+      expect(page.status, page.text).toBe(200);
+      seen.push(...page.body.data.map((issue: any) => issue.id as string));
+      cursor = page.body.nextCursor ?? undefined;
+      // The row the cursor names leaves the filter before the next page is asked for.
+      const acknowledged = await call('POST', `/v1/issues/${seen.at(-1)}/acknowledge`, { key });
+      expect(acknowledged.status, acknowledged.text).toBe(200);
+    } while (cursor);
+    const { rows } = await ctx.db.pool.query<{ id: string }>(
+      'SELECT id FROM hookline.issues WHERE app_id = $1 ORDER BY last_seen_at DESC, id DESC',
+      [paged],
+    );
+    expect(seen).toEqual(rows.map((row) => row.id));
+  });
+
   it('answers 404 for an unknown issue and 400 for an unknown status filter', async () => {
     expectError(await call('GET', '/v1/issues/iss_nope', { key: ctx.adminKey }), 404, 'not_found');
     expectError(

@@ -1,4 +1,4 @@
-import { decodeCursor } from '../cursor';
+import { decodeCursor, type CursorPosition } from '../cursor';
 import { getPrisma } from '../../database/db';
 import type { Prisma } from '../../generated/prisma/client';
 import { issueView } from './issue-view';
@@ -21,13 +21,7 @@ export async function listIssues({ appId, appIds, status, limit, cursor }: ListI
     ...appScopeWhere({ appId, appIds }),
     ...(status === 'unresolved' ? { status: { in: ['open', 'acknowledged'] } } : status ? { status } : {}),
   };
-  const after = decodeCursor(cursor);
-  const rows = await getPrisma().issue.findMany({
-    where,
-    orderBy: [{ lastSeenAt: 'desc' }, { id: 'desc' }],
-    take: limit + 1,
-    ...(after ? { cursor: { id: after.id }, skip: 1 } : {}),
-  });
+  const rows = await findIssues(where, decodeCursor(cursor), limit);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const nextCursor =
@@ -43,4 +37,23 @@ export async function listIssues({ appId, appIds, status, limit, cursor }: ListI
     data: page.map((row) => issueView(row, row.endpointId ? (urls.get(row.endpointId) ?? null) : null)),
     nextCursor,
   };
+}
+
+// findPage's positioning (lib/domain/cursor.ts), on last_seen_at instead of created_at. No `skip: 1`:
+// the cursor row no longer matches the filter when it was acknowledged or resolved while a client pages
+// through the open issues, and skipping one would then drop an issue the client never saw. The cursor
+// row is dropped by id instead; a deleted one (its app was deleted) starts the page at the end of its
+// millisecond rather than ending the list.
+async function findIssues(where: Prisma.IssueWhereInput, after: CursorPosition | undefined, limit: number) {
+  const issues = getPrisma().issue;
+  const orderBy: Prisma.IssueOrderByWithRelationInput[] = [{ lastSeenAt: 'desc' }, { id: 'desc' }];
+  if (!after) return issues.findMany({ where, orderBy, take: limit + 1 });
+  const rows = await issues.findMany({ where, orderBy, cursor: { id: after.id }, take: limit + 2 });
+  if (rows[0]?.id === after.id) return rows.slice(1);
+  if (rows.length > 0 || (await issues.count({ where: { id: after.id } })) > 0) return rows;
+  return issues.findMany({
+    where: { AND: [where, { lastSeenAt: { lt: new Date(after.t + 1) } }] },
+    orderBy,
+    take: limit + 1,
+  });
 }
