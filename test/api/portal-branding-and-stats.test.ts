@@ -68,6 +68,16 @@ describe('portal branding', () => {
     expect(await brandingOf(b.appId)).toEqual({ portal_name: null, portal_logo_url: null, portal_accent_color: null });
   });
 
+  it('takes an upper-case HTTPS:// logo URL with its scheme in lower case, as the database check wants it', async () => {
+    const set = await call('PATCH', `/v1/apps/${a.appId}`, {
+      key: keyOfA,
+      body: { portalLogoUrl: 'HTTPS://cdn.acme.example/Logo.svg' },
+    });
+    expect(set.status, set.text).toBe(200);
+    expect(set.body.portalLogoUrl).toBe('https://cdn.acme.example/Logo.svg');
+    expect((await brandingOf(a.appId)).portal_logo_url).toBe('https://cdn.acme.example/Logo.svg');
+  });
+
   it('refuses, by field, a logo that is not https or could end an attribute, and a colour that is not #rrggbb', async () => {
     const refused: [string, unknown, RegExp][] = [
       ['portalLogoUrl', 'http://cdn.acme.example/logo.svg', /must start with https:\/\//],

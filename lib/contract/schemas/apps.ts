@@ -127,6 +127,9 @@ export function portalLogoUrlProblem(url: string): string | null {
 export const portalLogoUrl = z
   .string()
   .trim()
+  // A scheme is case-insensitive (RFC 3986), so HTTPS:// is taken; the column's CHECK, which keeps
+  // other writers to https as well, compares case-sensitively, so it is stored in lower case.
+  .overwrite((url) => url.replace(/^https:/i, 'https:'))
   .superRefine((url, context) => {
     const problem = portalLogoUrlProblem(url);
     if (problem) context.addIssue({ code: 'custom', message: `${JSON.stringify(url)} is not a logo URL: ${problem}` });
