@@ -3,6 +3,8 @@
 // Content-Security-Policy (no 'unsafe-eval') reports as a violation. The schemas are in
 // ./schemas/payload-search.ts.
 
+import { payloadValueJsonbProblem } from './payload-value-jsonb-problem';
+
 export const PAYLOAD_MATCHES = ['equals', 'contains'] as const;
 export type PayloadMatch = (typeof PAYLOAD_MATCHES)[number];
 
@@ -18,7 +20,8 @@ export const isPayloadSearch = (params: PayloadSearchParams) =>
   params.search !== undefined || params.payloadPath !== undefined;
 
 /** What is missing from a payload search's parameters, by field: a path needs a value and a value a
- * path; a match needs both. The list queries and the replay filter check the same pairs. */
+ * path; a match needs both; a value to equal must be one PostgreSQL's jsonb takes. The list queries and
+ * the replay filter check the same. */
 export function payloadSearchProblems(params: PayloadSearchParams): { path: [string]; message: string }[] {
   const problems: { path: [string]; message: string }[] = [];
   if (params.payloadValue !== undefined && params.payloadPath === undefined) {
@@ -29,6 +32,10 @@ export function payloadSearchProblems(params: PayloadSearchParams): { path: [str
   }
   if (params.payloadMatch !== undefined && params.payloadPath === undefined) {
     problems.push({ path: ['payloadMatch'], message: 'needs payloadPath and payloadValue' });
+  }
+  if (params.payloadValue !== undefined && (params.payloadMatch ?? 'equals') === 'equals') {
+    const problem = payloadValueJsonbProblem(params.payloadValue);
+    if (problem) problems.push({ path: ['payloadValue'], message: problem });
   }
   return problems;
 }

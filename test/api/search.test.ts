@@ -212,6 +212,48 @@ describe('payload search', () => {
     }
   });
 
+  it.each([
+    ['an escaped NUL', '"\\u0000"'],
+    ['an escaped NUL in a key', '{"a\\u0000": 1}'],
+    ['a lone surrogate', '"\\ud800"'],
+    ['a lone low surrogate in an array', '["x", "\\udc00"]'],
+    ["a number past numeric's digits before the point", '1e131072'],
+    ["a number past numeric's digits after the point", '1e-16384'],
+  ])('refuses, naming payloadValue, JSON to equal that jsonb refuses: %s', async (_label, payloadValue) => {
+    const query = { payloadPath: 'customer.id', payloadValue };
+    for (const list of ['messages', 'deliveries']) {
+      expectError(
+        await call('GET', `/v1/apps/${w.appId}/${list}`, { key: ctx.adminKey, query }),
+        400,
+        'invalid_query',
+        'payloadValue',
+      );
+    }
+    for (const dryRun of [true, false]) {
+      expectError(
+        await call('POST', `/v1/apps/${w.appId}/deliveries/replay`, {
+          key: ctx.adminKey,
+          body: { filter: query, dryRun },
+        }),
+        422,
+        'validation_failed',
+        'filter.payloadValue',
+      );
+    }
+    // As a substring it is plain text, and nothing is cast.
+    const contains = await call('GET', `/v1/apps/${w.appId}/messages`, {
+      key: ctx.adminKey,
+      query: { ...query, payloadMatch: 'contains' },
+    });
+    expect(contains.status, contains.text).toBe(200);
+  });
+
+  it("takes what jsonb takes up to its limits: a surrogate pair, numeric's largest and smallest", async () => {
+    for (const payloadValue of ['"\\ud83d\\ude00"', '1e131071', '0.5e131072', '1e-16383']) {
+      expect(await messageIds({ payloadPath: 'customer.id', payloadValue }), payloadValue).toEqual([]);
+    }
+  });
+
   it('refuses a cursor that is not a search cursor', async () => {
     const plainCursor = (await page('messages', w.appId, { limit: '1' })).nextCursor!;
     for (const cursor of ['garbage', plainCursor]) {
