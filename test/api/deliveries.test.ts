@@ -433,6 +433,19 @@ describe('POST /apps/{appId}/deliveries/replay', () => {
   });
 
   it.each([
+    ['a filter with an unknown state', { filter: { state: 'lost' } }, 'filter.state'],
+    ['a dry run that is not a boolean', { filter: {}, dryRun: 'yes' }, 'dryRun'],
+    ['no filter', {}, 'filter'],
+    ['an id that is not a string', { deliveryIds: [42] }, 'deliveryIds.0'],
+  ])('refuses %s with 422 naming the field', async (_label, body, field) => {
+    const world = await createDeliveryWorld('selection-field');
+    const before = await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1', [world.appId]);
+    const refused = await call('POST', `/v1/apps/${world.appId}/deliveries/replay`, { key: ctx.adminKey, body });
+    expectError(refused, 422, 'validation_failed', field);
+    expect(await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1', [world.appId])).toEqual(before);
+  });
+
+  it.each([
     ['an empty body', {}],
     ['an empty id list', { deliveryIds: [] }],
     ['1001 ids', { deliveryIds: Array.from({ length: 1001 }, (_, i) => `dlv_${i}`) }],

@@ -122,10 +122,26 @@ export const listDeliveriesQuery = z.object({
   cursor: cursorQuery,
 });
 
-export const replayDeliveriesBody = z.union([
-  z.strictObject({ deliveryIds: z.array(z.string().min(1).max(200)).min(1).max(1000) }),
-  z.strictObject({ filter: replayDeliveryFilter, dryRun: z.boolean().optional() }),
-]);
+const replayByIds = z.strictObject({ deliveryIds: z.array(z.string().min(1).max(200)).min(1).max(1000) });
+const replayByFilter = z.strictObject({ filter: replayDeliveryFilter, dryRun: z.boolean().optional() });
+
+// A body is replayed by ids when it names deliveryIds, else by filter. Left to z.union, a body that
+// fits neither answered one "Invalid input" for the whole body: the union cannot tell which form was
+// meant, so it names no field. The form is chosen here by that key and checked alone, so its problems
+// name their fields (filter.state, dryRun) as POST /jobs does; the union behind it is what the OpenAPI
+// document shows (a preprocess documents its target schema) and what the handler receives.
+export const replayDeliveriesBody = z.preprocess(
+  (body, context) => {
+    const form = typeof body === 'object' && body !== null && 'deliveryIds' in body ? replayByIds : replayByFilter;
+    const parsed = form.safeParse(body);
+    if (parsed.success) return body;
+    for (const issue of parsed.error.issues) {
+      context.addIssue({ code: 'custom', path: issue.path, message: issue.message, input: issue.input });
+    }
+    return z.NEVER;
+  },
+  z.union([replayByIds, replayByFilter]),
+);
 
 export const replayDeliveriesResult = z.union([
   z.object({ replayed: z.number().int() }).describe('deliveryIds: the deliveries replayed now'),
