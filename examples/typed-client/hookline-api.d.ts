@@ -594,7 +594,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The operational event log, newest first (an app-limited key sees its own app) */
+        /**
+         * The operational event log, newest first (an app-limited key sees its own app)
+         * @description audit.sensitive_change events (who made a sensitive change, from where and why) are listed only to a role that may read the audit log (operations.manage); others get the log without them.
+         */
         get: operations["listOperationalEvents"];
         put?: never;
         post?: never;

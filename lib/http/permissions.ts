@@ -140,6 +140,12 @@ export function assertMayCall(operation: AnyOperation, principal: Principal): vo
   assertHas(principal, requirement, operation.operationId);
 }
 
+/** Whether the principal's role holds the permission; a portal session holds none. */
+export function holds(principal: Principal, permission: Permission): boolean {
+  const role = roleOf(principal);
+  return role !== null && roleHas(role, permission);
+}
+
 // The operations app (app_hookline_ops) holds the operator's own subscriptions: its endpoints' URLs and
 // headers are credentials (a Slack or PagerDuty webhook URL is one), and its messages carry what the
 // operational events say, audit.sensitive_change included. Through the /apps/{appId} routes it is only

@@ -14,6 +14,7 @@ import { applyRetention } from '../../worker/maintenance';
 import { appLimitedKey, call, ORIGIN, setUpApiTest, type ApiTestContext } from './support/api';
 import { portalCall, portalToken } from './support/portal';
 import { createAppWorld, type AppWorld } from './support/world';
+import { createMember } from './support/members';
 
 let ctx: ApiTestContext;
 let w: AppWorld;
@@ -433,6 +434,27 @@ describe('sensitive changes', () => {
     expect(sent.rows.map((row) => row.target_endpoint_id)).toEqual([everywhere.body.id]);
     expect(rows[0].notified).toBe(true);
     expect(scoped.status).toBe(201);
+  });
+});
+
+describe('the operational event log', () => {
+  it('lists audit.sensitive_change only to those who may read the audit log', async () => {
+    await ctx.db.pool.query(`SELECT hookline.emit_operational_event($1, 'endpoint.failing', '{}'::jsonb)`, [w.appId]);
+    const created = await call('POST', '/v1/api-keys', { key, body: { name: 'for the event log' } });
+    expect(created.status, created.text).toBe(201);
+    const types = async (as: { key?: string; cookie?: string }) => {
+      const listed = await call('GET', '/v1/operational-events', { ...as, query: { limit: '250' } });
+      expect(listed.status, listed.text).toBe(200);
+      return listed.body.data.map((event: { type: string }) => event.type) as string[];
+    };
+    expect(await types({ key })).toContain('audit.sensitive_change');
+    for (const role of ['developer', 'viewer'] as const) {
+      const member = await createMember(ctx.db.pool, { email: `event-log-${role}@hookline.test`, role });
+      const listed = await types({ cookie: member.cookie });
+      expect(listed, role).not.toContain('audit.sensitive_change');
+      // The log itself is still theirs to read.
+      expect(listed.length, role).toBeGreaterThan(0);
+    }
   });
 });
 

@@ -86,6 +86,9 @@ export const operationalEventOperations = {
     path: '/operational-events',
     tag: 'Operational events',
     summary: 'The operational event log, newest first (an app-limited key sees its own app)',
+    description:
+      'audit.sensitive_change events (who made a sensitive change, from where and why) are listed only to ' +
+      'a role that may read the audit log (operations.manage); others get the log without them.',
     access: 'principal',
     query: listOperationalEventsQuery,
     status: 200,
