@@ -10,6 +10,7 @@ export type ErrorClass =
   | 'tls'
   | 'blocked_address'
   | 'invalid_url'
+  | 'invalid_header'
   | 'http_3xx'
   | 'http_4xx'
   | 'http_5xx'
@@ -20,6 +21,18 @@ export class BlockedAddressError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'BlockedAddressError';
+  }
+}
+
+/**
+ * A header the HTTP client would refuse while building the request. Found before the request reaches
+ * the endpoint's pool: undici's own refusal left a connection of the pool marked busy for good.
+ */
+export class InvalidHeaderError extends Error {
+  readonly code = 'HOOKLINE_INVALID_HEADER';
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidHeaderError';
   }
 }
 
@@ -53,6 +66,7 @@ const codeClasses: Record<string, ErrorClass> = {
   EAI_NONAME: 'dns',
   EAI_NODATA: 'dns',
   ERR_INVALID_URL: 'invalid_url',
+  HOOKLINE_INVALID_HEADER: 'invalid_header',
   EHOSTUNREACH: 'network',
   ENETUNREACH: 'network',
 };

@@ -4,7 +4,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
 import type { AddressPolicyOptions } from '../lib/domain/webhooks/address-policy';
-import { DeadlineError } from './classify-error';
+import { headerProblem } from '../lib/domain/webhooks/header-problem';
+import { DeadlineError, InvalidHeaderError } from './classify-error';
 import { createPinnedConnector, type Resolver } from './resolve-and-pin';
 
 export interface HttpLimits {
@@ -82,6 +83,10 @@ export class HttpPools {
    */
   send(request: SendRequest): Promise<HttpResponse> {
     return new Promise((resolve, reject) => {
+      // Before the pool: a header undici refuses must never reach it (see unsendableHeader). Rows stored
+      // before the ways in refused such values still exist.
+      const unsendable = unsendableHeader(request.headers);
+      if (unsendable) return reject(unsendable);
       // Inside the executor: a pool that cannot be built rejects this promise like any other failure.
       const pool = this.poolFor(request.poolKey, request.url.origin, request.connections);
       const collector = new ResponseCollector(
@@ -90,6 +95,7 @@ export class HttpPools {
         request.onHeaders,
         resolve,
         reject,
+        () => this.retire(request.poolKey, pool),
       );
       pool.dispatch(
         {
@@ -101,6 +107,19 @@ export class HttpPools {
         collector,
       );
     });
+  }
+
+  /**
+   * Destroys a pool whose connection undici may have left marked busy (see ResponseCollector's
+   * onResponseError) and forgets it: the next request to the endpoint gets a new pool. Its other
+   * requests in flight fail (a 'network' error, retried; the webhook-id lets a receiver drop the
+   * repeat): closing it gracefully would wait for its queue, which a jammed pool never empties.
+   * Only a request undici refuses that unsendableHeader did not foresee gets here.
+   */
+  private retire(key: string, pool: Pool): void {
+    if (this.pools.get(key)?.pool === pool) this.pools.delete(key);
+    // After the dispatch call that refused the request has returned: not from inside undici's own stack.
+    queueMicrotask(() => void pool.destroy().catch(() => {}));
   }
 
   /** Waits for requests in flight, then closes every connection. */
@@ -148,6 +167,7 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
     private readonly headersArrived: (() => void) | undefined,
     private readonly resolve: (response: HttpResponse) => void,
     private readonly reject: (error: Error) => void,
+    private readonly refusedBeforeStart: () => void,
   ) {
     this.timer = setTimeout(() => this.abort(new DeadlineError(timeoutMs)), timeoutMs);
   }
@@ -186,6 +206,15 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    // undici refused to build the request (an argument it finds invalid): its client then stays marked
+    // busy with nothing running and never takes another request, and once max_concurrency clients are so
+    // marked every request to the endpoint waits in the pool's queue for good, past its deadline (which
+    // fails a queued request only when undici takes it). A connect error also arrives before the start,
+    // but with another code, and leaves the pool working.
+    const code = (error as { code?: string }).code;
+    if (this.controller === null && (code === 'UND_ERR_INVALID_ARG' || code === 'UND_ERR_NOT_SUPPORTED')) {
+      this.refusedBeforeStart();
+    }
     this.fail(error);
   }
 
@@ -220,6 +249,26 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
     this.fail(reason);
     this.controller.abort(reason);
   }
+}
+
+// What undici 7 accepts when it builds a request (lib/core/util.js: isValidHTTPToken, headerCharRegex):
+// a name of token characters, a value of tab, visible ASCII, space and Latin-1 (U+0080 to U+00FF).
+const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const UNSENDABLE_VALUE_CHARACTER = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * The first header undici would refuse, as an error naming it, or null. The ways in refuse these
+ * (lib/domain/webhooks/header-problem.ts), whose words the message borrows. Two regex tests per header,
+ * well under a microsecond for a request's dozen headers.
+ */
+function unsendableHeader(headers: Record<string, string>): InvalidHeaderError | null {
+  for (const [name, value] of Object.entries(headers)) {
+    if (HTTP_TOKEN.test(name) && !UNSENDABLE_VALUE_CHARACTER.test(value)) continue;
+    return new InvalidHeaderError(
+      `header ${JSON.stringify(name)} ${headerProblem(name, value) ?? 'cannot be sent'}; no request was made`,
+    );
+  }
+  return null;
 }
 
 function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {

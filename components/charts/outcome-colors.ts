@@ -13,6 +13,7 @@ export const ERROR_CLASS_COLORS: Record<ErrorClassName, string> = {
   tls: '#4f46e5',
   blocked_address: '#52525b',
   invalid_url: '#78716c',
+  invalid_header: '#57534e',
   http_3xx: '#2563eb',
   http_4xx: '#d97706',
   http_5xx: '#dc2626',

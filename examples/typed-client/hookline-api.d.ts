@@ -3640,7 +3640,7 @@ export interface operations {
                 /** @description Messages with a delivery whose latest attempt answered this status (a search: see searchedBackTo) */
                 statusCode?: number;
                 /** @description Messages with a delivery whose latest attempt failed so (a search: see searchedBackTo) */
-                errorClass?: "timeout" | "connect_refused" | "connection_reset" | "empty_reply" | "dns" | "tls" | "blocked_address" | "invalid_url" | "http_3xx" | "http_4xx" | "http_5xx" | "network" | "unknown";
+                errorClass?: "timeout" | "connect_refused" | "connection_reset" | "empty_reply" | "dns" | "tls" | "blocked_address" | "invalid_url" | "invalid_header" | "http_3xx" | "http_4xx" | "http_5xx" | "network" | "unknown";
                 /** @description Messages with a delivery tried this often (a search: see searchedBackTo) */
                 minAttempts?: number;
                 /** @description A substring of the payload, any case, as PostgreSQL prints JSON ({"a": 1}: a space after each colon and comma); any range */
@@ -3798,7 +3798,7 @@ export interface operations {
                 /** @description A state, or `failed` (retrying or dead), or `pending` (waiting or retrying, the name before the split) */
                 state?: "waiting" | "retrying" | "delivering" | "succeeded" | "dead" | "cancelled" | "failed" | "pending";
                 /** @description The latest attempt's error class */
-                errorClass?: "timeout" | "connect_refused" | "connection_reset" | "empty_reply" | "dns" | "tls" | "blocked_address" | "invalid_url" | "http_3xx" | "http_4xx" | "http_5xx" | "network" | "unknown";
+                errorClass?: "timeout" | "connect_refused" | "connection_reset" | "empty_reply" | "dns" | "tls" | "blocked_address" | "invalid_url" | "invalid_header" | "http_3xx" | "http_4xx" | "http_5xx" | "network" | "unknown";
                 /** @description The latest attempt's status code */
                 statusCode?: number;
                 /** @description Exactly this many attempts made */
@@ -3936,7 +3936,7 @@ export interface operations {
                          * @description The latest attempt's error class
                          * @enum {string}
                          */
-                        errorClass?: "timeout" | "connect_refused" | "connection_reset" | "empty_reply" | "dns" | "tls" | "blocked_address" | "invalid_url" | "http_3xx" | "http_4xx" | "http_5xx" | "network" | "unknown";
+                        errorClass?: "timeout" | "connect_refused" | "connection_reset" | "empty_reply" | "dns" | "tls" | "blocked_address" | "invalid_url" | "invalid_header" | "http_3xx" | "http_4xx" | "http_5xx" | "network" | "unknown";
                         /** @description The latest attempt's status code */
                         statusCode?: number;
                         /** @description Exactly this many attempts made */
@@ -4131,7 +4131,7 @@ export interface operations {
                          * @description The latest attempt's error class
                          * @enum {string}
                          */
-                        errorClass?: "timeout" | "connect_refused" | "connection_reset" | "empty_reply" | "dns" | "tls" | "blocked_address" | "invalid_url" | "http_3xx" | "http_4xx" | "http_5xx" | "network" | "unknown";
+                        errorClass?: "timeout" | "connect_refused" | "connection_reset" | "empty_reply" | "dns" | "tls" | "blocked_address" | "invalid_url" | "invalid_header" | "http_3xx" | "http_4xx" | "http_5xx" | "network" | "unknown";
                         /** @description The latest attempt's status code */
                         statusCode?: number;
                         /** @description Exactly this many attempts made */

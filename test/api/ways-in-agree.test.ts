@@ -93,6 +93,8 @@ const endpointRows: Record<string, EndpointRow> = {
   'a URL with a port, a query and a fragment': { url: 'http://example.com:8080/hooks?tenant=1#x' },
   'custom headers': { url: 'https://example.com/h1', headers: { Authorization: 'Bearer t', 'X-Tenant': 'acme' } },
   'a tab inside a header value': { url: 'https://example.com/h2', headers: { 'X-A': 'a\tb' } },
+  // Latin-1 (U+0080 to U+00FF) goes out as one byte a character, as undici sends it.
+  'Latin-1 letters in a header value': { url: 'https://example.com/h2b', headers: { 'X-City': 'Malmö, Besançon' } },
   '50 headers': { url: 'https://example.com/h3', headers: manyHeaders(50) },
   'a 256-character header name and a 4096-character value': {
     url: 'https://example.com/h4',
@@ -123,6 +125,22 @@ const endpointRows: Record<string, EndpointRow> = {
     url: 'https://example.com/h7',
     headers: { 'X-A': 'a\u0007b' },
     refused: ['x-a', 'must not contain control characters'],
+  },
+  // Refused by undici while building the request, which left the endpoint's connection marked busy.
+  'a letter above U+00FF in a header value': {
+    url: 'https://example.com/h7b',
+    headers: { 'X-City': 'Łódź' },
+    refused: ['x-city', 'must not contain characters above U+00FF'],
+  },
+  'an en dash in a header value': {
+    url: 'https://example.com/h7c',
+    headers: { 'X-A': 'a – b' },
+    refused: ['x-a', 'must not contain characters above U+00FF'],
+  },
+  'an emoji in a header value': {
+    url: 'https://example.com/h7d',
+    headers: { 'X-A': 'ok 👍' },
+    refused: ['x-a', 'must not contain characters above U+00FF'],
   },
   'a header name with a space': {
     url: 'https://example.com/h8',

@@ -3,7 +3,7 @@
 // deadline passed while it waited is never written). The misbehaving receivers, through the whole
 // worker, are in error-classes.test.ts.
 import { afterAll, describe, expect, it } from 'vitest';
-import { DeadlineError } from '../../worker/classify-error';
+import { DeadlineError, InvalidHeaderError } from '../../worker/classify-error';
 import { HttpPools } from '../../worker/http-pools';
 import { startReceiver, type Receiver } from '../support/receiver';
 
@@ -82,6 +82,51 @@ describe('HttpPools.send', () => {
     await expect(waiting).rejects.toBeInstanceOf(DeadlineError);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(target.requests.map((request) => request.headers['webhook-id'])).toEqual(['first']);
+  });
+
+  it('refuses a header undici cannot send before the pool sees it, naming the header', async () => {
+    const target = await receiver();
+    const send = (city: string) =>
+      pools.send({
+        poolKey: 'unsendable-header',
+        url: new URL(`${target.url}/hook`),
+        connections: 1,
+        headers: { 'x-city': city },
+        body: '{}',
+      });
+    const refused = send('Łódź');
+    await expect(refused).rejects.toBeInstanceOf(InvalidHeaderError);
+    await expect(refused).rejects.toThrow('header "x-city" must not contain characters above U+00FF');
+    expect(target.requests).toHaveLength(0);
+    await expect(send('Lodz')).resolves.toMatchObject({ statusCode: 200 });
+  });
+
+  it('a request undici refuses to build does not leave the pool jammed: the next request is sent', async () => {
+    // undici refuses a Transfer-Encoding header while building the request (the worker never sends one:
+    // it is reserved), and that refusal left the endpoint's one connection marked busy for good.
+    const target = await receiver();
+    const send = (headers: Record<string, string>) =>
+      pools.send({
+        poolKey: 'refused-by-undici',
+        url: new URL(`${target.url}/hook`),
+        connections: 1,
+        headers,
+        body: '{}',
+        timeoutMs: 500,
+      });
+    await expect(send({ 'transfer-encoding': 'chunked' })).rejects.toMatchObject({ code: 'UND_ERR_INVALID_ARG' });
+    // Jammed, this one waited in undici's queue past its deadline and never settled.
+    const next = send({ 'webhook-id': 'after' });
+    const settledWithin2s = await Promise.race([
+      next.then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000)),
+    ]);
+    expect(settledWithin2s).toBe(true);
+    await expect(next).resolves.toMatchObject({ statusCode: 200 });
+    expect(target.requests.map((request) => request.headers['webhook-id'])).toEqual(['after']);
   });
 
   it('takes a 1xx for no answer: the final status is the response', async () => {

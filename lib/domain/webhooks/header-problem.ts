@@ -1,6 +1,6 @@
 // What a custom request header may be, whichever way an endpoint is made: the REST API
 // (lib/domain/endpoints/check-endpoint-target.ts) and hookline.http_post's headers (hookline.header_problem,
-// migration 20261125101000_http_post_validation). test/api/ways-in-agree.test.ts runs the same headers through
+// prisma/functions/header-problem.sql). test/api/ways-in-agree.test.ts runs the same headers through
 // both. A header undici refuses to send fails every attempt of the endpoint until it is dead (~28 hours on
 // the default schedule), so it is refused where it comes in instead.
 
@@ -22,5 +22,12 @@ export function headerProblem(name: string, value: string): string | null {
   if (/[\r\n]/.test(value)) return 'must not contain CR or LF';
   // eslint-disable-next-line no-control-regex -- control characters are what this refuses
   if (/[\x00-\x08\x0b-\x1f\x7f]/.test(value)) return 'must not contain control characters';
+  // HTTP/1.1 sends a value as bytes, one per character (Latin-1): undici refuses any character above
+  // U+00FF ("Łódź", an en dash, a smart quote, an emoji) while building the request, and such a refusal
+  // left the endpoint's connection marked busy; max_concurrency of them jammed every later delivery to it.
+  // Without the u flag an emoji is two UTF-16 units, both in this range.
+  if (/[\u0100-\uffff]/.test(value)) {
+    return 'must not contain characters above U+00FF (an HTTP header value is Latin-1 bytes: percent-encode or base64 other text)';
+  }
   return null;
 }
