@@ -43,26 +43,45 @@ export interface SendRequest {
   onHeaders?: () => void;
 }
 
+interface PoolEntry {
+  pool: Pool;
+  origin: string;
+  connections: number;
+  /** The deadline of the latest request, which bounds each new connection's lookup, TCP and TLS. */
+  connect: { timeoutMs: number };
+}
+
 export class HttpPools {
-  private readonly pools = new Map<string, { pool: Pool; connections: number; origin: string }>();
-  private readonly connector: ReturnType<typeof createPinnedConnector>;
+  private readonly pools = new Map<string, PoolEntry>();
 
   constructor(
     private readonly limits: HttpLimits,
-    policy: AddressPolicyOptions,
-    resolve?: Resolver,
-  ) {
-    this.connector = createPinnedConnector(policy, { connectTimeoutMs: limits.timeoutMs, resolve });
-  }
+    private readonly policy: AddressPolicyOptions,
+    private readonly resolve?: Resolver,
+  ) {}
 
-  private poolFor(key: string, origin: string, connections: number): Pool {
+  /**
+   * The endpoint's pool, made anew when its origin or its max_concurrency changed. Its connector bounds
+   * a new connection's name lookup, TCP and TLS by the endpoint's deadline (resolve-and-pin.ts): one
+   * connector for all pools bounded them by the worker's (15 s by default) and the lookup not at all.
+   * A connection is made for the pool's queue, not for one request, so the deadline is the latest
+   * request's: the same for all of an endpoint's requests but across an edit of its timeout.
+   */
+  private poolFor(key: string, origin: string, connections: number, connectTimeoutMs: number): Pool {
     const existing = this.pools.get(key);
-    if (existing && existing.origin === origin && existing.connections === connections) return existing.pool;
+    if (existing && existing.origin === origin && existing.connections === connections) {
+      existing.connect.timeoutMs = connectTimeoutMs;
+      return existing.pool;
+    }
     if (existing) void existing.pool.close();
+    const connect = { timeoutMs: connectTimeoutMs };
     const pool = new Pool(origin, {
       connections,
       pipelining: 1,
-      connect: this.connector,
+      connect: createPinnedConnector(this.policy, {
+        connectTimeoutMs: () => connect.timeoutMs,
+        resolve: this.resolve,
+      }),
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 600_000,
       // The per-attempt deadline in send() is what limits an attempt; these only back it up, at the
@@ -70,7 +89,7 @@ export class HttpPools {
       headersTimeout: 300_000,
       bodyTimeout: 300_000,
     });
-    this.pools.set(key, { pool, connections, origin });
+    this.pools.set(key, { pool, origin, connections, connect });
     return pool;
   }
 
@@ -87,15 +106,11 @@ export class HttpPools {
       // before the ways in refused such values still exist.
       const unsendable = unsendableHeader(request.headers);
       if (unsendable) return reject(unsendable);
+      const timeoutMs = request.timeoutMs ?? this.limits.timeoutMs;
       // Inside the executor: a pool that cannot be built rejects this promise like any other failure.
-      const pool = this.poolFor(request.poolKey, request.url.origin, request.connections);
-      const collector = new ResponseCollector(
-        this.limits,
-        request.timeoutMs ?? this.limits.timeoutMs,
-        request.onHeaders,
-        resolve,
-        reject,
-        () => this.retire(request.poolKey, pool),
+      const pool = this.poolFor(request.poolKey, request.url.origin, request.connections, timeoutMs);
+      const collector = new ResponseCollector(this.limits, timeoutMs, request.onHeaders, resolve, reject, () =>
+        this.retire(request.poolKey, pool),
       );
       pool.dispatch(
         {

@@ -3,8 +3,8 @@
 // would leave a gap for DNS rebinding (a name that answers a public address to the check and
 // 169.254.169.254 to the connect); connecting to the address we checked closes it.
 import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { buildConnector } from 'undici';
+import { isIP, Socket } from 'node:net';
+import { buildConnector, errors } from 'undici';
 import { checkAddress, parseHostLiteral, type AddressPolicyOptions } from '../lib/domain/webhooks/address-policy';
 import { BlockedAddressError } from './classify-error';
 
@@ -30,26 +30,64 @@ export async function resolveAllowedAddress(
   return addresses[0]!;
 }
 
-/** An undici connector that connects only to addresses the policy allows, pinned per connection. */
+/**
+ * An undici connector that connects only to addresses the policy allows, pinned per connection.
+ * connectTimeoutMs(), read as each connection starts, bounds the whole connect: the name lookup, TCP
+ * and the TLS handshake together.
+ * undici's own connect timeout starts only once the socket is opened and knows nothing of the lookup:
+ * with it alone, an attempt against a resolver taking 1.5 s failed only after those 1.5 s, whatever
+ * its deadline (test/worker/connect-deadline.test.ts).
+ */
 export function createPinnedConnector(
   policy: AddressPolicyOptions,
-  options: { connectTimeoutMs: number; resolve?: Resolver },
+  options: { connectTimeoutMs: () => number; resolve?: Resolver },
 ): buildConnector.connector {
-  const connect = buildConnector({ timeout: options.connectTimeoutMs });
+  // Only a backup: the timer below fails the connect first. Set at the largest endpoint deadline
+  // (endpoints.timeout_ms <= 300,000), as the pools' headersTimeout and bodyTimeout are.
+  const connect = buildConnector({ timeout: 300_000 });
   return (connectOptions, callback) => {
     const hostname = connectOptions.hostname.replace(/^\[|\]$/g, '');
+    const connectTimeoutMs = options.connectTimeoutMs();
+    let socket: Socket | null = null;
+    let settled = false;
+    const settle: typeof callback = (error, connected) => {
+      if (settled) {
+        // Connected after the deadline: undici was told it failed, so nothing else will use or close it.
+        connected?.destroy();
+        return;
+      }
+      settled = true;
+      clearTimeout(timer);
+      if (error) callback(error, null);
+      else callback(null, connected!);
+    };
+    const timer = setTimeout(() => {
+      settle(
+        new errors.ConnectTimeoutError(
+          `not connected to ${hostname} within ${connectTimeoutMs} ms (name lookup, TCP and TLS)`,
+        ),
+        null,
+      );
+      // A TCP connect or TLS handshake still under way is given up: its socket is closed now.
+      socket?.destroy();
+    }, connectTimeoutMs);
     resolveAllowedAddress(hostname, policy, options.resolve).then(
-      (address) =>
-        connect(
+      (address) => {
+        // The lookup outlived the deadline: the attempt already failed, and no socket is opened for it.
+        if (settled) return;
+        // undici's connector returns the socket it opened, though its types say void.
+        const opened: unknown = connect(
           {
             ...connectOptions,
             hostname: address,
             // TLS must still present and verify the receiver's name, not the address.
             servername: connectOptions.servername ?? (isIP(hostname) ? undefined : hostname),
           },
-          callback,
-        ),
-      (error: Error) => callback(error, null),
+          settle,
+        );
+        if (opened instanceof Socket) socket = opened;
+      },
+      (error: Error) => settle(error, null),
     );
   };
 }
