@@ -76,7 +76,7 @@ export class DeliveryWorker {
     const beingWritten = (id: string) => this.flusher.isWriting(id);
     this.leaseKeeper = new LeaseKeeper({ pool, workerId, leaseSeconds, leases, metrics, log, beingWritten, clock });
     this.wake = new Wake(options.connectionString, log, clock);
-    this.http = new HttpPools(options.http, options.addressPolicy, options.resolve);
+    this.http = new HttpPools(options.http, options.addressPolicy, options.resolve, { clock });
     this.flusher = new ResultFlusher({
       pool: this.connections.recordPool,
       workerId,

@@ -28,16 +28,25 @@ export interface EndpointRow {
 
 export class EndpointCache {
   private readonly entries = new Map<string, { settings: EndpointSettings | null; loadedAt: number }>();
+  private prunedAt: number;
 
   constructor(
     private readonly pool: Pool,
     private readonly clock: Clock = realClock,
     private readonly ttlMs = 2000,
-  ) {}
+  ) {
+    this.prunedAt = clock.now();
+  }
+
+  /** Entries held, expired or not: for tests. */
+  get size(): number {
+    return this.entries.size;
+  }
 
   /** Settings for each id; a missing entry means the endpoint was deleted. */
   async get(ids: Iterable<string>): Promise<Map<string, EndpointSettings>> {
     const now = this.clock.now();
+    this.pruneExpired(now);
     const found = new Map<string, EndpointSettings>();
     const stale: string[] = [];
     for (const id of new Set(ids)) {
@@ -71,5 +80,16 @@ export class EndpointCache {
       }
     }
     return found;
+  }
+
+  /**
+   * Drops the entries past their TTL, at most once a TTL: an expired entry is loaded again before it is
+   * used, so it only held memory. Kept, they grew with every endpoint ever delivered to (deleted ones,
+   * and hookline.http_post's implicit endpoints, one per distinct URL, params and headers).
+   */
+  private pruneExpired(now: number): void {
+    if (now - this.prunedAt < this.ttlMs) return;
+    this.prunedAt = now;
+    for (const [id, entry] of this.entries) if (now - entry.loadedAt >= this.ttlMs) this.entries.delete(id);
   }
 }

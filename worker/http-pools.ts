@@ -6,6 +6,7 @@ import { Pool, type Dispatcher } from 'undici';
 import type { AddressPolicyOptions } from '../lib/domain/webhooks/address-policy';
 import { headerProblem } from '../lib/domain/webhooks/header-problem';
 import { DeadlineError, InvalidHeaderError } from './classify-error';
+import { realClock, type Clock, type Timer } from './clock';
 import { createPinnedConnector, type Resolver } from './resolve-and-pin';
 
 export interface HttpLimits {
@@ -49,16 +50,36 @@ interface PoolEntry {
   connections: number;
   /** The deadline of the latest request, which bounds each new connection's lookup, TCP and TLS. */
   connect: { timeoutMs: number };
+  /** Requests sent and not yet settled, and when the last one was sent or settled (clock time). */
+  inFlight: number;
+  lastUsedAt: number;
 }
+
+/**
+ * A pool with nothing in flight for this long is closed and forgotten. undici keeps an idle connection
+ * at most 600 s (keepAliveMaxTimeout below, and less unless the receiver asks for more), so a pool idle
+ * that long holds no connection worth keeping. Without it, every endpoint ever delivered to kept its
+ * pool for the process's life: deleted ones, and hookline.http_post's implicit endpoints, one per
+ * distinct URL, params and headers.
+ */
+export const POOL_IDLE_MS = 600_000;
 
 export class HttpPools {
   private readonly pools = new Map<string, PoolEntry>();
+  private readonly clock: Clock;
+  private readonly idleMs: number;
+  /** Runs while there are pools: an idle worker keeps no timer of its own. */
+  private sweep: Timer | null = null;
 
   constructor(
     private readonly limits: HttpLimits,
     private readonly policy: AddressPolicyOptions,
     private readonly resolve?: Resolver,
-  ) {}
+    options: { clock?: Clock; idleMs?: number } = {},
+  ) {
+    this.clock = options.clock ?? realClock;
+    this.idleMs = options.idleMs ?? POOL_IDLE_MS;
+  }
 
   /**
    * The endpoint's pool, made anew when its origin or its max_concurrency changed. Its connector bounds
@@ -67,11 +88,11 @@ export class HttpPools {
    * A connection is made for the pool's queue, not for one request, so the deadline is the latest
    * request's: the same for all of an endpoint's requests but across an edit of its timeout.
    */
-  private poolFor(key: string, origin: string, connections: number, connectTimeoutMs: number): Pool {
+  private poolFor(key: string, origin: string, connections: number, connectTimeoutMs: number): PoolEntry {
     const existing = this.pools.get(key);
     if (existing && existing.origin === origin && existing.connections === connections) {
       existing.connect.timeoutMs = connectTimeoutMs;
-      return existing.pool;
+      return existing;
     }
     if (existing) void existing.pool.close();
     const connect = { timeoutMs: connectTimeoutMs };
@@ -89,8 +110,26 @@ export class HttpPools {
       headersTimeout: 300_000,
       bodyTimeout: 300_000,
     });
-    this.pools.set(key, { pool, origin, connections, connect });
-    return pool;
+    const entry: PoolEntry = { pool, origin, connections, connect, inFlight: 0, lastUsedAt: this.clock.now() };
+    this.pools.set(key, entry);
+    this.sweep ??= this.clock.every(this.idleMs, () => this.closeIdle());
+    return entry;
+  }
+
+  /** Closes and forgets each pool idle for idleMs; stops the sweep once none is left. */
+  private closeIdle(): void {
+    const now = this.clock.now();
+    for (const [key, entry] of this.pools) {
+      if (entry.inFlight > 0 || now - entry.lastUsedAt < this.idleMs) continue;
+      this.pools.delete(key);
+      void entry.pool.close().catch(() => {});
+    }
+    if (this.pools.size === 0) this.stopSweep();
+  }
+
+  private stopSweep(): void {
+    this.sweep?.cancel();
+    this.sweep = null;
   }
 
   /**
@@ -101,16 +140,34 @@ export class HttpPools {
    * delivery in a 20k drain.
    */
   send(request: SendRequest): Promise<HttpResponse> {
-    return new Promise((resolve, reject) => {
+    return new Promise<HttpResponse>((resolve, reject) => {
       // Before the pool: a header undici refuses must never reach it (see unsendableHeader). Rows stored
       // before the ways in refused such values still exist.
       const unsendable = unsendableHeader(request.headers);
       if (unsendable) return reject(unsendable);
       const timeoutMs = request.timeoutMs ?? this.limits.timeoutMs;
       // Inside the executor: a pool that cannot be built rejects this promise like any other failure.
-      const pool = this.poolFor(request.poolKey, request.url.origin, request.connections, timeoutMs);
-      const collector = new ResponseCollector(this.limits, timeoutMs, request.onHeaders, resolve, reject, () =>
-        this.retire(request.poolKey, pool),
+      const entry = this.poolFor(request.poolKey, request.url.origin, request.connections, timeoutMs);
+      const { pool } = entry;
+      // The collector settles once (its first outcome wins), so this counts each request out once.
+      entry.inFlight++;
+      const done = () => {
+        entry.inFlight--;
+        entry.lastUsedAt = this.clock.now();
+      };
+      const collector = new ResponseCollector(
+        this.limits,
+        timeoutMs,
+        request.onHeaders,
+        (response) => {
+          done();
+          resolve(response);
+        },
+        (error) => {
+          done();
+          reject(error);
+        },
+        () => this.retire(request.poolKey, pool),
       );
       pool.dispatch(
         {
@@ -139,12 +196,14 @@ export class HttpPools {
 
   /** Waits for requests in flight, then closes every connection. */
   async close(): Promise<void> {
+    this.stopSweep();
     await Promise.all([...this.pools.values()].map(({ pool }) => pool.close().catch(() => {})));
     this.pools.clear();
   }
 
   /** Aborts requests in flight and closes every connection at once (forced shutdown). */
   async destroy(): Promise<void> {
+    this.stopSweep();
     await Promise.all([...this.pools.values()].map(({ pool }) => pool.destroy().catch(() => {})));
     this.pools.clear();
   }

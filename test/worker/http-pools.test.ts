@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DeadlineError, InvalidHeaderError } from '../../worker/classify-error';
 import { HttpPools } from '../../worker/http-pools';
+import { ManualClock } from '../support/manual-clock';
 import { startReceiver, type Receiver } from '../support/receiver';
 
 const pools = new HttpPools(
@@ -147,5 +148,57 @@ describe('HttpPools.send', () => {
     expect(response).toMatchObject({ statusCode: 202, body: 'accepted' });
     expect(response.headers.link).toBeUndefined();
     expect(headersSeen).toBe(1);
+  });
+});
+
+describe('idle pools', () => {
+  it('closes and forgets a pool with nothing in flight for idleMs, and keeps one with a request in flight', async () => {
+    const clock = new ManualClock();
+    const idleMs = 60_000;
+    const idling = new HttpPools(
+      { timeoutMs: 5_000, keepBytes: 8, drainBytes: 64 },
+      { allowLoopback: true, allowPrivate: false },
+      undefined,
+      { clock, idleMs },
+    );
+    try {
+      const target = await receiver((request, response) => {
+        // /hang is never answered: its request stays in flight until its own deadline.
+        if (request.path !== '/hang') response.end('ok');
+      });
+      const send = (poolKey: string, path = '/hook', timeoutMs?: number) =>
+        idling.send({
+          poolKey,
+          url: new URL(`${target.url}${path}`),
+          connections: 1,
+          headers: {},
+          body: '{}',
+          timeoutMs,
+        });
+      // Twenty endpoints, each delivered to once and then deleted (never sent to again).
+      await Promise.all(Array.from({ length: 20 }, (_, i) => send(`ep_${i}`)));
+      // Its deadline is real time, long enough to outlast the two sweeps below.
+      const hanging = send('ep_busy', '/hang', 1_000);
+      await target.waitForRequests(21);
+      expect(idling.size).toBe(21);
+
+      await clock.advance(idleMs);
+      expect(idling.size).toBe(1);
+
+      await clock.advance(idleMs / 2);
+      await expect(hanging).rejects.toBeInstanceOf(DeadlineError);
+      await clock.advance(idleMs / 2);
+      // Idle for idleMs / 2 since its request settled (two idleMs since it was sent): kept.
+      expect(idling.size).toBe(1);
+      await clock.advance(idleMs);
+      expect(idling.size).toBe(0);
+      // Nothing keeps the sweep running once every pool is gone.
+      expect(clock.pending).toBe(0);
+
+      await expect(send('ep_0')).resolves.toMatchObject({ statusCode: 200 });
+      expect(idling.size).toBe(1);
+    } finally {
+      await idling.destroy();
+    }
   });
 });
