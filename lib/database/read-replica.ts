@@ -12,7 +12,10 @@
 // A replica further behind than HOOKLINE_READ_MAX_LAG, unreachable, or not a standby at all (promoted,
 // or the URL names a primary) is not read from: reads go to the primary until it is healthy again. Its
 // state is checked at most once a second per process (two tiny queries, one on each server), and the
-// dashboard shows it (GET /v1/stats `readReplica`).
+// dashboard shows it (GET /v1/stats `readReplica`). A read does not wait for that check once one has
+// answered (the first waits at most FIRST_CHECK_WAIT_MS): a replica that answers nothing takes the
+// connection timeout (5 s) to be found out, and every list and chart waited that long for each check
+// while it was so.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { loadConfig } from '../runtime/env';
 import { getPrisma, type PrismaClient } from './db';
@@ -35,6 +38,8 @@ export interface ReplicaState {
 }
 
 const CHECK_EVERY_MS = 1000;
+/** How long the first read of a process waits for the first check before going to the primary. */
+const FIRST_CHECK_WAIT_MS = 500;
 
 interface Settings {
   replicaUrl: string | null;
@@ -46,6 +51,8 @@ let pools: { primary: Pool; replica: Pool } | undefined;
 let lastState: ReplicaState | undefined;
 let behindSince: number | undefined;
 let checking: Promise<ReplicaState> | undefined;
+/** Raised by resetReadReplica: a check begun before it does not become the state after it. */
+let generation = 0;
 const readAfter = new AsyncLocalStorage<string | null>();
 
 function getSettings(): Settings {
@@ -117,14 +124,49 @@ async function checkReplica(): Promise<ReplicaState> {
   }
 }
 
-/** The replica's state, at most a second old (or fresh, when asked). Null when none is configured. */
+/**
+ * The replica's state: the last check's, starting the next one when it is over a second old, or a new
+ * one's when asked for `fresh` (a read that must see a write). Null when none is configured. Before
+ * any check has answered: the first's, if it answers within FIRST_CHECK_WAIT_MS, else "not checked
+ * yet" (not in use).
+ */
 export async function readReplicaState(options: { fresh?: boolean } = {}): Promise<ReplicaState | null> {
   if (!readReplicaConfigured()) return null;
+  // Its age from when its answer came: stamped when it began, a check that took the 5 s connection
+  // timeout was stale on arrival, and the next read started another and waited for it too.
   if (!options.fresh && lastState && Date.now() - lastState.checkedAt < CHECK_EVERY_MS) return lastState;
-  checking ??= checkReplica().finally(() => (checking = undefined));
-  lastState = await checking;
-  return lastState;
+  if (!checking) {
+    const begunIn = generation;
+    const check = checkReplica().then((state) => {
+      const answered = { ...state, checkedAt: Date.now() };
+      if (begunIn === generation) lastState = answered;
+      return answered;
+    });
+    checking = check;
+    check
+      .finally(() => {
+        if (checking === check) checking = undefined;
+      })
+      .catch(() => {}); // the callers awaiting `check` hear of a failure
+  }
+  if (options.fresh) return checking;
+  if (lastState) return lastState;
+  const first = await Promise.race([checking, sleep(FIRST_CHECK_WAIT_MS).then(() => null)]);
+  return first ?? notCheckedYet();
 }
+
+function notCheckedYet(): ReplicaState {
+  return {
+    inUse: false,
+    lagBytes: null,
+    lagSeconds: null,
+    replayLsn: null,
+    checkedAt: 0,
+    problem: `not checked yet: the first check took longer than ${FIRST_CHECK_WAIT_MS} ms`,
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /**
  * The Prisma client for a read that may lag: the replica's when it is in use and has replayed the
@@ -176,6 +218,8 @@ function replayedUpTo(state: ReplicaState, lsn: string): boolean {
 
 /** Tests change the environment between cases; this makes the next call read it again. */
 export async function resetReadReplica(): Promise<void> {
+  generation++;
+  checking = undefined;
   settings = undefined;
   lastState = undefined;
   behindSince = undefined;
