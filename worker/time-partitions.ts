@@ -279,22 +279,28 @@ async function periodIsFinished(
 }
 
 /**
- * Whether a transaction still open (or prepared) has written into the period: it holds a ROW EXCLUSIVE
- * lock on the partition until it ends. Its rows are invisible to periodIsFinished, and a message it
- * commits while DETACH ... CONCURRENTLY waits for it lands in a partition no query sees any more: the
- * fan-out's cursor then passes its transaction without it, and the check after the detach, which reads
- * the messages through their parent, cannot see it either, so the period was dropped with a committed
- * message never sent. Only a transaction open since the period's time can hold such a lock: ids are
- * the clock's when written, so a new write lands in the current period.
+ * Whether a transaction still open (or prepared) may have written a message into the period: one
+ * that holds a ROW EXCLUSIVE lock on its messages' partition and began before the period ended.
+ * Its message is invisible to periodIsFinished, and committed while DETACH ... CONCURRENTLY waits for
+ * it, it lands in a partition no query sees any more: the fan-out's cursor passes its transaction
+ * without it, and the check after the detach, which reads the messages through their parent, cannot
+ * see it either, so the period was dropped with a committed message never sent. Ids are the clock's
+ * when written, so a transaction begun since cannot have (a statement over every partition, an app's
+ * deletion, can lock it too). The messages' partition alone: the worker's claims, flushes and
+ * renewals lock every deliveries partition while they run, and a delivery written late is seen by
+ * the check on the detached table.
  */
 async function periodHasOpenWriters(query: Query, period: Period): Promise<boolean> {
   const { rows } = await query<{ written: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_locks AS l
+                      LEFT JOIN pg_catalog.pg_stat_activity AS a ON a.pid = l.pid
                      WHERE l.locktype = 'relation'
                        AND l.database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())
-                       AND l.relation = ANY ($1::regclass[])
-                       AND l.mode = 'RowExclusiveLock') AS written`,
-    [TABLES.map(({ name }) => `hookline.${name}_${period.name}`)],
+                       AND l.relation = $1::regclass
+                       AND l.mode = 'RowExclusiveLock'
+                       -- A prepared transaction has no backend (pid NULL): counted, whenever it began.
+                       AND (l.pid IS NULL OR a.xact_start IS NULL OR a.xact_start < $2)) AS written`,
+    [`hookline.messages_${period.name}`, period.upperAt],
   );
   return rows[0]!.written;
 }

@@ -86,4 +86,33 @@ describe('retention', () => {
     const rows = await fanOutOnce(db.pool, { workerId: 'a-worker', messages: 10, room: 10, leaseSeconds: 60 });
     expect(rows.map((row) => row.message_id)).toEqual([messageId]);
   });
+
+  it('drops a finished period while a worker statement locks every deliveries partition', async () => {
+    // The next minute but one after the period above, empty, and a clock an hour past its end.
+    const at = Math.floor(Date.now() / MINUTE) * MINUTE + 7 * MINUTE;
+    const later = at + MINUTE + HOUR + MINUTE;
+    await maintainTimePartitions(db.pool, { retentionMs: null, periodMs: MINUTE, now: () => later });
+    await maintainTimePartitions(db.pool, { retentionMs: HOUR, periodMs: MINUTE, now: () => at + HOUR });
+    const period = (
+      await db.pool.query<{ name: string }>(
+        `SELECT partition_name AS name FROM hookline.time_partitions('messages') WHERE lower_at = $1`,
+        [new Date(at)],
+      )
+    ).rows[0]!.name.replace('messages_', '');
+
+    // A claim, flush or renewal filters the deliveries by a column that is not the partition key: it
+    // locks every partition while it runs.
+    const worker = await db.pool.connect();
+    try {
+      await worker.query('BEGIN');
+      await worker.query(`UPDATE hookline.deliveries SET updated_at = updated_at WHERE claimable_at < '-infinity'`);
+      const maintaining = maintainTimePartitions(db.pool, { retentionMs: HOUR, periodMs: MINUTE, now: () => later });
+      await Promise.race([maintaining, detachWaiting()]);
+      await worker.query('COMMIT');
+      expect((await maintaining)?.dropped).toContain(period);
+    } finally {
+      await worker.query('ROLLBACK').catch(() => {});
+      worker.release();
+    }
+  });
 });
