@@ -91,6 +91,10 @@ export class DeliveryWorker {
       finishedBatches: () => this.leases.finishedBatches(),
       onBatchesDeleted: (batchIds) => this.leases.batchesDeleted(batchIds),
       onFlushed: (results, outcome, holding) => this.flushed(results, outcome, holding),
+      takenAgain: (deliveryId, taking) => {
+        const now = this.leases.takingOf(deliveryId);
+        return now !== undefined && now !== taking;
+      },
       clock,
     });
     this.dispatcher = new Dispatcher({
