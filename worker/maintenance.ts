@@ -133,7 +133,13 @@ export async function runMaintenance(options: {
       metrics.circuits.set({ state }, gauges.circuits.find((row) => row.state === state)?.count ?? 0);
     }
     const retentionMs = options.retention?.retentionMs ?? null;
-    logTimePartitions(log, await maintainTimePartitions(pool, { retentionMs }));
+    try {
+      logTimePartitions(log, await maintainTimePartitions(pool, { retentionMs }));
+    } catch (error) {
+      // Its own failure: the chores after it (row retention, alerts, sealing secrets) still run.
+      metrics.databaseErrors.inc({ operation: 'time_partitions' });
+      log.error('time partitions could not be maintained; the other chores go on', { error });
+    }
     if (retentionMs !== null) metrics.periodsPastRetention.set({}, await countPeriodsPastRetention(pool, retentionMs));
     if (options.retention) logRetention(log, await applyRetention(pool, options.retention));
     // Operational events (issue 14): newly dead deliveries, alert rules.

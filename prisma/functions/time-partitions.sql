@@ -177,4 +177,22 @@ BEGIN
       RETURN NEXT hookline.add_time_partition(v_table, v_end, NULL);
     END IF;
   END LOOP;
+  -- A period of the messages that deliveries or attempts lack: what a maintenance cut short between
+  -- the overflows left before the alignment above existed (their periods were made from the
+  -- messages' overflow on, and ids between had no partition: every fan-out failed). Retention drops
+  -- the three together, so a gap the messages do not have is never wanted. Not where a table of that
+  -- name exists: a period detached and not yet attached back is finishInterruptedDetaches' to finish.
+  FOR v_table, v_lower, v_upper IN
+    SELECT t.table_name, m.lower_at, m.upper_at
+      FROM hookline.time_partitioned_tables() AS t, hookline.time_partitions('messages') AS m
+     WHERE t.table_name <> 'messages'
+       AND m.lower_at IS NOT NULL AND m.upper_at IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM hookline.time_partitions(t.table_name) AS p
+                        WHERE coalesce(p.lower_at, '-infinity') < m.upper_at
+                          AND coalesce(p.upper_at, 'infinity') > m.lower_at)
+       AND to_regclass(format('hookline.%I', t.table_name || substr(m.partition_name, length('messages') + 1))) IS NULL
+     ORDER BY m.lower_at
+  LOOP
+    RETURN NEXT hookline.add_time_partition(v_table, v_lower, v_upper);
+  END LOOP;
 END $$;
