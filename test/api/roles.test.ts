@@ -221,6 +221,52 @@ describe('the operations app through the /apps routes', () => {
     const key = await call('POST', '/v1/api-keys', { key: ctx.adminKey, body: { name: 'after the walk' } });
     expect(key.status, key.text).toBe(201);
   });
+
+  it("shows its endpoints' URLs in issues and the overview's worst endpoints to operations.manage alone", async () => {
+    const created = await call('POST', '/v1/operational-endpoints', {
+      key: ctx.adminKey,
+      body: { url: 'https://hooks.slack.com/services/T111/B111/SECRETPATH' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const endpointId = created.body.id as string;
+    const { rows } = await ctx.db.pool.query<{ id: string }>(
+      `INSERT INTO hookline.issues (app_id, subject_id, endpoint_id, error_class, title)
+       VALUES ($1, $2, $2, 'http_5xx', 'The on-call webhook fails') RETURNING id`,
+      [OPS, endpointId],
+    );
+    const issueId = rows[0]!.id;
+    await ctx.db.pool.query(
+      `SELECT hookline.add_to_rollups(0::smallint, ARRAY[now()], ARRAY[$1], ARRAY[$2], ARRAY[12.5::float8],
+                                      ARRAY[500], ARRAY['http_5xx'])`,
+      [OPS, endpointId],
+    );
+    const urlsSeenBy = async (who: { key?: string; cookie?: string; headers?: Record<string, string> }) => {
+      const list = await call('GET', '/v1/issues', who);
+      const one = await call('GET', `/v1/issues/${issueId}`, who);
+      const stats = await call('GET', '/v1/stats', who);
+      for (const response of [list, one, stats]) expect(response.status, response.text).toBe(200);
+      return {
+        list: (list.body.data as { id: string; endpointUrl: string | null }[]).find((i) => i.id === issueId)
+          ?.endpointUrl,
+        one: one.body.endpointUrl,
+        worst: (stats.body.worstEndpoints as { endpointId: string; url: string }[]).find(
+          (e) => e.endpointId === endpointId,
+        )?.url,
+        leaked: [list, one, stats].some((response) => response.text.includes('SECRETPATH')),
+      };
+    };
+    const origin = 'https://hooks.slack.com/…';
+    for (const role of ['viewer', 'developer'] as const) {
+      expect(await urlsSeenBy({ cookie: members[role].cookie, headers: { origin: ORIGIN } }), role).toEqual({
+        list: origin,
+        one: origin,
+        worst: origin,
+        leaked: false,
+      });
+    }
+    const full = 'https://hooks.slack.com/services/T111/B111/SECRETPATH';
+    expect(await urlsSeenBy({ key: ctx.adminKey })).toEqual({ list: full, one: full, worst: full, leaked: true });
+  });
 });
 
 describe('API keys', () => {
