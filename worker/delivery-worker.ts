@@ -91,10 +91,6 @@ export class DeliveryWorker {
       finishedBatches: () => this.leases.finishedBatches(),
       onBatchesDeleted: (batchIds) => this.leases.batchesDeleted(batchIds),
       onFlushed: (results, outcome, holding) => this.flushed(results, outcome, holding),
-      takenAgain: (deliveryId, taking) => {
-        const now = this.leases.takingOf(deliveryId);
-        return now !== undefined && now !== taking;
-      },
       clock,
     });
     this.dispatcher = new Dispatcher({
@@ -122,7 +118,10 @@ export class DeliveryWorker {
       pollIntervalMs: options.pollIntervalMs,
       maxUnrecorded: options.maxUnrecordedResults ?? Math.max(options.concurrency, 2 * options.flushMaxResults),
       pool,
-      source: new DeliverySource(this.connections.takePool, workerId, leaseSeconds, leases, clock),
+      source: new DeliverySource(this.connections.takePool, workerId, leaseSeconds, leases, clock, () => [
+        ...this.dispatcher.inFlight.keys(),
+        ...this.flusher.unrecordedIds(),
+      ]),
       dispatcher: this.dispatcher,
       flusher: this.flusher,
       leaseKeeper: this.leaseKeeper,

@@ -58,11 +58,6 @@ export interface FlusherOptions {
    * holdings (worker/leases.ts) the results were sent under, as add() was told them.
    */
   onFlushed?: (results: AttemptResult[], outcome: FlushOutcome, holding: Holding) => void;
-  /**
-   * Whether this worker has taken the delivery again since `taking` (LeaseBook.takingOf): a result of
-   * the older taking is then not written (see flushOnce).
-   */
-  takenAgain?: (deliveryId: string, taking: number) => boolean;
   /** Times the flush interval, the back-off and the drain's deadline (clock.ts). */
   clock?: Clock;
 }
@@ -96,6 +91,11 @@ export class ResultFlusher {
   /** Results not yet in the database: buffered, or in the flush being written. */
   get unrecorded(): number {
     return this.buffer.length + this.writing.size;
+  }
+
+  /** The deliveries whose results are not yet in the database: buffered, or being written. */
+  unrecordedIds(): string[] {
+    return [...this.buffer.map((result) => result.deliveryId), ...this.writing];
   }
 
   /** Whether the flush under way is writing this delivery's result (its outcome will say what became of it). */
@@ -153,8 +153,7 @@ export class ResultFlusher {
   }
 
   private async flushOnce(): Promise<void> {
-    const batch = this.withoutSuperseded(this.buffer.splice(0, this.options.maxResults));
-    if (batch.length === 0) return;
+    const batch = this.buffer.splice(0, this.options.maxResults);
     for (const result of batch) this.writing.add(result.deliveryId);
     const started = performance.now();
     // What only an attempt row would keep is not sent for successes that get none.
@@ -216,29 +215,6 @@ export class ResultFlusher {
     } finally {
       this.writing.clear();
     }
-  }
-
-  /**
-   * Leaves out results of a delivery this worker has taken again since sending them: a flush kept
-   * back (PostgreSQL down longer than a lease) while the lease ran out and this worker's own claim
-   * took the delivery again. Its owner and attempt count are then the same as when the result was
-   * sent, so the statement's fence would let the old result end the new lease mid-send, and another
-   * worker could send the delivery too. The new attempt's result is the one to write.
-   */
-  private withoutSuperseded(batch: AttemptResult[]): AttemptResult[] {
-    const { takenAgain } = this.options;
-    if (!takenAgain) return batch;
-    const kept = batch.filter((result) => {
-      const taking = this.holdingOf.get(result);
-      return taking === undefined || !takenAgain(result.deliveryId, taking);
-    });
-    if (kept.length < batch.length) {
-      this.options.metrics.lostLeases.inc({}, batch.length - kept.length);
-      this.options.log.warn('results not written: their deliveries were taken again since, and are being sent anew', {
-        results: batch.length - kept.length,
-      });
-    }
-    return kept;
   }
 
   /**

@@ -155,11 +155,16 @@ export interface RecordResultsParams {
 }
 
 export const statements = {
-  claimDeliveries: statement<{ workerId: string; limit: number; leaseSeconds: number }, TakenRow>()(
-    'claim-deliveries',
-    ['workerId', 'limit', 'leaseSeconds'],
-    { prepared: true },
-  ),
+  claimDeliveries: statement<
+    {
+      workerId: string;
+      limit: number;
+      leaseSeconds: number;
+      /** Deliveries this worker is still sending or recording: never claimed again by it. */
+      stillOursIds: string[];
+    },
+    TakenRow
+  >()('claim-deliveries', ['workerId', 'limit', 'leaseSeconds', 'stillOursIds'], { prepared: true }),
   fanOutMessages: statement<FanOutParams, FanOutRow>()(
     'fan-out-messages',
     ['workerId', 'messages', 'room', 'leaseSeconds', 'cursorThrough', 'cursorPartialXid', 'cursorPartialThroughId'],

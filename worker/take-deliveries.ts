@@ -56,6 +56,11 @@ export class DeliverySource {
     private readonly leases: LeaseBook,
     /** Times each statement's `sentAt` for the lease book (worker/clock.ts). */
     private readonly clock: Clock = realClock,
+    /**
+     * Deliveries this worker is still sending, or whose results wait to be written: the claim leaves
+     * them alone even when their lease ran out (worker/sql/claim-deliveries.sql says why).
+     */
+    private readonly stillOurs: () => string[] = () => [],
   ) {
     this.fanOut = new FanOutRunner(clock);
   }
@@ -68,6 +73,7 @@ export class DeliverySource {
         workerId: this.workerId,
         limit,
         leaseSeconds: this.leaseSeconds,
+        stillOursIds: this.stillOurs(),
       })
     ).rows;
     this.leases.taken(

@@ -53,7 +53,12 @@ describe('the claim with 200,000 finished rows', () => {
       await client.query('BEGIN');
       const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
         `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)\n${statements.claimDeliveries.text}`,
-        statements.claimDeliveries.values({ workerId: 'explain-worker', limit: 64, leaseSeconds: 30 }),
+        statements.claimDeliveries.values({
+          workerId: 'explain-worker',
+          limit: 64,
+          leaseSeconds: 30,
+          stillOursIds: [],
+        }),
       );
       // The `due` CTE is the search for claimable rows; the rest of the plan updates the 64 it found
       // (and their index entries), which costs the same with 200 or 200,000 finished rows.

@@ -303,7 +303,7 @@ describe('taking work behind a backlog', () => {
   it('claims due deliveries through the claim index, reading none of the 20,000 scheduled for later', async () => {
     const plan = await explain(
       statements.claimDeliveries.text,
-      statements.claimDeliveries.values({ workerId: 'a-worker', limit: 256, leaseSeconds: 10 }),
+      statements.claimDeliveries.values({ workerId: 'a-worker', limit: 256, leaseSeconds: 10, stillOursIds: [] }),
       TAKE_SETTINGS,
     );
     const read = reads(plan).filter((r) => r.relation === 'deliveries');
@@ -466,7 +466,7 @@ describe('the recording plan, made once per connection', () => {
       );
     const claimArgs = executeArgs(
       client,
-      statements.claimDeliveries.values({ workerId: 'a-worker', limit: 256, leaseSeconds: 10 }),
+      statements.claimDeliveries.values({ workerId: 'a-worker', limit: 256, leaseSeconds: 10, stillOursIds: [] }),
     );
     const explained = async (statement: string, args: string) => {
       await client.query('BEGIN');

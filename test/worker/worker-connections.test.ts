@@ -31,7 +31,12 @@ describe("the worker's connections", () => {
           await client.query('SET LOCAL jit_above_cost = 0');
           const { rows: plan } = await client.query<{ 'QUERY PLAN': [Record<string, unknown>] }>(
             `EXPLAIN (ANALYZE, FORMAT JSON)\n${statements.claimDeliveries.text}`,
-            statements.claimDeliveries.values({ workerId: 'explain-worker', limit: 64, leaseSeconds: 30 }),
+            statements.claimDeliveries.values({
+              workerId: 'explain-worker',
+              limit: 64,
+              leaseSeconds: 30,
+              stillOursIds: [],
+            }),
           );
           expect(plan[0]!['QUERY PLAN'][0]).not.toHaveProperty('JIT');
         } finally {

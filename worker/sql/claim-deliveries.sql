@@ -1,4 +1,4 @@
--- Parameters: $1 workerId, $2 limit, $3 leaseSeconds.
+-- Parameters: $1 workerId, $2 limit, $3 leaseSeconds, $4 stillOursIds.
 -- Claims up to $2 due deliveries for worker $1 in one round trip, leasing them for $3 seconds.
 -- $2 is the worker's free concurrency (capped at the batch size), so a claim never takes more than
 -- the worker can start sending now.
@@ -7,6 +7,11 @@
 -- the partial index deliveries_claim_idx, whose size does not grow with finished rows. (First attempts
 -- leased by a fan-out are not in it: their fan-out's batch row holds their lease.)
 -- SKIP LOCKED lets any number of workers claim concurrently without waiting on each other.
+-- Never one of $4: deliveries this worker is still sending, or whose results wait in its flusher. Their
+-- lease may have run out (PostgreSQL down longer than a lease); taken again here, by the same owner
+-- at the same attempt count, the old result's write passed the flush's fence and ended the new
+-- attempt's lease mid-send, and another worker could send it too. Another worker may take them over
+-- (its lease, its owner: the old result is then refused); this one writes the result first.
 -- The endpoint's enabled flag and circuit breaker come back with each row, read in this same
 -- statement, so the worker never sends on a stale view of an open circuit. A delivery whose endpoint
 -- is gone (deleted while its message was being fanned out: the delete's cleanup could not see it) is
@@ -20,6 +25,7 @@ WITH due AS (
   SELECT id, endpoint_id
     FROM hookline.deliveries
    WHERE claimable_at <= now()
+     AND id <> ALL ($4::text[])
    ORDER BY claimable_at
    LIMIT $2
      FOR UPDATE SKIP LOCKED
