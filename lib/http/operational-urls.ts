@@ -2,7 +2,9 @@
 // are credentials (a Slack webhook's secret is its path): only who may manage operational endpoints
 // reads them (lib/http/permissions.ts, assertMayCallOnOperationsApp). Issues and the overview's worst
 // endpoints name endpoints of any app the caller sees, the operations app's too, and are read with
-// `read` alone: there its URLs show their origin alone to everyone else ("https://hooks.slack.com/…").
+// `read` alone, as are the operational events (their data carries the endpoint's URL, and their
+// summary quotes it): there its URLs show their origin alone to everyone else
+// ("https://hooks.slack.com/…").
 import { OPERATIONS_APP_ID } from '../domain/operational-events/operations-app';
 import type { Principal } from '../domain/auth/principal';
 import { holds } from './permissions';
@@ -34,4 +36,25 @@ export function withoutOperationalUrls<T extends { appId: string; url: string }>
   return endpoints.map((endpoint) =>
     endpoint.appId === OPERATIONS_APP_ID ? { ...endpoint, url: originOnly(endpoint.url) } : endpoint,
   );
+}
+
+/** An operational event about an operations app endpoint, its URL cut to its origin in data.endpoint_url and summary. */
+export function withoutOperationalUrlInEvent<T extends { appId: string; data: Record<string, unknown> }>(
+  principal: Principal,
+  event: T,
+): T {
+  const url = event.data.endpoint_url;
+  if (event.appId !== OPERATIONS_APP_ID || typeof url !== 'string' || holds(principal, 'operations.manage')) {
+    return event;
+  }
+  const shown = originOnly(url);
+  const summary = event.data.summary;
+  return {
+    ...event,
+    data: {
+      ...event.data,
+      endpoint_url: shown,
+      ...(typeof summary === 'string' ? { summary: summary.replaceAll(url, shown) } : {}),
+    },
+  };
 }

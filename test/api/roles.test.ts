@@ -229,11 +229,15 @@ describe('the operations app through the /apps routes', () => {
     });
     expect(created.status, created.text).toBe(201);
     const endpointId = created.body.id as string;
-    const { rows } = await ctx.db.pool.query<{ id: string }>(
-      `INSERT INTO hookline.issues (app_id, subject_id, endpoint_id, error_class, title)
-       VALUES ($1, $2, $2, 'http_5xx', 'The on-call webhook fails') RETURNING id`,
+    // It fails: an operational event (its data and summary carry the endpoint's URL) and an issue.
+    await ctx.db.pool.query(
+      `SELECT hookline.emit_operational_event($1, 'endpoint.failing', '{}'::jsonb, endpoint_id => $2,
+                                              issue_class => 'http_5xx')`,
       [OPS, endpointId],
     );
+    const { rows } = await ctx.db.pool.query<{ id: string }>('SELECT id FROM hookline.issues WHERE endpoint_id = $1', [
+      endpointId,
+    ]);
     const issueId = rows[0]!.id;
     await ctx.db.pool.query(
       `SELECT hookline.add_to_rollups(0::smallint, ARRAY[now()], ARRAY[$1], ARRAY[$2], ARRAY[12.5::float8],
@@ -244,7 +248,8 @@ describe('the operations app through the /apps routes', () => {
       const list = await call('GET', '/v1/issues', who);
       const one = await call('GET', `/v1/issues/${issueId}`, who);
       const stats = await call('GET', '/v1/stats', who);
-      for (const response of [list, one, stats]) expect(response.status, response.text).toBe(200);
+      const events = await call('GET', `/v1/operational-events?appId=${OPS}`, who);
+      for (const response of [list, one, stats, events]) expect(response.status, response.text).toBe(200);
       return {
         list: (list.body.data as { id: string; endpointUrl: string | null }[]).find((i) => i.id === issueId)
           ?.endpointUrl,
@@ -252,7 +257,11 @@ describe('the operations app through the /apps routes', () => {
         worst: (stats.body.worstEndpoints as { endpointId: string; url: string }[]).find(
           (e) => e.endpointId === endpointId,
         )?.url,
-        leaked: [list, one, stats].some((response) => response.text.includes('SECRETPATH')),
+        event: (one.body.events as { data: { endpoint_url?: string } }[])[0]?.data.endpoint_url,
+        listedEvent: (events.body.data as { endpointId: string | null; data: { endpoint_url?: string } }[]).find(
+          (event) => event.endpointId === endpointId,
+        )?.data.endpoint_url,
+        leaked: [list, one, stats, events].some((response) => response.text.includes('SECRETPATH')),
       };
     };
     const origin = 'https://hooks.slack.com/…';
@@ -261,11 +270,20 @@ describe('the operations app through the /apps routes', () => {
         list: origin,
         one: origin,
         worst: origin,
+        event: origin,
+        listedEvent: origin,
         leaked: false,
       });
     }
     const full = 'https://hooks.slack.com/services/T111/B111/SECRETPATH';
-    expect(await urlsSeenBy({ key: ctx.adminKey })).toEqual({ list: full, one: full, worst: full, leaked: true });
+    expect(await urlsSeenBy({ key: ctx.adminKey })).toEqual({
+      list: full,
+      one: full,
+      worst: full,
+      event: full,
+      listedEvent: full,
+      leaked: true,
+    });
   });
 });
 
