@@ -40,6 +40,13 @@ export interface ReplicaState {
 const CHECK_EVERY_MS = 1000;
 /** How long the first read of a process waits for the first check before going to the primary. */
 const FIRST_CHECK_WAIT_MS = 500;
+/**
+ * How old a check's "in use" may grow while the next check has not answered. A check of a replica
+ * that answers takes milliseconds; one still out after this is waiting on a replica that went silent
+ * (up to the 15 s query timeout on an open connection), and the reads sent there meanwhile would hang
+ * and fail: they go to the primary instead.
+ */
+const IN_USE_TRUSTED_MS = 3 * CHECK_EVERY_MS;
 
 interface Settings {
   replicaUrl: string | null;
@@ -150,7 +157,15 @@ export async function readReplicaState(options: { fresh?: boolean } = {}): Promi
       .catch(() => {}); // the callers awaiting `check` hear of a failure
   }
   if (options.fresh) return checking;
-  if (lastState) return lastState;
+  if (lastState) {
+    const age = Date.now() - lastState.checkedAt;
+    if (!lastState.inUse || age < IN_USE_TRUSTED_MS) return lastState;
+    return {
+      ...lastState,
+      inUse: false,
+      problem: `not answering: its last check answered ${Math.round(age / 1000)} s ago`,
+    };
+  }
   const first = await Promise.race([checking, sleep(FIRST_CHECK_WAIT_MS).then(() => null)]);
   return first ?? notCheckedYet();
 }

@@ -6,11 +6,12 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../lib/domain/api-keys/create-api-key';
 import { getPrisma } from '../../lib/database/db';
-import { readReplicaState, resetReadReplica } from '../../lib/database/read-replica';
+import { readPrisma, readReplicaState, resetReadReplica } from '../../lib/database/read-replica';
 import { resetApiSettings } from '../../lib/runtime/api-settings';
 import { resetRateLimits } from '../../lib/http/rate-limit';
 import { SERVER_KINDS, startPrimaryAndStandby, type PrimaryAndStandby } from '../support/postgres-servers';
 import { waitUntil } from '../support/receiver';
+import { startTcpProxy } from '../support/tcp-proxy';
 import { call } from './support/api';
 
 const READ_AFTER = 'hookline-read-after';
@@ -102,6 +103,34 @@ describe.each(SERVER_KINDS)('$name with a streaming standby', (kind) => {
       expect((await call('GET', '/v1/stats', { key })).body.readReplica).toMatchObject({ inUse: true, lagSeconds: 0 });
       expect(await names()).toEqual(['harkonnen.raid']);
       await standby.end();
+
+      // The standby, in use, goes silent (a firewall, a dead NAT: nothing is closed): within a few
+      // seconds reads go to the primary, none of them waiting for the check that hangs meanwhile.
+      const proxy = await startTcpProxy(Number(new URL(servers.standbyUrl).port));
+      const throughProxy = proxy.url(servers.standbyUrl);
+      try {
+        await configure({ HOOKLINE_READ_DATABASE_URL: throughProxy, HOOKLINE_READ_MAX_LAG: '60s' });
+        await caughtUp();
+        expect(await readPrisma()).toBe(getPrisma(throughProxy));
+        proxy.goSilent();
+        const silentAt = Date.now();
+        let slowest = 0;
+        for (;;) {
+          const started = Date.now();
+          const client = await readPrisma();
+          slowest = Math.max(slowest, Date.now() - started);
+          if (client === getPrisma(servers.primary.databaseUrl)) break;
+          expect(Date.now() - silentAt, 'reads still sent to the silent standby').toBeLessThan(6000);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(slowest).toBeLessThan(1000);
+        expect((await readReplicaState())?.problem).toMatch(/^not answering|^unreachable/);
+      } finally {
+        // The proxy first: the connections through it are cut, so nothing waits on the silence.
+        await proxy.close();
+        await configure({ HOOKLINE_READ_DATABASE_URL: servers.standbyUrl });
+        await getPrisma(throughProxy).$disconnect();
+      }
 
       // The standby goes away: lists keep working, from the primary, and the stats say why.
       await servers.standby.stop();
