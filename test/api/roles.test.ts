@@ -222,6 +222,18 @@ describe('the operations app through the /apps routes', () => {
     expect(key.status, key.text).toBe(201);
   });
 
+  it('is listed in GET /apps only to whoever may open it', async () => {
+    const listed = async (who: { key?: string; cookie?: string; headers?: Record<string, string> }) => {
+      const response = await call('GET', '/v1/apps?limit=250', who);
+      expect(response.status, response.text).toBe(200);
+      return (response.body.data as { id: string }[]).some((app) => app.id === OPS);
+    };
+    for (const role of ['viewer', 'developer'] as const) {
+      expect(await listed({ cookie: members[role].cookie, headers: { origin: ORIGIN } }), role).toBe(false);
+    }
+    expect(await listed({ key: ctx.adminKey })).toBe(true);
+  });
+
   it("shows its endpoints' URLs in issues and the overview's worst endpoints to operations.manage alone", async () => {
     const created = await call('POST', '/v1/operational-endpoints', {
       key: ctx.adminKey,

@@ -8,17 +8,23 @@ import { summarizeApps } from './summarize-apps';
  * endpoint count, 24 h success rate and queued deliveries (see summarizeApps). */
 export async function listApps({
   onlyAppIds,
+  exceptAppIds = [],
   limit,
   cursor,
   summary,
 }: {
   onlyAppIds: string[] | null;
+  /** Apps left out of the list whatever else holds (the operations app, for who may not open it). */
+  exceptAppIds?: string[];
   limit: number;
   cursor?: string;
   summary?: boolean;
 }) {
   const prisma = await readPrisma();
-  const where: Prisma.AppWhereInput = onlyAppIds ? { id: { in: onlyAppIds } } : {};
+  const where: Prisma.AppWhereInput = {
+    ...(onlyAppIds ? { id: { in: onlyAppIds } } : {}),
+    ...(exceptAppIds.length > 0 ? { AND: [{ id: { notIn: exceptAppIds } }] } : {}),
+  };
   const page = await findPage({ where, cursor, limit }, (query) => prisma.app.findMany(query));
   if (!summary) return { data: page.data.map(appView), nextCursor: page.nextCursor };
   const summaries = await summarizeApps(page.data.map((row) => row.id));
