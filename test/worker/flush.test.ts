@@ -58,6 +58,18 @@ function succeeded(deliveryId: string, endpointId: string): AttemptResult {
   };
 }
 
+/** A first attempt that got a 500, its retry due at once. */
+function failedDueNow(deliveryId: string, endpointId: string): AttemptResult {
+  return {
+    ...succeeded(deliveryId, endpointId),
+    state: 'pending',
+    nextAttemptAt: new Date(Date.now() - 1000),
+    statusCode: 500,
+    errorClass: 'http_5xx',
+    errorMessage: 'HTTP 500',
+  };
+}
+
 describe('the flusher against a database that is down', () => {
   it('tries again after 100 ms, then 200 ms, not sooner for results arriving meanwhile, and writes them once it answers', async () => {
     const clock = new ManualClock();
@@ -174,15 +186,7 @@ describe('a result written again after its first write committed unseen', () => 
         leases.drop(holding);
       },
     });
-    // The first attempt failed, its retry due at once.
-    const failed: AttemptResult = {
-      ...succeeded(taken!.id, taken!.endpoint_id),
-      state: 'pending',
-      nextAttemptAt: new Date(Date.now() - 1000),
-      statusCode: 500,
-      errorClass: 'http_5xx',
-      errorMessage: 'HTTP 500',
-    };
+    const failed = failedDueNow(taken!.id, taken!.endpoint_id);
     const firstTaking = leases.takingOf(taken!.id);
     flusher.add(failed, firstTaking);
     await clock.advance(5);
@@ -220,14 +224,7 @@ describe('a result written again after its first write committed unseen', () => 
     await sendEvent(db.pool, appId, 'flush.backoff');
     const [taken] = (await source.take(10)).rows;
     // The attempt failed; its result waits for the flush (PostgreSQL was down, say) past the lease.
-    flusher.add({
-      ...succeeded(taken!.id, taken!.endpoint_id),
-      state: 'pending',
-      nextAttemptAt: new Date(Date.now() - 1000),
-      statusCode: 500,
-      errorClass: 'http_5xx',
-      errorMessage: 'HTTP 500',
-    });
+    flusher.add(failedDueNow(taken!.id, taken!.endpoint_id));
     await db.pool.query(
       `UPDATE hookline.deliveries SET lease_expires_at = now() - interval '1 second',
                                       claimable_at = now() - interval '1 second' WHERE id = $1`,

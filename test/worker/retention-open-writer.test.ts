@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { fanOutOnce } from '../../worker/fan-out';
 import { maintainTimePartitions } from '../../worker/time-partitions';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { resetTimePartitions } from '../support/time-partitions';
 import { skipFanOut } from '../support/deliveries';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 
@@ -16,18 +17,7 @@ let appId: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  // As a migration leaves the partitions now (test/worker/time-partitions.test.ts says why).
-  await db.pool.query(`DO $$
-    DECLARE p record;
-    BEGIN
-      FOR p IN SELECT t.table_name, q.partition_name
-                 FROM hookline.time_partitioned_tables() AS t, hookline.time_partitions(t.table_name) AS q
-                WHERE q.lower_at IS NOT NULL LOOP
-        EXECUTE format('ALTER TABLE hookline.%I DETACH PARTITION hookline.%I', p.table_name, p.partition_name);
-        EXECUTE format('DROP TABLE hookline.%I', p.partition_name);
-      END LOOP;
-      PERFORM hookline.ensure_overflow_partitions();
-    END $$`);
+  await resetTimePartitions(db.pool);
   appId = await createApp(db.pool, 'Ix');
   await createEventType(db.pool, appId, 'navigator.folded');
   await createEndpoint(db.pool, appId, 'https://example.com/open-writer');

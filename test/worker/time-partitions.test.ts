@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { countPeriodsPastRetention } from '../../worker/maintenance';
 import { maintainTimePartitions, periodForRetention } from '../../worker/time-partitions';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { resetTimePartitions } from '../support/time-partitions';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { skipFanOut } from '../support/deliveries';
 import { fanOutOnce } from '../../worker/fan-out';
@@ -18,20 +19,7 @@ let endpointId: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  // Test databases are copies of one migrated when the suite started, maybe many minutes ago: put
-  // their partitions back as a migration leaves them now (the legacy one, then one-minute periods for
-  // 15 minutes from now, then the overflow), so the clock-relative steps below hold.
-  await db.pool.query(`DO $$
-    DECLARE p record;
-    BEGIN
-      FOR p IN SELECT t.table_name, q.partition_name
-                 FROM hookline.time_partitioned_tables() AS t, hookline.time_partitions(t.table_name) AS q
-                WHERE q.lower_at IS NOT NULL LOOP
-        EXECUTE format('ALTER TABLE hookline.%I DETACH PARTITION hookline.%I', p.table_name, p.partition_name);
-        EXECUTE format('DROP TABLE hookline.%I', p.partition_name);
-      END LOOP;
-      PERFORM hookline.ensure_overflow_partitions();
-    END $$`);
+  await resetTimePartitions(db.pool);
   appId = await createApp(db.pool, 'Caladan');
   await createEventType(db.pool, appId, 'spice.harvested');
   endpointId = (await createEndpoint(db.pool, appId, 'https://example.com/partitions')).id;
