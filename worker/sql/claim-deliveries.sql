@@ -25,7 +25,11 @@ WITH due AS (
   SELECT id, endpoint_id
     FROM hookline.deliveries
    WHERE claimable_at <= now()
-     AND id <> ALL ($4::text[])
+     -- NOT IN a subquery, not <> ALL ($4): PostgreSQL hashes the ids once for the statement, where
+     -- <> ALL compares every due row with every id (2,000 due rows against 500 ids still ours, 20,000
+     -- in the queue, EXPLAIN ANALYZE on 18 and 15: the claim took 33-39 ms with <> ALL, 18-25 ms so,
+     -- 15-18 ms without the exclusion). The ids are never NULL, which NOT IN would make exclude all.
+     AND id NOT IN (SELECT unnest($4::text[]))
    ORDER BY claimable_at
    LIMIT $2
      FOR UPDATE SKIP LOCKED
