@@ -5,6 +5,9 @@
 // random password. As root, initdb and pg_ctl run as the `postgres` OS user (PostgreSQL refuses root).
 //
 //   npx tsx bench/start-debian-postgres.ts --port=5415      prints the URL to pass to --database-url
+//   npx tsx bench/start-debian-postgres.ts --port=5416 --locale=en_US.UTF-8
+//       the collation most servers are created with (Debian's initdb takes it from LANG; managed
+//       services default to it): text keys then compare through strcoll, not byte by byte
 //   npx tsx bench/start-debian-postgres.ts --stop=/tmp/hookline-bench-pg15-XXXXXX
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -64,7 +67,7 @@ function configuration(port: number, dataDir: string): { lines: string; notes: s
   return { lines: `\n# npm run bench: bench/start-debian-postgres.ts\n${lines}\n`, notes };
 }
 
-async function start(port: number): Promise<void> {
+async function start(port: number, locale: string): Promise<void> {
   if (!existsSync(join(BIN, 'pg_ctl'))) {
     throw new Error(`${BIN}/pg_ctl not found: install the server with apt-get install postgresql-${VERSION}`);
   }
@@ -87,7 +90,7 @@ async function start(port: number): Promise<void> {
       `--pwfile=${passwordFile}`,
       '--auth=scram-sha-256',
       '--encoding=UTF8',
-      '--locale=C',
+      `--locale=${locale}`,
       '--no-sync',
     ],
     runAs,
@@ -97,7 +100,7 @@ async function start(port: number): Promise<void> {
   await appendFile(join(dataDir, 'postgresql.conf'), lines);
   await run('pg_ctl', ['start', '-D', dataDir, '-w', '-t', '60', '-l', join(dataDir, 'server.log')], runAs);
   for (const note of notes) console.error(`note: ${note}`);
-  console.log(`PostgreSQL ${VERSION} is running on 127.0.0.1:${port}, data in ${dataDir}`);
+  console.log(`PostgreSQL ${VERSION} (locale ${locale}) is running on 127.0.0.1:${port}, data in ${dataDir}`);
   console.log(`\n  npm run bench -- --database-url=postgresql://${USER}:${password}@127.0.0.1:${port}/postgres\n`);
   console.log(`Stop it and remove its data with: npx tsx bench/start-debian-postgres.ts --stop=${folder}`);
 }
@@ -115,13 +118,24 @@ async function stop(folder: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { port: { type: 'string' }, stop: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { port: { type: 'string' }, stop: { type: 'string' }, locale: { type: 'string' } },
+  });
   if (values.stop) return stop(values.stop);
   const port = Number(values.port ?? 5415);
   if (!Number.isInteger(port) || port < 1024 || port > 65535) {
     throw new Error(`--port must be a port number from 1024 to 65535, got "${values.port}"`);
   }
-  await start(port);
+  const locale = values.locale ?? 'C';
+  const installed = execFileSync('locale', ['-a'], { encoding: 'utf8' }).split('\n');
+  const normalized = (name: string) => name.toLowerCase().replace(/[-_.]/g, '');
+  if (!installed.some((name) => normalized(name) === normalized(locale))) {
+    throw new Error(
+      `--locale=${locale} is not installed here (locale -a lists ${installed.filter(Boolean).join(', ')}); ` +
+        'on Debian: apt-get install locales, add it to /etc/locale.gen, run locale-gen',
+    );
+  }
+  await start(port, locale);
 }
 
 main().catch((error: unknown) => {
