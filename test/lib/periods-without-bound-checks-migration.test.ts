@@ -9,6 +9,7 @@ import { migrate } from '../../lib/database/migrate';
 import { createPool, type Pool } from '../../lib/database/pg';
 import { databaseBefore } from '../support/database-before';
 import { maintainTimePartitions } from '../../worker/time-partitions';
+import { detachCutShort } from '../support/time-partitions';
 
 const MIGRATION = '20261202090000_periods_without_bound_checks';
 let dropDatabase: (() => Promise<void>) | undefined;
@@ -57,45 +58,6 @@ async function checksOf(partition: string): Promise<string[]> {
   return rows.map((row) => row.conname);
 }
 
-/**
- * A DETACH ... CONCURRENTLY cancelled in its second step, while it waits for a transaction that was
- * reading the table: the partition stays listed with its detach pending (the maintenance finishes it).
- */
-async function detachCutShort(table: string, partition: string): Promise<void> {
-  const reader = await pool!.connect();
-  const detacher = await pool!.connect();
-  try {
-    await reader.query('BEGIN');
-    await reader.query(`SELECT count(*) FROM hookline.${table}`);
-    const { rows } = await detacher.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    const detaching = detacher
-      .query(`ALTER TABLE hookline.${table} DETACH PARTITION hookline.${partition} CONCURRENTLY`)
-      .then(
-        () => null,
-        (error: Error) => error,
-      );
-    for (;;) {
-      const { rows: waiting } = await pool!.query<{ wait_event_type: string | null }>(
-        'SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1',
-        [rows[0]!.pid],
-      );
-      if (waiting[0]?.wait_event_type === 'Lock') break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    await pool!.query('SELECT pg_cancel_backend($1)', [rows[0]!.pid]);
-    expect((await detaching)?.message).toMatch(/cancel/);
-    await reader.query('COMMIT');
-  } finally {
-    reader.release();
-    detacher.release();
-  }
-  const { rows: pending } = await pool!.query<{ pending: boolean }>(
-    'SELECT inhdetachpending AS pending FROM pg_inherits WHERE inhrelid = $1::regclass',
-    [`hookline.${partition}`],
-  );
-  expect(pending[0]?.pending).toBe(true);
-}
-
 describe(`migration ${MIGRATION}`, () => {
   it('drops the checks that restate an attached period’s bounds, and keeps every other', async () => {
     const before = await databaseBefore(MIGRATION);
@@ -119,7 +81,7 @@ describe(`migration ${MIGRATION}`, () => {
     // And retention's DETACH ... CONCURRENTLY of the third period's messages was cut short while it
     // waited: the partition is still listed, its detach pending. That DETACH added no CHECK of its
     // own (_bounds implied the partition's bounds), so _bounds is all that states them.
-    await detachCutShort('messages', 'messages_p21000101t0200');
+    await detachCutShort(pool, 'messages', 'messages_p21000101t0200');
 
     await migrate(before.url);
 

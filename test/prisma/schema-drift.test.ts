@@ -19,6 +19,23 @@ describe('prisma/schema.prisma and the migrated database', () => {
     expect(await findSchemaDrift(db.pool, schema)).toEqual([]);
   });
 
+  // Prisma has no word for a column's collation, so the drift check cannot see it: an id column added
+  // without COLLATE "C" would compare through strcoll() on most servers again (migration
+  // 20261203090000_ids_in_c_collation says what that costs).
+  it('keeps every id column, partitions included, in the C collation', async () => {
+    const { rows } = await db.pool.query<{ id_columns: number; not_c: string[] }>(
+      `SELECT count(*)::int AS id_columns,
+              coalesce(array_agg(c.relname || '.' || a.attname ORDER BY 1) FILTER (
+                WHERE a.attcollation <> 'pg_catalog."C"'::regcollation), '{}') AS not_c
+         FROM pg_class AS c
+         JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+        WHERE c.relnamespace = 'hookline'::regnamespace AND c.relkind IN ('r', 'p')
+          AND a.atttypid = 'text'::regtype AND (a.attname = 'id' OR a.attname LIKE '%\\_id')`,
+    );
+    expect(rows[0]!.not_c).toEqual([]);
+    expect(rows[0]!.id_columns).toBeGreaterThan(60);
+  });
+
   it('reads every model of the schema', () => {
     const tables = parsePrismaSchema(schema).map((model) => model.table);
     expect(tables).toEqual(expect.arrayContaining(['apps', 'endpoints', 'messages', 'deliveries', 'attempts', 'api_keys']));

@@ -23,10 +23,19 @@ async function asMaintenance(sql: string): Promise<void> {
 /**
  * Creates the database and applies the migrations before `migration` (a copy of them in a folder of
  * their own, with no prisma/functions beside it: each function as its last migration left it).
+ * `icuLocale` makes the database's own collation that ICU locale (en-US: what most servers compare
+ * text in) instead of the test server's C.
  */
-export async function databaseBefore(migration: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function databaseBefore(
+  migration: string,
+  options: { icuLocale?: string } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `hookline_before_${randomBytes(5).toString('hex')}`;
-  await asMaintenance(`CREATE DATABASE ${name}`);
+  await asMaintenance(
+    options.icuLocale === undefined
+      ? `CREATE DATABASE ${name}`
+      : `CREATE DATABASE ${name} TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${options.icuLocale}' LOCALE 'C'`,
+  );
   const dir = join(await mkdtemp(join(tmpdir(), 'hookline-before-')), 'migrations');
   for (const entry of await readdir(defaultMigrationsDir)) {
     if (entry < migration) await cp(join(defaultMigrationsDir, entry), join(dir, entry), { recursive: true });

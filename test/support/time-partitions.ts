@@ -1,6 +1,7 @@
 // Test databases are copies of one migrated when the suite started, maybe many minutes ago. Tests of
 // the time partitions put them back as a migration leaves them now (the legacy partition, one-minute
 // periods for 15 minutes from now, then the overflow), so the clock-relative steps they take hold.
+import { expect } from 'vitest';
 import type { Pool } from '../../lib/database/pg';
 
 export async function resetTimePartitions(pool: Pool): Promise<void> {
@@ -15,4 +16,43 @@ export async function resetTimePartitions(pool: Pool): Promise<void> {
       END LOOP;
       PERFORM hookline.ensure_overflow_partitions();
     END $$`);
+}
+
+/**
+ * A DETACH ... CONCURRENTLY cancelled in its second step, while it waits for a transaction that was
+ * reading the table: the partition stays listed with its detach pending (the maintenance finishes it).
+ */
+export async function detachCutShort(pool: Pool, table: string, partition: string): Promise<void> {
+  const reader = await pool.connect();
+  const detacher = await pool.connect();
+  try {
+    await reader.query('BEGIN');
+    await reader.query(`SELECT count(*) FROM hookline.${table}`);
+    const { rows } = await detacher.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const detaching = detacher
+      .query(`ALTER TABLE hookline.${table} DETACH PARTITION hookline.${partition} CONCURRENTLY`)
+      .then(
+        () => null,
+        (error: Error) => error,
+      );
+    for (;;) {
+      const { rows: waiting } = await pool.query<{ wait_event_type: string | null }>(
+        'SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1',
+        [rows[0]!.pid],
+      );
+      if (waiting[0]?.wait_event_type === 'Lock') break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await pool.query('SELECT pg_cancel_backend($1)', [rows[0]!.pid]);
+    expect((await detaching)?.message).toMatch(/cancel/);
+    await reader.query('COMMIT');
+  } finally {
+    reader.release();
+    detacher.release();
+  }
+  const { rows: pending } = await pool.query<{ pending: boolean }>(
+    'SELECT inhdetachpending AS pending FROM pg_inherits WHERE inhrelid = $1::regclass',
+    [`hookline.${partition}`],
+  );
+  expect(pending[0]?.pending).toBe(true);
 }

@@ -1,0 +1,195 @@
+-- Every id column compares byte by byte (COLLATE "C"), whatever the database's own collation.
+--
+-- Ids are ASCII (a prefix, an underscore, hex digits), but a text column compares in the database's
+-- collation, and most servers are not created with C: Debian's initdb takes LANG, the official Docker
+-- image and the managed services default to en_US.UTF-8. There, every B-tree step over an id calls
+-- strcoll() instead of memcmp(). Measured on PostgreSQL 15 (bench/README.md, "ids in the C
+-- collation"): 300,000 rows into a table keyed like hookline.deliveries (a text primary key and two
+-- indexes led by text ids) took 4.4-4.6 s in en_US.UTF-8 against 2.5-2.9 s in C; a 20k drain cost
+-- PostgreSQL 2.5-2.7 s of CPU against 2.1-2.2 s on the same server version in C. Equality alone would
+-- not care (deterministic collations compare equal bytes as equal), but every index descent, insert,
+-- range over time partitions and ORDER BY id does.
+--
+-- Which columns: text columns named id or *_id in schema hookline (the public ids and every reference
+-- to one). C orders them exactly as before: same-length lowercase hex after a common prefix sorts the
+-- same in every collation (migration 20261126130000_time_partitions relied on it for the partition
+-- bounds). Names, URLs, event types and other text a person reads keep the database's collation.
+--
+-- How: an ordinary table's columns change in place (ALTER COLUMN ... TYPE text COLLATE "C": no rewrite
+-- of the rows, its indexes on those columns are rebuilt). The partitioned tables (messages,
+-- deliveries, attempts) cannot change their partition key's collation, so each gets a new parent:
+-- the old one is renamed, a parent with C ids and the same columns, defaults, constraints, indexes and
+-- trigger takes its name, and every period moves over (DETACH, its columns changed as above, ATTACH
+-- with its bounds unchanged: one scan of each period to check them, its rebuilt indexes taken over by
+-- the new parent's). Views name the tables by oid and carry their columns' collations, so every view
+-- over these tables (and the views over those, such as net._http_response) is dropped first and
+-- created again from its own definition, with its options, owner and grants.
+-- Cost: the whole migration holds its tables exclusively, for time proportional to their size (the
+-- index rebuilds and one scan of every period): a deployment with years kept should expect minutes.
+DO $$
+DECLARE
+  v_view record;
+  v_views jsonb := '[]'::jsonb;
+  v_table record;
+  v_part record;
+  v_def record;
+  v_columns text;
+  v_defs text[];
+  v_statement text;
+BEGIN
+  -- 1. Views that read any hookline table, directly or through another view, deepest last.
+  FOR v_view IN
+    WITH RECURSIVE dependent AS (
+      SELECT DISTINCT r.ev_class AS view_oid, 1 AS depth
+        FROM pg_depend AS d
+        JOIN pg_rewrite AS r ON r.oid = d.objid
+        JOIN pg_class AS t ON t.oid = d.refobjid
+       WHERE d.classid = 'pg_rewrite'::regclass
+         AND t.relnamespace = 'hookline'::regnamespace
+         AND t.relkind IN ('r', 'p')
+         AND r.ev_class <> d.refobjid
+      UNION
+      SELECT r.ev_class, dependent.depth + 1
+        FROM dependent
+        JOIN pg_depend AS d ON d.refobjid = dependent.view_oid AND d.classid = 'pg_rewrite'::regclass
+        JOIN pg_rewrite AS r ON r.oid = d.objid
+       WHERE r.ev_class <> dependent.view_oid
+    )
+    SELECT c.oid, n.nspname, c.relname, max(dependent.depth) AS depth,
+           pg_get_viewdef(c.oid) AS definition, c.reloptions, pg_get_userbyid(c.relowner) AS owner,
+           coalesce((SELECT jsonb_agg(jsonb_build_object(
+                              'grantee', CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(a.grantee)) END,
+                              'privilege', a.privilege_type))
+                       FROM aclexplode(c.relacl) AS a
+                      WHERE a.grantee <> c.relowner), '[]'::jsonb) AS grants
+      FROM dependent
+      JOIN pg_class AS c ON c.oid = dependent.view_oid
+      JOIN pg_namespace AS n ON n.oid = c.relnamespace
+     WHERE c.relkind = 'v'
+     GROUP BY c.oid, n.nspname, c.relname
+     ORDER BY max(dependent.depth)
+  LOOP
+    v_views := v_views || jsonb_build_object(
+      'schema', v_view.nspname, 'name', v_view.relname, 'depth', v_view.depth, 'definition', v_view.definition,
+      'options', coalesce(array_to_string(v_view.reloptions, ', '), ''), 'owner', v_view.owner,
+      'grants', v_view.grants);
+  END LOOP;
+  FOR v_view IN SELECT * FROM jsonb_to_recordset(v_views) AS v (schema text, name text, depth int)
+                 ORDER BY depth DESC
+  LOOP
+    EXECUTE format('DROP VIEW %I.%I', v_view.schema, v_view.name);
+  END LOOP;
+
+  -- 2. Ordinary tables: their id columns change in place. Periods retention detached and has not
+  -- dropped yet are among them, so that the maintenance can still attach one back.
+  FOR v_table IN
+    SELECT c.oid, c.relname,
+           string_agg(format('ALTER COLUMN %I TYPE text COLLATE "C"', a.attname), ', ' ORDER BY a.attnum) AS alters
+      FROM pg_class AS c
+      JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+     WHERE c.relnamespace = 'hookline'::regnamespace
+       AND c.relkind = 'r'
+       AND NOT c.relispartition
+       AND a.atttypid = 'text'::regtype
+       AND a.attcollation <> 'pg_catalog."C"'::regcollation
+       AND (a.attname = 'id' OR a.attname LIKE '%\_id')
+     GROUP BY c.oid, c.relname
+  LOOP
+    EXECUTE format('ALTER TABLE hookline.%I %s', v_table.relname, v_table.alters);
+  END LOOP;
+
+  -- 3. Partitioned tables: a new parent, and every period moved to it.
+  FOR v_table IN
+    SELECT c.oid, c.relname FROM pg_class AS c
+     WHERE c.relnamespace = 'hookline'::regnamespace AND c.relkind = 'p'
+  LOOP
+    SELECT string_agg(format('ALTER COLUMN %I TYPE text COLLATE "C"', a.attname), ', ' ORDER BY a.attnum)
+      INTO v_columns
+      FROM pg_attribute AS a
+     WHERE a.attrelid = v_table.oid AND a.attnum > 0 AND NOT a.attisdropped
+       AND a.atttypid = 'text'::regtype
+       AND a.attcollation <> 'pg_catalog."C"'::regcollation
+       AND (a.attname = 'id' OR a.attname LIKE '%\_id');
+    CONTINUE WHEN v_columns IS NULL;
+
+    -- What the new parent must have, read before the names move: its primary key and unique
+    -- constraints, its other indexes, its own triggers (not the partitions' clones of them).
+    SELECT array_agg(statement ORDER BY kind, name) INTO v_defs FROM (
+      SELECT 1 AS kind, con.conname AS name,
+             format('ALTER TABLE hookline.%I ADD CONSTRAINT %I %s', v_table.relname, con.conname,
+                    pg_get_constraintdef(con.oid)) AS statement
+        FROM pg_constraint AS con
+       WHERE con.conrelid = v_table.oid AND con.contype IN ('p', 'u')
+      UNION ALL
+      SELECT 2, ic.relname, replace(pg_get_indexdef(i.indexrelid), ' ON ONLY ', ' ON ')
+        FROM pg_index AS i
+        JOIN pg_class AS ic ON ic.oid = i.indexrelid
+       WHERE i.indrelid = v_table.oid
+         AND NOT EXISTS (SELECT 1 FROM pg_constraint AS con WHERE con.conindid = i.indexrelid AND con.conrelid = v_table.oid)
+      UNION ALL
+      SELECT 3, t.tgname, pg_get_triggerdef(t.oid)
+        FROM pg_trigger AS t
+       WHERE t.tgrelid = v_table.oid AND NOT t.tgisinternal AND t.tgparentid = 0
+    ) AS parts;
+
+    EXECUTE format('ALTER TABLE hookline.%I RENAME TO %I', v_table.relname, v_table.relname || '_default_collation');
+    FOR v_def IN SELECT ic.relname FROM pg_index AS i JOIN pg_class AS ic ON ic.oid = i.indexrelid
+                  WHERE i.indrelid = v_table.oid
+    LOOP
+      EXECUTE format('ALTER INDEX hookline.%I RENAME TO %I', v_def.relname, left(v_def.relname, 40) || '_default_collation');
+    END LOOP;
+    -- The columns as they are, then the ids changed, in a scratch table: a partition key's collation
+    -- is fixed once the parent exists.
+    EXECUTE format('CREATE TEMPORARY TABLE hookline_collation_template (LIKE hookline.%I INCLUDING ALL EXCLUDING INDEXES)',
+                   v_table.relname || '_default_collation');
+    EXECUTE format('ALTER TABLE hookline_collation_template %s', v_columns);
+    EXECUTE format('CREATE TABLE hookline.%I (LIKE hookline_collation_template INCLUDING ALL EXCLUDING INDEXES) PARTITION BY RANGE (id)',
+                   v_table.relname);
+    EXECUTE 'DROP TABLE hookline_collation_template';
+    FOREACH v_statement IN ARRAY v_defs LOOP
+      EXECUTE v_statement;
+    END LOOP;
+
+    FOR v_part IN
+      SELECT c.relname, pg_get_expr(c.relpartbound, c.oid) AS bound, i.inhdetachpending AS detach_pending
+        FROM pg_inherits AS i JOIN pg_class AS c ON c.oid = i.inhrelid
+       WHERE i.inhparent = v_table.oid
+    LOOP
+      -- A period retention was detaching (DETACH ... CONCURRENTLY cut short) is finished detaching and
+      -- left loose, with the CHECK that detach added: the worker's maintenance drops it or attaches
+      -- it back as retention would have (worker/time-partitions.ts, finishInterruptedDetaches).
+      EXECUTE format('ALTER TABLE hookline.%I DETACH PARTITION hookline.%I%s', v_table.relname || '_default_collation',
+                     v_part.relname, CASE WHEN v_part.detach_pending THEN ' FINALIZE' ELSE '' END);
+      SELECT string_agg(format('ALTER COLUMN %I TYPE text COLLATE "C"', a.attname), ', ' ORDER BY a.attnum)
+        INTO v_columns
+        FROM pg_attribute AS a
+       WHERE a.attrelid = format('hookline.%I', v_part.relname)::regclass AND a.attnum > 0 AND NOT a.attisdropped
+         AND a.atttypid = 'text'::regtype
+         AND a.attcollation <> 'pg_catalog."C"'::regcollation
+         AND (a.attname = 'id' OR a.attname LIKE '%\_id');
+      IF v_columns IS NOT NULL THEN
+        EXECUTE format('ALTER TABLE hookline.%I %s', v_part.relname, v_columns);
+      END IF;
+      IF NOT v_part.detach_pending THEN
+        EXECUTE format('ALTER TABLE hookline.%I ATTACH PARTITION hookline.%I %s', v_table.relname, v_part.relname, v_part.bound);
+      END IF;
+    END LOOP;
+    EXECUTE format('DROP TABLE hookline.%I', v_table.relname || '_default_collation');
+  END LOOP;
+
+  -- 4. The views again, shallowest first, as they were.
+  FOR v_view IN SELECT * FROM jsonb_to_recordset(v_views)
+                  AS v (schema text, name text, depth int, definition text, options text, owner text, grants jsonb)
+                 ORDER BY depth
+  LOOP
+    EXECUTE format('CREATE VIEW %I.%I %s AS %s', v_view.schema, v_view.name,
+                   CASE WHEN v_view.options = '' THEN '' ELSE 'WITH (' || v_view.options || ')' END,
+                   v_view.definition);
+    IF v_view.owner <> current_user THEN
+      EXECUTE format('ALTER VIEW %I.%I OWNER TO %I', v_view.schema, v_view.name, v_view.owner);
+    END IF;
+    FOR v_def IN SELECT * FROM jsonb_to_recordset(v_view.grants) AS g (grantee text, privilege text) LOOP
+      EXECUTE format('GRANT %s ON %I.%I TO %s', v_def.privilege, v_view.schema, v_view.name, v_def.grantee);
+    END LOOP;
+  END LOOP;
+END $$;

@@ -1,0 +1,272 @@
+// Migration 20261203090000_ids_in_c_collation: every id column compares byte by byte, whatever the
+// database's collation. This carries forward a database created as most servers are (its own
+// collation en-US, by ICU, where the test server's is C) and written by the release before: periods
+// with messages, deliveries and attempts, a delivery still waiting in a period whose DETACH ...
+// CONCURRENTLY was cut short, and the pg_net compatibility views with a grant on them. Afterwards
+// every id is in C, everything else a person reads keeps en-US, nothing moved or went missing, and a
+// real worker delivers both what was waiting and a new event.
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../lib/database/migrate';
+import { createPool, type Pool } from '../../lib/database/pg';
+import { maintainTimePartitions } from '../../worker/time-partitions';
+import { databaseBefore } from '../support/database-before';
+import { answer, startReceiver, waitUntil, type Receiver } from '../support/receiver';
+import { detachCutShort } from '../support/time-partitions';
+import { startTestWorker, stopTestWorkers } from '../support/worker';
+
+const MIGRATION = '20261203090000_ids_in_c_collation';
+let dropDatabase: (() => Promise<void>) | undefined;
+let pool: Pool | undefined;
+let receiver: Receiver | undefined;
+
+afterAll(async () => {
+  await stopTestWorkers();
+  await receiver?.close();
+  await pool?.end();
+  await dropDatabase?.();
+});
+
+const TABLES = [
+  { name: 'messages', prefix: 'msg' },
+  { name: 'deliveries', prefix: 'dlv' },
+  { name: 'attempts', prefix: 'atmpt' },
+];
+// Two periods of 2100 (ids of that time), and the overflow after them.
+const STARTS = ['0f4865700000', '0f4865800000', '0f4865900000'];
+
+interface TextColumn {
+  table_name: string;
+  column_name: string;
+  collation: string;
+}
+
+/** Every text column of hookline's tables, partitions and loose periods alike, with its collation. */
+async function textColumns(): Promise<TextColumn[]> {
+  const { rows } = await pool!.query<TextColumn>(
+    `SELECT c.relname AS table_name, a.attname AS column_name,
+            CASE WHEN a.attcollation = 'pg_catalog.default'::regcollation THEN 'default' ELSE co.collname END AS collation
+       FROM pg_class AS c
+       JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+       JOIN pg_collation AS co ON co.oid = a.attcollation
+      WHERE c.relnamespace = 'hookline'::regnamespace AND c.relkind IN ('r', 'p')
+        AND a.atttypid = 'text'::regtype
+      ORDER BY 1, 2`,
+  );
+  return rows;
+}
+
+/** The partitions of a table with their bounds, and whether a detach is pending. */
+async function partitionsOf(table: string): Promise<string[]> {
+  const { rows } = await pool!.query<{ line: string }>(
+    `SELECT c.relname || ' ' || pg_get_expr(c.relpartbound, c.oid) || CASE WHEN i.inhdetachpending THEN ' (detaching)' ELSE '' END AS line
+       FROM pg_inherits AS i JOIN pg_class AS c ON c.oid = i.inhrelid
+      WHERE i.inhparent = $1::regclass ORDER BY c.relname`,
+    [`hookline.${table}`],
+  );
+  return rows.map((row) => row.line);
+}
+
+async function indexesOf(table: string): Promise<string[]> {
+  const { rows } = await pool!.query<{ definition: string }>(
+    `SELECT pg_get_indexdef(indexrelid) AS definition FROM pg_index WHERE indrelid = $1::regclass ORDER BY 1`,
+    [`hookline.${table}`],
+  );
+  return rows.map((row) => row.definition);
+}
+
+async function idsOf(table: string): Promise<string[]> {
+  return (await pool!.query<{ id: string }>(`SELECT id FROM hookline.${table} ORDER BY id`)).rows.map((row) => row.id);
+}
+
+describe(`migration ${MIGRATION}`, () => {
+  it('puts every id in the C collation on a database created in en-US, keeping every row, period, index, view and grant', async () => {
+    const before = await databaseBefore(MIGRATION, { icuLocale: 'en-US' });
+    dropDatabase = before.drop;
+    pool = createPool(before.url, { max: 4 });
+    // en-US puts a lowercase letter before its capital and both before the next letter; C puts every
+    // capital first.
+    const { rows: database } = await pool.query<{ provider: string; en_us: boolean }>(
+      `SELECT datlocprovider AS provider, 'a' < 'B' AS en_us FROM pg_database WHERE datname = current_database()`,
+    );
+    expect(database[0]).toEqual({ provider: 'i', en_us: true });
+
+    receiver = await startReceiver(answer(200, 'ok'));
+    await pool.query(`INSERT INTO hookline.apps (id, name) VALUES ('app_en', 'Zebra crossing')`);
+    await pool.query(`INSERT INTO hookline.event_types (app_id, name) VALUES ('app_en', 'order.placed')`);
+    const { rows: endpoints } = await pool.query<{ id: string }>(
+      `INSERT INTO hookline.endpoints (app_id, url) VALUES ('app_en', $1) RETURNING id`,
+      [`${receiver.url}/en`],
+    );
+    const endpointId = endpoints[0]!.id;
+
+    // The periods of 2100, each with a message, a finished delivery and its attempt; in the second, a
+    // delivery still waiting for its retry, due now.
+    for (const table of TABLES) {
+      for (const [index, name] of ['p21000101t0000', 'p21000101t0100'].entries()) {
+        await pool.query(
+          `CREATE TABLE hookline.${table.name}_${name} (LIKE hookline.${table.name} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`,
+        );
+        await pool.query(
+          `ALTER TABLE hookline.${table.name} ATTACH PARTITION hookline.${table.name}_${name}
+             FOR VALUES FROM ('${table.prefix}_${STARTS[index]}') TO ('${table.prefix}_${STARTS[index + 1]}')`,
+        );
+      }
+      await pool.query(
+        `CREATE TABLE hookline.${table.name}_overflow PARTITION OF hookline.${table.name}
+           FOR VALUES FROM ('${table.prefix}_${STARTS[2]}') TO (MAXVALUE)`,
+      );
+    }
+    const waitingIds: string[] = [];
+    for (const start of STARTS.slice(0, 2)) {
+      const messageId = `msg_${start}00000000000000000001`;
+      const finishedId = `dlv_${start}00000000000000000002`;
+      await pool.query(
+        // Fanned out long ago: no producer's transaction left for the fan-out to find it by.
+        `INSERT INTO hookline.messages (id, app_id, event_type, payload, written_by)
+         VALUES ($1, 'app_en', 'order.placed', '{"n": 1}', NULL)`,
+        [messageId],
+      );
+      await pool.query(
+        `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, last_status_code)
+         VALUES ($1, 'app_en', $2, $3, 'order.placed', 'succeeded', 1, 200)`,
+        [finishedId, messageId, endpointId],
+      );
+      await pool.query(
+        `INSERT INTO hookline.attempts (id, app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id,
+                                        started_at, duration_ms, status_code)
+         VALUES ($1, 'app_en', $2, $3, $4, 1, 'old-worker', now(), 3, 200)`,
+        [`atmpt_${start}00000000000000000003`, finishedId, messageId, endpointId],
+      );
+      if (start === STARTS[1]) {
+        const waitingId = `dlv_${start}00000000000000000004`;
+        await pool.query(
+          `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, attempt_count, claimable_at,
+                                            last_error_class)
+           VALUES ($1, 'app_en', $2, $3, 'order.placed', 1, now(), 'http_5xx')`,
+          [waitingId, messageId, endpointId],
+        );
+        waitingIds.push(messageId);
+      }
+    }
+    // Events not fanned out yet, as hookline.send writes them (this database has the functions as its
+    // migrations left them, not this release's).
+    const sent: string[] = [];
+    for (const n of [5, 6, 7]) {
+      const { rows } = await pool.query<{ id: string }>(
+        `INSERT INTO hookline.messages (id, app_id, event_type, payload)
+         VALUES ($1, 'app_en', 'order.placed', $2::jsonb) RETURNING id`,
+        [`msg_${STARTS[0]}0000000000000000000${n}`, JSON.stringify({ n })],
+      );
+      sent.push(rows[0]!.id);
+    }
+    await pool.query(`SELECT hookline.install_pg_net_compat()`);
+    await pool.query(`GRANT SELECT ON net._http_response TO PUBLIC`);
+    // Retention was detaching the second period's messages when its connection went.
+    await detachCutShort(pool, 'messages', 'messages_p21000101t0100');
+
+    const kept: Record<string, { ids: string[]; partitions: string[]; indexes: string[] }> = {};
+    for (const { name } of TABLES) {
+      kept[name] = { ids: await idsOf(name), partitions: await partitionsOf(name), indexes: await indexesOf(name) };
+    }
+    const textBefore = await textColumns();
+    expect(textBefore.filter((column) => column.collation === 'C')).toEqual([]);
+
+    const { applied } = await migrate(before.url);
+    expect(applied).toEqual([MIGRATION]);
+
+    // Every id column (hookline's tables, each period, and the period left loose) compares in C; what
+    // a person reads (names, URLs, event types) keeps the database's collation.
+    const textAfter = await textColumns();
+    const isId = (column: TextColumn) => column.column_name === 'id' || column.column_name.endsWith('_id');
+    expect(textAfter.filter((column) => isId(column) && column.collation !== 'C')).toEqual([]);
+    expect(textAfter.filter(isId).length).toBeGreaterThan(60);
+    expect(textAfter.filter((column) => !isId(column) && column.collation !== 'default')).toEqual([]);
+    expect(textAfter.find((c) => c.table_name === 'apps' && c.column_name === 'name')?.collation).toBe('default');
+    const { rows: keys } = await pool.query<{ table_name: string; collation: string }>(
+      `SELECT p.partrelid::regclass::text AS table_name, co.collname AS collation
+         FROM pg_partitioned_table AS p JOIN pg_collation AS co ON co.oid = p.partcollation[0] ORDER BY 1`,
+    );
+    expect(keys).toEqual(
+      TABLES.map(({ name }) => ({ table_name: `hookline.${name}`, collation: 'C' })).sort((a, b) =>
+        a.table_name.localeCompare(b.table_name),
+      ),
+    );
+
+    // The same rows, ids in the same order, the same periods with the same bounds (the one being
+    // detached is finished detaching and left loose for the maintenance), and the same indexes.
+    for (const { name } of TABLES) {
+      const loose = name === 'messages' ? 'messages_p21000101t0100' : null;
+      expect(await idsOf(name)).toEqual(
+        loose === null ? kept[name]!.ids : kept[name]!.ids.filter((id) => !id.startsWith(`msg_${STARTS[1]}`)),
+      );
+      expect(await partitionsOf(name)).toEqual(kept[name]!.partitions.filter((line) => !line.includes('(detaching)')));
+      expect(await indexesOf(name)).toEqual(kept[name]!.indexes);
+    }
+    const { rows: invalid } = await pool.query(
+      `SELECT indexrelid::regclass FROM pg_index AS i JOIN pg_class AS c ON c.oid = i.indexrelid
+        WHERE c.relnamespace = 'hookline'::regnamespace AND NOT i.indisvalid`,
+    );
+    expect(invalid).toEqual([]);
+    expect(
+      (await pool.query(`SELECT count(*)::int AS n FROM pg_class WHERE relname LIKE '%default_collation%'`)).rows,
+    ).toEqual([{ n: 0 }]);
+
+    // The views are back, the compatibility view and its grant with them, and the statement trigger on
+    // the deliveries' parent.
+    const { rows: views } = await pool.query<{ name: string }>(
+      `SELECT c.oid::regclass::text AS name FROM pg_class AS c
+        WHERE c.relkind = 'v' AND c.relnamespace IN ('hookline'::regnamespace, 'net'::regnamespace) ORDER BY 1`,
+    );
+    expect(views.map((view) => view.name)).toEqual([
+      'hookline._http_response',
+      'hookline.dead_deliveries',
+      'hookline.unfinished_deliveries',
+      'net._http_response',
+    ]);
+    expect(
+      (await pool.query(`SELECT has_table_privilege('public', 'net._http_response', 'SELECT') AS granted`)).rows,
+    ).toEqual([{ granted: true }]);
+    expect(
+      (
+        await pool.query(`SELECT count(*)::int AS n FROM hookline.unfinished_deliveries WHERE message_id = $1`, [
+          waitingIds[0],
+        ])
+      ).rows,
+    ).toEqual([{ n: 1 }]);
+    expect(
+      (
+        await pool.query(
+          `SELECT tgname FROM pg_trigger WHERE tgrelid = 'hookline.deliveries'::regclass AND NOT tgisinternal`,
+        )
+      ).rows,
+    ).toEqual([{ tgname: 'deliveries_notify' }]);
+
+    // The maintenance finishes the cut-short detach: the period still has a delivery to send, so it is
+    // attached back, which needs the loose table's ids in the parent's collation.
+    const result = await maintainTimePartitions(pool, { retentionMs: null, periodMs: 60_000 });
+    expect(result?.dropped).not.toContain('p21000101t0100');
+    expect(await partitionsOf('messages')).toContain(
+      `messages_p21000101t0100 FOR VALUES FROM ('msg_${STARTS[1]}') TO ('msg_${STARTS[2]}')`,
+    );
+
+    // A real worker delivers what was waiting and what was sent, and a new event.
+    const { rows: fresh } = await pool.query<{ id: string }>(
+      `SELECT hookline.send('app_en', 'order.placed', '{"n": 4}'::jsonb) AS id`,
+    );
+    await startTestWorker(before.url);
+    const expected = [...waitingIds, ...sent, fresh[0]!.id];
+    await waitUntil(
+      async () => {
+        const { rows } = await pool!.query<{ message_id: string }>(
+          `SELECT message_id FROM hookline.deliveries WHERE endpoint_id = $1 AND state = 'succeeded'`,
+          [endpointId],
+        );
+        const ids = new Set(rows.map((row) => row.message_id));
+        return expected.every((id) => ids.has(id));
+      },
+      { what: 'the waiting delivery, the events sent before and the new one delivered' },
+    );
+    await stopTestWorkers();
+    expect(receiver.requests.map((request) => request.headers['webhook-id']).sort()).toEqual([...expected].sort());
+  }, 90_000);
+});
