@@ -2,7 +2,7 @@
 // database's collation. This carries forward a database created as most servers are (its own
 // collation en-US, by ICU, where the test server's is C) and written by the release before: periods
 // with messages, deliveries and attempts, a delivery still waiting in a period whose DETACH ...
-// CONCURRENTLY was cut short, and the pg_net compatibility views with a grant on them. Afterwards
+// CONCURRENTLY was cut short, and the pg_net compatibility views, with grants on a view and a table. Afterwards
 // every id is in C, everything else a person reads keeps en-US, nothing moved or went missing, and a
 // real worker delivers both what was waiting and a new event.
 import { afterAll, describe, expect, it } from 'vitest';
@@ -161,6 +161,7 @@ describe(`migration ${MIGRATION}`, () => {
     }
     await pool.query(`SELECT hookline.install_pg_net_compat()`);
     await pool.query(`GRANT SELECT ON net._http_response TO PUBLIC`);
+    await pool.query(`GRANT SELECT ON hookline.messages TO PUBLIC`);
     // Retention was detaching the second period's messages when its connection went.
     await detachCutShort(pool, 'messages', 'messages_p21000101t0100');
 
@@ -223,9 +224,11 @@ describe(`migration ${MIGRATION}`, () => {
       'hookline.unfinished_deliveries',
       'net._http_response',
     ]);
-    expect(
-      (await pool.query(`SELECT has_table_privilege('public', 'net._http_response', 'SELECT') AS granted`)).rows,
-    ).toEqual([{ granted: true }]);
+    for (const relation of ['net._http_response', 'hookline.messages']) {
+      expect(
+        (await pool.query(`SELECT has_table_privilege('public', $1, 'SELECT') AS granted`, [relation])).rows,
+      ).toEqual([{ granted: true }]);
+    }
     expect(
       (
         await pool.query(`SELECT count(*)::int AS n FROM hookline.unfinished_deliveries WHERE message_id = $1`, [

@@ -19,7 +19,7 @@
 -- of the rows, its indexes on those columns are rebuilt). The partitioned tables (messages,
 -- deliveries, attempts) cannot change their partition key's collation, so each gets a new parent:
 -- the old one is renamed, a parent with C ids and the same columns, defaults, constraints, indexes and
--- trigger takes its name, and every period moves over (DETACH, its columns changed as above, ATTACH
+-- trigger, owner and grants takes its name, and every period moves over (DETACH, its columns changed as above, ATTACH
 -- with its bounds unchanged: one scan of each period to check them, its rebuilt indexes taken over by
 -- the new parent's). Views name the tables by oid and carry their columns' collations, so every view
 -- over these tables (and the views over those, such as net._http_response) is dropped first and
@@ -130,6 +130,18 @@ BEGIN
       SELECT 3, t.tgname, pg_get_triggerdef(t.oid)
         FROM pg_trigger AS t
        WHERE t.tgrelid = v_table.oid AND NOT t.tgisinternal AND t.tgparentid = 0
+      UNION ALL
+      -- Its owner and what others were granted on it (an analytics role reading the messages).
+      SELECT 4, '', format('ALTER TABLE hookline.%I OWNER TO %I', v_table.relname, pg_get_userbyid(c.relowner))
+        FROM pg_class AS c
+       WHERE c.oid = v_table.oid AND pg_get_userbyid(c.relowner) <> current_user
+      UNION ALL
+      SELECT 5, a.privilege_type,
+             format('GRANT %s ON hookline.%I TO %s%s', a.privilege_type, v_table.relname,
+                    CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(a.grantee)) END,
+                    CASE WHEN a.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END)
+        FROM pg_class AS c, aclexplode(c.relacl) AS a
+       WHERE c.oid = v_table.oid AND a.grantee <> c.relowner
     ) AS parts;
 
     EXECUTE format('ALTER TABLE hookline.%I RENAME TO %I', v_table.relname, v_table.relname || '_default_collation');
