@@ -21,8 +21,11 @@
 -- text, run with this function's owner's rights; parenthesised, as OPERATOR() binds like any other
 -- operator); declared types as pg_catalog.x (a caller's pg_temp is searched first for types). The
 -- functions it reaches keep the same rule (hookline.check_payload, hookline.new_id behind the message's
--- id, inlined into this insert). The text arguments are compared in the database's collation: a caller
--- may pass its own (a case-insensitive one would match apps and event types the REST API would not).
+-- id, inlined into this insert). The text arguments are compared in their columns' collations, whatever
+-- collation a caller passes (a case-insensitive one would match apps and event types the REST API would
+-- not): the app id in C, as every id column is (migration 20261203090000_ids_in_c_collation), the
+-- event type and the idempotency key in the database's. Named otherwise, an index on the column could
+-- not serve the comparison: every call read hookline.event_types whole.
 -- test/sql/producer-role.test.ts calls it as a producer whose search_path puts its own copy of every
 -- function and operator named here first, with pg_temp types named like the declared ones, and reads
 -- these files for anything unqualified. Why not SET search_path, the usual fix: it is set and restored
@@ -82,7 +85,7 @@ BEGIN
     INSERT INTO hookline.messages AS m (app_id, event_type, payload)
     SELECT t.app_id, t.name, send.payload
       FROM hookline.event_types AS t
-     WHERE t.app_id OPERATOR(pg_catalog.=) (send.app_id COLLATE pg_catalog."default")
+     WHERE t.app_id OPERATOR(pg_catalog.=) (send.app_id COLLATE pg_catalog."C")
        AND t.name OPERATOR(pg_catalog.=) (send.event_type COLLATE pg_catalog."default")
        AND NOT t.archived
     RETURNING m.id INTO v_message_id;
@@ -100,7 +103,7 @@ BEGIN
       INSERT INTO hookline.messages AS m (id, app_id, event_type, payload, idempotency_key)
       SELECT v_message_id, t.app_id, t.name, send.payload, send.idempotency_key
         FROM hookline.event_types AS t
-       WHERE t.app_id OPERATOR(pg_catalog.=) (send.app_id COLLATE pg_catalog."default")
+       WHERE t.app_id OPERATOR(pg_catalog.=) (send.app_id COLLATE pg_catalog."C")
          AND t.name OPERATOR(pg_catalog.=) (send.event_type COLLATE pg_catalog."default")
          AND NOT t.archived;
       IF NOT FOUND THEN
@@ -124,14 +127,14 @@ BEGIN
   -- message that never existed, and kept the key bound to it).
   IF idempotency_key IS NOT NULL AND NOT v_claimed THEN
     SELECT k.message_id INTO v_message_id FROM hookline.idempotency_keys AS k
-     WHERE k.app_id OPERATOR(pg_catalog.=) (send.app_id COLLATE pg_catalog."default")
+     WHERE k.app_id OPERATOR(pg_catalog.=) (send.app_id COLLATE pg_catalog."C")
        AND k.idempotency_key OPERATOR(pg_catalog.=) (send.idempotency_key COLLATE pg_catalog."default");
     IF FOUND THEN
       RETURN v_message_id;
     END IF;
   END IF;
   -- ...anything else is an error naming what is missing.
-  PERFORM 1 FROM hookline.apps AS a WHERE a.id OPERATOR(pg_catalog.=) (send.app_id COLLATE pg_catalog."default");
+  PERFORM 1 FROM hookline.apps AS a WHERE a.id OPERATOR(pg_catalog.=) (send.app_id COLLATE pg_catalog."C");
   IF NOT FOUND THEN
     RAISE EXCEPTION 'hookline.send: unknown app %', pg_catalog.quote_literal(app_id)
       USING ERRCODE = 'foreign_key_violation',
@@ -139,7 +142,7 @@ BEGIN
   END IF;
   SELECT t.archived INTO v_archived
     FROM hookline.event_types AS t
-   WHERE t.app_id OPERATOR(pg_catalog.=) (send.app_id COLLATE pg_catalog."default")
+   WHERE t.app_id OPERATOR(pg_catalog.=) (send.app_id COLLATE pg_catalog."C")
      AND t.name OPERATOR(pg_catalog.=) (send.event_type COLLATE pg_catalog."default");
   IF NOT FOUND THEN
     RAISE EXCEPTION 'hookline.send: unknown event type % for app %',
