@@ -127,6 +127,37 @@ async function applyFunctions(client: pg.Client, functions: MigrationFile[]): Pr
   return applied;
 }
 
+/**
+ * A DETACH ... CONCURRENTLY cut short (a worker killed in its maintenance) leaves its time partition
+ * pending detach. Finished here, before any migration, each in a statement of its own with no lock
+ * held: a migration that moves partitions (20261203090000_ids_in_c_collation) would otherwise have to
+ * finish it inside its transaction, where FINALIZE waits for every older snapshot while holding the
+ * locks the sessions owning them queue for, a deadlock under any traffic. The period is left detached
+ * for the worker's maintenance to drop or attach back (worker/time-partitions.ts). An overflow being
+ * detached is empty (no row is routed to a partition being detached) and is dropped, as the maintenance
+ * would: ensure_overflow_partitions() makes a new one once the migrations are applied.
+ */
+async function finishPendingDetaches(client: pg.Client): Promise<void> {
+  const { rows } = await client.query<{ parent: string; partition: string }>(
+    `SELECT quote_ident(p.relname) AS parent, quote_ident(c.relname) AS partition
+       FROM pg_inherits AS i
+       JOIN pg_class AS c ON c.oid = i.inhrelid
+       JOIN pg_class AS p ON p.oid = i.inhparent
+      WHERE i.inhdetachpending AND p.relnamespace = 'hookline'::regnamespace`,
+  );
+  for (const { parent, partition } of rows) {
+    await client.query(`ALTER TABLE hookline.${parent} DETACH PARTITION hookline.${partition} FINALIZE`);
+    if (partition !== `${parent}_overflow`) continue;
+    const { rows: left } = await client.query(`SELECT 1 FROM hookline.${partition} LIMIT 1`);
+    if (left.length > 0) {
+      throw new Error(
+        `hookline.${partition} was being detached but holds rows; attach it back by hand before migrating`,
+      );
+    }
+    await client.query(`DROP TABLE hookline.${partition}`);
+  }
+}
+
 export async function migrate(connectionString: string, dir = defaultMigrationsDir): Promise<MigrateResult> {
   const migrations = await readMigrations(dir);
   const functions = await readFunctions(dir);
@@ -168,6 +199,7 @@ export async function migrate(connectionString: string, dir = defaultMigrationsD
       });
     }
     const result: MigrateResult = { applied: [], alreadyApplied: [], functions: [] };
+    if (migrations.some((migration) => !done.has(migration.name))) await finishPendingDetaches(client);
     for (const migration of migrations) {
       const recorded = done.get(migration.name);
       if (recorded !== undefined) {

@@ -162,8 +162,16 @@ describe(`migration ${MIGRATION}`, () => {
     await pool.query(`SELECT hookline.install_pg_net_compat()`);
     await pool.query(`GRANT SELECT ON net._http_response TO PUBLIC`);
     await pool.query(`GRANT SELECT ON hookline.messages TO PUBLIC`);
-    // Retention was detaching the second period's messages when its connection went.
+    // What a new parent must carry over besides its rows: a publication, a comment, a column's
+    // statistics target, a trigger's firing mode.
+    await pool.query(`CREATE PUBLICATION hookline_feed FOR TABLE hookline.messages`);
+    await pool.query(`COMMENT ON TABLE hookline.deliveries IS 'one row per message and endpoint'`);
+    await pool.query(`ALTER TABLE hookline.deliveries ALTER COLUMN endpoint_id SET STATISTICS 500`);
+    await pool.query(`ALTER TABLE hookline.deliveries ENABLE ALWAYS TRIGGER deliveries_notify`);
+    // Retention was detaching the second period's messages when its connection went, and the
+    // maintenance the deliveries' (empty) overflow.
     await detachCutShort(pool, 'messages', 'messages_p21000101t0100');
+    await detachCutShort(pool, 'deliveries', 'deliveries_overflow');
 
     const kept: Record<string, { ids: string[]; partitions: string[]; indexes: string[] }> = {};
     for (const { name } of TABLES) {
@@ -200,7 +208,12 @@ describe(`migration ${MIGRATION}`, () => {
       expect(await idsOf(name)).toEqual(
         loose === null ? kept[name]!.ids : kept[name]!.ids.filter((id) => !id.startsWith(`msg_${STARTS[1]}`)),
       );
-      expect(await partitionsOf(name)).toEqual(kept[name]!.partitions.filter((line) => !line.includes('(detaching)')));
+      // The overflow being detached was dropped before the migration and made again after it.
+      expect(await partitionsOf(name)).toEqual(
+        kept[name]!.partitions.filter((line) => !line.startsWith('messages_p21000101t0100')).map((line) =>
+          line.replace(' (detaching)', ''),
+        ),
+      );
       expect(await indexesOf(name)).toEqual(kept[name]!.indexes);
     }
     const { rows: invalid } = await pool.query(
@@ -239,10 +252,20 @@ describe(`migration ${MIGRATION}`, () => {
     expect(
       (
         await pool.query(
-          `SELECT tgname FROM pg_trigger WHERE tgrelid = 'hookline.deliveries'::regclass AND NOT tgisinternal`,
+          `SELECT tgname, tgenabled FROM pg_trigger WHERE tgrelid = 'hookline.deliveries'::regclass AND NOT tgisinternal`,
         )
       ).rows,
-    ).toEqual([{ tgname: 'deliveries_notify' }]);
+    ).toEqual([{ tgname: 'deliveries_notify', tgenabled: 'A' }]);
+    const { rows: carried } = await pool.query(
+      `SELECT (SELECT array_agg(pubname::text) FROM pg_publication_rel AS pr JOIN pg_publication AS p ON p.oid = pr.prpubid
+                WHERE pr.prrelid = 'hookline.messages'::regclass) AS publications,
+              obj_description('hookline.deliveries'::regclass, 'pg_class') AS comment,
+              (SELECT attstattarget::int FROM pg_attribute
+                WHERE attrelid = 'hookline.deliveries'::regclass AND attname = 'endpoint_id') AS statistics`,
+    );
+    expect(carried).toEqual([
+      { publications: ['hookline_feed'], comment: 'one row per message and endpoint', statistics: 500 },
+    ]);
 
     // The maintenance finishes the cut-short detach: the period still has a delivery to send, so it is
     // attached back, which needs the loose table's ids in the parent's collation.
@@ -272,4 +295,30 @@ describe(`migration ${MIGRATION}`, () => {
     await stopTestWorkers();
     expect(receiver.requests.map((request) => request.headers['webhook-id']).sort()).toEqual([...expected].sort());
   }, 90_000);
+
+  it('refuses, changing nothing and naming them, when objects of the user depend on a table it rebuilds', async () => {
+    const before = await databaseBefore(MIGRATION, { icuLocale: 'en-US' });
+    const userPool = createPool(before.url, { max: 2 });
+    try {
+      await userPool.query(`CREATE TABLE public.message_notes (message_id text REFERENCES hookline.messages (id))`);
+      await userPool.query(`CREATE MATERIALIZED VIEW public.daily AS SELECT count(*) AS n FROM hookline.deliveries`);
+      await expect(migrate(before.url)).rejects.toThrow(
+        /cannot carry these over: materialized view public\.daily reads a hookline table; foreign key message_notes_message_id_fkey of message_notes references hookline\.messages\. Drop them/,
+      );
+      const { rows } = await userPool.query(
+        `SELECT (SELECT count(*)::int FROM hookline._prisma_migrations WHERE migration_name = $1) AS recorded,
+                (SELECT collname FROM pg_collation WHERE oid = (SELECT partcollation[0] FROM pg_partitioned_table
+                                                                 WHERE partrelid = 'hookline.messages'::regclass)) AS key`,
+        [MIGRATION],
+      );
+      expect(rows).toEqual([{ recorded: 0, key: 'default' }]);
+      // Once they are out of the way, it goes through.
+      await userPool.query(`DROP MATERIALIZED VIEW public.daily`);
+      await userPool.query(`DROP TABLE public.message_notes`);
+      expect((await migrate(before.url)).applied).toEqual([MIGRATION]);
+    } finally {
+      await userPool.end();
+      await before.drop();
+    }
+  });
 });

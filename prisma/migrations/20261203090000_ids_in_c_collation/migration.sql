@@ -36,6 +36,7 @@ DECLARE
   v_columns text;
   v_defs text[];
   v_statement text;
+  v_refused text[] := '{}';
 BEGIN
   -- 1. Views that read any hookline table, directly or through another view, deepest last.
   FOR v_view IN
@@ -55,7 +56,8 @@ BEGIN
         JOIN pg_rewrite AS r ON r.oid = d.objid
        WHERE r.ev_class <> dependent.view_oid
     )
-    SELECT c.oid, n.nspname, c.relname, max(dependent.depth) AS depth,
+    SELECT c.oid, n.nspname, c.relname, c.relkind, max(dependent.depth) AS depth,
+           pg_has_role(current_user, c.relowner, 'MEMBER') AS ours,
            pg_get_viewdef(c.oid) AS definition, c.reloptions, pg_get_userbyid(c.relowner) AS owner,
            coalesce((SELECT jsonb_agg(jsonb_build_object(
                               'grantee', CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(a.grantee)) END,
@@ -65,15 +67,54 @@ BEGIN
       FROM dependent
       JOIN pg_class AS c ON c.oid = dependent.view_oid
       JOIN pg_namespace AS n ON n.oid = c.relnamespace
-     WHERE c.relkind = 'v'
+     WHERE c.relkind IN ('v', 'm')
      GROUP BY c.oid, n.nspname, c.relname
      ORDER BY max(dependent.depth)
   LOOP
+    IF v_view.relkind = 'm' THEN
+      v_refused := v_refused || format('materialized view %I.%I reads a hookline table', v_view.nspname, v_view.relname);
+    ELSIF NOT v_view.ours THEN
+      v_refused := v_refused || format('view %I.%I reads a hookline table and belongs to %I, whose views this role may not drop',
+                                       v_view.nspname, v_view.relname, v_view.owner);
+    END IF;
     v_views := v_views || jsonb_build_object(
       'schema', v_view.nspname, 'name', v_view.relname, 'depth', v_view.depth, 'definition', v_view.definition,
       'options', coalesce(array_to_string(v_view.reloptions, ', '), ''), 'owner', v_view.owner,
       'grants', v_view.grants);
   END LOOP;
+  -- What a new parent could not carry over refuses the migration, whole and before any change, with
+  -- every such object named (the transaction rolls back; nothing is half done).
+  SELECT v_refused || coalesce(array_agg(problem ORDER BY problem), '{}') INTO v_refused FROM (
+    SELECT format('foreign key %I of %s references %s', con.conname, con.conrelid::regclass, con.confrelid::regclass) AS problem
+      FROM pg_constraint AS con JOIN pg_class AS c ON c.oid = con.confrelid
+     WHERE con.contype = 'f' AND c.relkind = 'p' AND c.relnamespace = 'hookline'::regnamespace
+    UNION ALL
+    SELECT format('row-level security or a policy on %s', c.oid::regclass)
+      FROM pg_class AS c
+     WHERE c.relkind = 'p' AND c.relnamespace = 'hookline'::regnamespace
+       AND (c.relrowsecurity OR EXISTS (SELECT 1 FROM pg_policy AS pol WHERE pol.polrelid = c.oid))
+    UNION ALL
+    SELECT format('function %s depends on %s or its row type', d.objid::regprocedure, c.oid::regclass)
+      FROM pg_depend AS d JOIN pg_class AS c ON d.refobjid IN (c.oid, c.reltype)
+     WHERE d.classid = 'pg_proc'::regclass AND c.relkind = 'p' AND c.relnamespace = 'hookline'::regnamespace
+    UNION ALL
+    SELECT format('column privileges on %s.%I', c.oid::regclass, a.attname)
+      FROM pg_class AS c JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0
+     WHERE c.relkind = 'p' AND c.relnamespace = 'hookline'::regnamespace AND a.attacl IS NOT NULL
+    UNION ALL
+    -- Row filters and column lists (PostgreSQL 15+), read through to_jsonb so 14 parses it too.
+    SELECT format('publication %I filters the rows or columns of %s', pub.pubname, c.oid::regclass)
+      FROM pg_publication_rel AS pr
+      JOIN pg_publication AS pub ON pub.oid = pr.prpubid
+      JOIN pg_class AS c ON c.oid = pr.prrelid
+     WHERE c.relkind = 'p' AND c.relnamespace = 'hookline'::regnamespace
+       AND (to_jsonb(pr) ->> 'prqual' IS NOT NULL OR to_jsonb(pr) ->> 'prattrs' IS NOT NULL)
+  ) AS problems;
+  IF cardinality(v_refused) > 0 THEN
+    RAISE EXCEPTION 'this migration gives hookline.messages, deliveries and attempts new parent tables and cannot carry these over: %. Drop them (a view of another role: or migrate as a superuser), migrate, then create them again.',
+      array_to_string(v_refused, '; ');
+  END IF;
+
   FOR v_view IN SELECT * FROM jsonb_to_recordset(v_views) AS v (schema text, name text, depth int)
                  ORDER BY depth DESC
   LOOP
@@ -142,22 +183,42 @@ BEGIN
                     CASE WHEN a.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END)
         FROM pg_class AS c, aclexplode(c.relacl) AS a
        WHERE c.oid = v_table.oid AND a.grantee <> c.relowner
+      UNION ALL
+      -- The publications it was in (logical replication, a CDC feed), its comment, its columns'
+      -- statistics targets, and its triggers' firing mode.
+      SELECT 6, pub.pubname, format('ALTER PUBLICATION %I ADD TABLE hookline.%I', pub.pubname, v_table.relname)
+        FROM pg_publication_rel AS pr JOIN pg_publication AS pub ON pub.oid = pr.prpubid
+       WHERE pr.prrelid = v_table.oid
+      UNION ALL
+      SELECT 7, '', format('COMMENT ON TABLE hookline.%I IS %L', v_table.relname, obj_description(v_table.oid, 'pg_class'))
+       WHERE obj_description(v_table.oid, 'pg_class') IS NOT NULL
+      UNION ALL
+      SELECT 8, a.attname, format('ALTER TABLE hookline.%I ALTER COLUMN %I SET STATISTICS %s', v_table.relname, a.attname,
+                                  a.attstattarget)
+        FROM pg_attribute AS a
+       WHERE a.attrelid = v_table.oid AND a.attnum > 0 AND NOT a.attisdropped AND coalesce(a.attstattarget::int, -1) >= 0
+      UNION ALL
+      SELECT 9, t.tgname, format('ALTER TABLE hookline.%I %s TRIGGER %I', v_table.relname,
+                                 CASE t.tgenabled WHEN 'D' THEN 'DISABLE' WHEN 'A' THEN 'ENABLE ALWAYS' ELSE 'ENABLE REPLICA' END,
+                                 t.tgname)
+        FROM pg_trigger AS t
+       WHERE t.tgrelid = v_table.oid AND NOT t.tgisinternal AND t.tgparentid = 0 AND t.tgenabled <> 'O'
     ) AS parts;
 
     EXECUTE format('ALTER TABLE hookline.%I RENAME TO %I', v_table.relname, v_table.relname || '_default_collation');
-    FOR v_def IN SELECT ic.relname FROM pg_index AS i JOIN pg_class AS ic ON ic.oid = i.indexrelid
+    FOR v_def IN SELECT ic.oid, ic.relname FROM pg_index AS i JOIN pg_class AS ic ON ic.oid = i.indexrelid
                   WHERE i.indrelid = v_table.oid
     LOOP
-      EXECUTE format('ALTER INDEX hookline.%I RENAME TO %I', v_def.relname, left(v_def.relname, 40) || '_default_collation');
+      EXECUTE format('ALTER INDEX hookline.%I RENAME TO %I', v_def.relname, 'default_collation_' || v_def.oid);
     END LOOP;
-    -- The columns as they are, then the ids changed, in a scratch table: a partition key's collation
-    -- is fixed once the parent exists.
-    EXECUTE format('CREATE TEMPORARY TABLE hookline_collation_template (LIKE hookline.%I INCLUDING ALL EXCLUDING INDEXES)',
+    -- The columns as they are, then the ids changed, in a scratch table (not a temporary one: some
+    -- servers revoke TEMP): a partition key's collation is fixed once the parent exists.
+    EXECUTE format('CREATE TABLE hookline.collation_template (LIKE hookline.%I INCLUDING ALL EXCLUDING INDEXES)',
                    v_table.relname || '_default_collation');
-    EXECUTE format('ALTER TABLE hookline_collation_template %s', v_columns);
-    EXECUTE format('CREATE TABLE hookline.%I (LIKE hookline_collation_template INCLUDING ALL EXCLUDING INDEXES) PARTITION BY RANGE (id)',
+    EXECUTE format('ALTER TABLE hookline.collation_template %s', v_columns);
+    EXECUTE format('CREATE TABLE hookline.%I (LIKE hookline.collation_template INCLUDING ALL EXCLUDING INDEXES) PARTITION BY RANGE (id)',
                    v_table.relname);
-    EXECUTE 'DROP TABLE hookline_collation_template';
+    EXECUTE 'DROP TABLE hookline.collation_template';
     FOREACH v_statement IN ARRAY v_defs LOOP
       EXECUTE v_statement;
     END LOOP;
@@ -167,11 +228,16 @@ BEGIN
         FROM pg_inherits AS i JOIN pg_class AS c ON c.oid = i.inhrelid
        WHERE i.inhparent = v_table.oid
     LOOP
-      -- A period retention was detaching (DETACH ... CONCURRENTLY cut short) is finished detaching and
-      -- left loose, with the CHECK that detach added: the worker's maintenance drops it or attaches
-      -- it back as retention would have (worker/time-partitions.ts, finishInterruptedDetaches).
-      EXECUTE format('ALTER TABLE hookline.%I DETACH PARTITION hookline.%I%s', v_table.relname || '_default_collation',
-                     v_part.relname, CASE WHEN v_part.detach_pending THEN ' FINALIZE' ELSE '' END);
+      -- A DETACH ... CONCURRENTLY cut short is finished before the migrations, outside their
+      -- transactions (lib/database/migrate.ts, finishPendingDetaches): FINALIZE here would wait for
+      -- older snapshots while holding the locks their sessions queue for. One begun since then (an
+      -- older release's worker) is refused; the next start finishes it.
+      IF v_part.detach_pending THEN
+        RAISE EXCEPTION 'hookline.% is being detached (DETACH ... CONCURRENTLY by a worker''s maintenance); migrate again',
+          v_part.relname USING ERRCODE = 'lock_not_available';
+      END IF;
+      EXECUTE format('ALTER TABLE hookline.%I DETACH PARTITION hookline.%I', v_table.relname || '_default_collation',
+                     v_part.relname);
       SELECT string_agg(format('ALTER COLUMN %I TYPE text COLLATE "C"', a.attname), ', ' ORDER BY a.attnum)
         INTO v_columns
         FROM pg_attribute AS a
@@ -182,9 +248,7 @@ BEGIN
       IF v_columns IS NOT NULL THEN
         EXECUTE format('ALTER TABLE hookline.%I %s', v_part.relname, v_columns);
       END IF;
-      IF NOT v_part.detach_pending THEN
-        EXECUTE format('ALTER TABLE hookline.%I ATTACH PARTITION hookline.%I %s', v_table.relname, v_part.relname, v_part.bound);
-      END IF;
+      EXECUTE format('ALTER TABLE hookline.%I ATTACH PARTITION hookline.%I %s', v_table.relname, v_part.relname, v_part.bound);
     END LOOP;
     EXECUTE format('DROP TABLE hookline.%I', v_table.relname || '_default_collation');
   END LOOP;
