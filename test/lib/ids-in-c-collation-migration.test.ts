@@ -162,6 +162,9 @@ describe(`migration ${MIGRATION}`, () => {
     await pool.query(`SELECT hookline.install_pg_net_compat()`);
     await pool.query(`GRANT SELECT ON net._http_response TO PUBLIC`);
     await pool.query(`GRANT SELECT ON hookline.messages TO PUBLIC`);
+    await pool.query(`GRANT SELECT (id, app_id) ON hookline.dead_deliveries TO PUBLIC`);
+    await pool.query(`COMMENT ON VIEW hookline.dead_deliveries IS 'deliveries that gave up'`);
+    await pool.query(`COMMENT ON COLUMN hookline.dead_deliveries.app_id IS 'whose'`);
     // What a new parent must carry over besides its rows: a publication, a comment, a column's
     // statistics target, a trigger's firing mode.
     await pool.query(`CREATE PUBLICATION hookline_feed FOR TABLE hookline.messages`);
@@ -236,6 +239,17 @@ describe(`migration ${MIGRATION}`, () => {
       'hookline.dead_deliveries',
       'hookline.unfinished_deliveries',
       'net._http_response',
+    ]);
+    const { rows: onView } = await pool.query(
+      `SELECT has_column_privilege('public', 'hookline.dead_deliveries', 'app_id', 'SELECT') AS column_granted,
+              has_column_privilege('public', 'hookline.dead_deliveries', 'state', 'SELECT') AS other_column,
+              obj_description('hookline.dead_deliveries'::regclass, 'pg_class') AS comment,
+              col_description('hookline.dead_deliveries'::regclass,
+                              (SELECT attnum FROM pg_attribute WHERE attrelid = 'hookline.dead_deliveries'::regclass
+                                                                  AND attname = 'app_id')::int) AS column_comment`,
+    );
+    expect(onView).toEqual([
+      { column_granted: true, other_column: false, comment: 'deliveries that gave up', column_comment: 'whose' },
     ]);
     for (const relation of ['net._http_response', 'hookline.messages']) {
       expect(

@@ -23,7 +23,7 @@
 -- with its bounds unchanged: one scan of each period to check them, its rebuilt indexes taken over by
 -- the new parent's). Views name the tables by oid and carry their columns' collations, so every view
 -- over these tables (and the views over those, such as net._http_response) is dropped first and
--- created again from its own definition, with its options, owner and grants.
+-- created again from its own definition, with its options, owner, grants and comments.
 -- Cost: the whole migration holds its tables exclusively, for time proportional to their size (the
 -- index rebuilds and one scan of every period): a deployment with years kept should expect minutes.
 DO $$
@@ -59,11 +59,28 @@ BEGIN
     SELECT c.oid, n.nspname, c.relname, c.relkind, max(dependent.depth) AS depth,
            pg_has_role(current_user, c.relowner, 'MEMBER') AS ours,
            pg_get_viewdef(c.oid) AS definition, c.reloptions, pg_get_userbyid(c.relowner) AS owner,
-           coalesce((SELECT jsonb_agg(jsonb_build_object(
-                              'grantee', CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(a.grantee)) END,
-                              'privilege', a.privilege_type))
-                       FROM aclexplode(c.relacl) AS a
-                      WHERE a.grantee <> c.relowner), '[]'::jsonb) AS grants
+           -- What goes back on it once it is created again: its grants (whole, and on columns), its
+           -- comments (its own, and its columns').
+           array(SELECT format('GRANT %s%s ON %I.%I TO %s%s', g.privilege_type,
+                               CASE WHEN g.column_name IS NULL THEN '' ELSE format(' (%I)', g.column_name) END,
+                               n.nspname, c.relname,
+                               CASE WHEN g.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(g.grantee)) END,
+                               CASE WHEN g.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END)
+                   FROM (SELECT NULL::name AS column_name, a.* FROM aclexplode(c.relacl) AS a
+                         UNION ALL
+                         SELECT col.attname, a.*
+                           FROM pg_attribute AS col, aclexplode(col.attacl) AS a
+                          WHERE col.attrelid = c.oid AND col.attnum > 0) AS g
+                  WHERE g.grantee <> c.relowner
+                 UNION ALL
+                 SELECT format('COMMENT ON VIEW %I.%I IS %L', n.nspname, c.relname, obj_description(c.oid, 'pg_class'))
+                  WHERE obj_description(c.oid, 'pg_class') IS NOT NULL
+                 UNION ALL
+                 SELECT format('COMMENT ON COLUMN %I.%I.%I IS %L', n.nspname, c.relname, col.attname,
+                               col_description(c.oid, col.attnum))
+                   FROM pg_attribute AS col
+                  WHERE col.attrelid = c.oid AND col.attnum > 0 AND col_description(c.oid, col.attnum) IS NOT NULL
+           ) AS restore
       FROM dependent
       JOIN pg_class AS c ON c.oid = dependent.view_oid
       JOIN pg_namespace AS n ON n.oid = c.relnamespace
@@ -80,7 +97,7 @@ BEGIN
     v_views := v_views || jsonb_build_object(
       'schema', v_view.nspname, 'name', v_view.relname, 'depth', v_view.depth, 'definition', v_view.definition,
       'options', coalesce(array_to_string(v_view.reloptions, ', '), ''), 'owner', v_view.owner,
-      'grants', v_view.grants);
+      'restore', to_jsonb(v_view.restore));
   END LOOP;
   -- What a new parent could not carry over refuses the migration, whole and before any change, with
   -- every such object named (the transaction rolls back; nothing is half done).
@@ -255,17 +272,17 @@ BEGIN
 
   -- 4. The views again, shallowest first, as they were.
   FOR v_view IN SELECT * FROM jsonb_to_recordset(v_views)
-                  AS v (schema text, name text, depth int, definition text, options text, owner text, grants jsonb)
+                  AS v (schema text, name text, depth int, definition text, options text, owner text, restore jsonb)
                  ORDER BY depth
   LOOP
     EXECUTE format('CREATE VIEW %I.%I %s AS %s', v_view.schema, v_view.name,
                    CASE WHEN v_view.options = '' THEN '' ELSE 'WITH (' || v_view.options || ')' END,
                    v_view.definition);
+    FOR v_statement IN SELECT jsonb_array_elements_text(v_view.restore) LOOP
+      EXECUTE v_statement;
+    END LOOP;
     IF v_view.owner <> current_user THEN
       EXECUTE format('ALTER VIEW %I.%I OWNER TO %I', v_view.schema, v_view.name, v_view.owner);
     END IF;
-    FOR v_def IN SELECT * FROM jsonb_to_recordset(v_view.grants) AS g (grantee text, privilege text) LOOP
-      EXECUTE format('GRANT %s ON %I.%I TO %s', v_def.privilege, v_view.schema, v_view.name, v_def.grantee);
-    END LOOP;
   END LOOP;
 END $$;
