@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../lib/database/migrate';
 import { createPool, type Pool } from '../../lib/database/pg';
-import { waitingForFanOut } from '../support/deliveries';
+import { waitingForFanOut, waitUntilSucceeded } from '../support/deliveries';
 import { answer, startReceiver, waitUntil, type Receiver } from '../support/receiver';
 import { databaseBefore } from '../support/database-before';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
@@ -145,17 +145,7 @@ describe(`migration ${MIGRATION}`, () => {
     const fresh = await send(6);
     await startTestWorker(url);
     const expected = [...queued, inFlight!, leased, fresh];
-    await waitUntil(
-      async () => {
-        const { rows } = await pool!.query<{ message_id: string }>(
-          `SELECT message_id FROM hookline.deliveries WHERE endpoint_id = $1 AND state = 'succeeded'`,
-          [endpointId],
-        );
-        const ids = new Set(rows.map((row) => row.message_id));
-        return expected.every((id) => ids.has(id));
-      },
-      { what: 'every waiting message delivered' },
-    );
+    await waitUntilSucceeded(pool, endpointId, expected, 'every waiting message delivered');
     await stopTestWorkers();
     expect(receiver.requests.map((request) => request.headers['webhook-id']).sort()).toEqual([...expected].sort());
     const { rows: perMessage } = await pool.query<{ n: number }>(

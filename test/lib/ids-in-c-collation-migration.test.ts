@@ -10,7 +10,8 @@ import { migrate } from '../../lib/database/migrate';
 import { createPool, type Pool } from '../../lib/database/pg';
 import { maintainTimePartitions } from '../../worker/time-partitions';
 import { databaseBefore } from '../support/database-before';
-import { answer, startReceiver, waitUntil, type Receiver } from '../support/receiver';
+import { waitUntilSucceeded } from '../support/deliveries';
+import { answer, startReceiver, type Receiver } from '../support/receiver';
 import { detachCutShort } from '../support/time-partitions';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 
@@ -295,16 +296,11 @@ describe(`migration ${MIGRATION}`, () => {
     );
     await startTestWorker(before.url);
     const expected = [...waitingIds, ...sent, fresh[0]!.id];
-    await waitUntil(
-      async () => {
-        const { rows } = await pool!.query<{ message_id: string }>(
-          `SELECT message_id FROM hookline.deliveries WHERE endpoint_id = $1 AND state = 'succeeded'`,
-          [endpointId],
-        );
-        const ids = new Set(rows.map((row) => row.message_id));
-        return expected.every((id) => ids.has(id));
-      },
-      { what: 'the waiting delivery, the events sent before and the new one delivered' },
+    await waitUntilSucceeded(
+      pool,
+      endpointId,
+      expected,
+      'the waiting delivery, the events sent before and the new one delivered',
     );
     await stopTestWorkers();
     expect(receiver.requests.map((request) => request.headers['webhook-id']).sort()).toEqual([...expected].sort());

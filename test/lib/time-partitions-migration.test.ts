@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../lib/database/migrate';
 import { createPool, type Pool } from '../../lib/database/pg';
 import { maintainTimePartitions } from '../../worker/time-partitions';
-import { answer, startReceiver, waitUntil, type Receiver } from '../support/receiver';
+import { waitUntilSucceeded } from '../support/deliveries';
+import { answer, startReceiver, type Receiver } from '../support/receiver';
 import { databaseBefore } from '../support/database-before';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 
@@ -101,16 +102,11 @@ describe(`migration ${MIGRATION}`, () => {
 
     // The new worker sends the waiting delivery, the queued message and the new one.
     await startTestWorker(url);
-    await waitUntil(
-      async () => {
-        const { rows } = await pool!.query<{ message_id: string }>(
-          `SELECT message_id FROM hookline.deliveries WHERE endpoint_id = $1 AND state = 'succeeded'`,
-          [endpointId],
-        );
-        const ids = new Set(rows.map((row) => row.message_id));
-        return [keyed, finished, queued, newer].every((id) => ids.has(id));
-      },
-      { what: 'the waiting, the queued and the new event delivered' },
+    await waitUntilSucceeded(
+      pool,
+      endpointId,
+      [keyed, finished, queued, newer],
+      'the waiting, the queued and the new event delivered',
     );
     await stopTestWorkers();
     expect(receiver.requests.map((request) => request.headers['webhook-id']).sort()).toEqual(

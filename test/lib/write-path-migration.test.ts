@@ -6,8 +6,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../lib/database/migrate';
 import { createPool, type Pool } from '../../lib/database/pg';
-import { fanOutQueued, waitingForFanOut } from '../support/deliveries';
-import { answer, startReceiver, waitUntil, type Receiver } from '../support/receiver';
+import { fanOutQueued, waitingForFanOut, waitUntilSucceeded } from '../support/deliveries';
+import { answer, startReceiver, type Receiver } from '../support/receiver';
 import { databaseBefore } from '../support/database-before';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 
@@ -99,16 +99,11 @@ describe(`migration ${MIGRATION}`, () => {
     const fresh = (
       await pool.query<{ id: string }>(`SELECT hookline.send('app_old', 'order.placed', '{"n": 5}') AS id`)
     ).rows[0]!.id;
-    await waitUntil(
-      async () => {
-        const { rows } = await pool!.query<{ message_id: string }>(
-          `SELECT message_id FROM hookline.deliveries WHERE endpoint_id = $1 AND state = 'succeeded'`,
-          [endpointId],
-        );
-        const ids = new Set(rows.map((row) => row.message_id));
-        return [waiting, inFlight, done, fresh].every((id) => ids.has(id));
-      },
-      { what: 'the waiting, the in-flight and the new event delivered' },
+    await waitUntilSucceeded(
+      pool,
+      endpointId,
+      [waiting, inFlight, done, fresh],
+      'the waiting, the in-flight and the new event delivered',
     );
     const delivered = receiver.requests.map((request) => request.headers['webhook-id']).sort();
     expect(delivered).toEqual([waiting, inFlight, fresh].sort());

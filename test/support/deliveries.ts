@@ -81,6 +81,26 @@ export function waitForDelivery(
   );
 }
 
+/** Waits until every one of these messages has a succeeded delivery to the endpoint. */
+export function waitUntilSucceeded(
+  pool: Pool,
+  endpointId: string,
+  messageIds: string[],
+  what: string,
+): Promise<boolean> {
+  return waitUntil(
+    async () => {
+      const { rows } = await pool.query<{ message_id: string }>(
+        `SELECT message_id FROM hookline.deliveries WHERE endpoint_id = $1 AND state = 'succeeded'`,
+        [endpointId],
+      );
+      const ids = new Set(rows.map((row) => row.message_id));
+      return messageIds.every((id) => ids.has(id));
+    },
+    { what },
+  );
+}
+
 /**
  * Fans out every committed message the way a worker does (worker/sql/fan-out-messages.sql), leasing
  * nothing: the deliveries are left 'pending' for a worker. For tests that look at deliveries right
