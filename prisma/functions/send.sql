@@ -23,9 +23,10 @@
 -- functions it reaches keep the same rule (hookline.check_payload, hookline.new_id behind the message's
 -- id, inlined into this insert). The text arguments are compared in their columns' collations, whatever
 -- collation a caller passes (a case-insensitive one would match apps and event types the REST API would
--- not): the app id in C, as every id column is (migration 20261203090000_ids_in_c_collation), the
--- event type and the idempotency key in the database's. Named otherwise, an index on the column could
--- not serve the comparison: every call read hookline.event_types whole.
+-- not): the app id and the idempotency key in C, as their columns are (migrations
+-- 20261203090000_ids_in_c_collation, 20261204090000_idempotency_keys_in_c_collation), the event type
+-- in the database's. Named otherwise, an index on the column could not serve the comparison: every
+-- call read hookline.event_types whole.
 -- test/sql/producer-role.test.ts calls it as a producer whose search_path puts its own copy of every
 -- function and operator named here first, with pg_temp types named like the declared ones, and reads
 -- these files for anything unqualified. Why not SET search_path, the usual fix: it is set and restored
@@ -128,7 +129,7 @@ BEGIN
   IF idempotency_key IS NOT NULL AND NOT v_claimed THEN
     SELECT k.message_id INTO v_message_id FROM hookline.idempotency_keys AS k
      WHERE k.app_id OPERATOR(pg_catalog.=) (send.app_id COLLATE pg_catalog."C")
-       AND k.idempotency_key OPERATOR(pg_catalog.=) (send.idempotency_key COLLATE pg_catalog."default");
+       AND k.idempotency_key OPERATOR(pg_catalog.=) (send.idempotency_key COLLATE pg_catalog."C");
     IF FOUND THEN
       RETURN v_message_id;
     END IF;

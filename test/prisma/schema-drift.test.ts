@@ -21,8 +21,9 @@ describe('prisma/schema.prisma and the migrated database', () => {
 
   // Prisma has no word for a column's collation, so the drift check cannot see it: an id column added
   // without COLLATE "C" would compare through strcoll() on most servers again (migration
-  // 20261203090000_ids_in_c_collation says what that costs).
-  it('keeps every id column, partitions included, in the C collation', async () => {
+  // 20261203090000_ids_in_c_collation says what that costs). The idempotency key is the other text a
+  // producer's insert descends a B-tree by (migration 20261204090000_idempotency_keys_in_c_collation).
+  it('keeps every id column, partitions included, and the idempotency key in the C collation', async () => {
     const { rows } = await db.pool.query<{ id_columns: number; not_c: string[] }>(
       `SELECT count(*)::int AS id_columns,
               coalesce(array_agg(c.relname || '.' || a.attname ORDER BY 1) FILTER (
@@ -30,7 +31,9 @@ describe('prisma/schema.prisma and the migrated database', () => {
          FROM pg_class AS c
          JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
         WHERE c.relnamespace = 'hookline'::regnamespace AND c.relkind IN ('r', 'p')
-          AND a.atttypid = 'text'::regtype AND (a.attname = 'id' OR a.attname LIKE '%\\_id')`,
+          AND a.atttypid = 'text'::regtype
+          AND (a.attname = 'id' OR a.attname LIKE '%\\_id'
+               OR (c.relname = 'idempotency_keys' AND a.attname = 'idempotency_key'))`,
     );
     expect(rows[0]!.not_c).toEqual([]);
     expect(rows[0]!.id_columns).toBeGreaterThan(60);
