@@ -119,7 +119,7 @@ export class DeliveryWorker {
       maxUnrecorded: options.maxUnrecordedResults ?? Math.max(options.concurrency, 2 * options.flushMaxResults),
       pool,
       source: new DeliverySource(this.connections.takePool, workerId, leaseSeconds, leases, clock, () => [
-        ...this.dispatcher.inFlight.keys(),
+        ...this.dispatcher.sendingOrWaitingIds(),
         ...this.flusher.unrecordedIds(),
       ]),
       dispatcher: this.dispatcher,

@@ -86,6 +86,12 @@ export class Dispatcher {
     return this.slots.waiting;
   }
 
+  /** The deliveries being sent, and those waiting for a connection (taken, leased, not yet sent). */
+  *sendingOrWaitingIds(): IterableIterator<string> {
+    yield* this.inFlight.keys();
+    for (const { delivery } of this.slots.waitingItems()) yield delivery.id;
+  }
+
   /** Sends what was taken, or gives it back: deleted endpoint, disabled endpoint, open circuit. */
   async dispatch(rows: TakenRow[]): Promise<void> {
     this.held += rows.length;

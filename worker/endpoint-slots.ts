@@ -50,6 +50,11 @@ export class EndpointSlots<T> {
     return this.queues.size;
   }
 
+  /** Everything waiting, across endpoints, in no particular order. */
+  *waitingItems(): IterableIterator<T> {
+    for (const queue of this.queues.values()) for (const waiting of queue) yield waiting.item;
+  }
+
   /** Removes and returns what waited since before `cutoff`, across endpoints. */
   takeWaitingSince(cutoff: number): T[] {
     const stale: T[] = [];

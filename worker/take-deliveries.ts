@@ -57,8 +57,8 @@ export class DeliverySource {
     /** Times each statement's `sentAt` for the lease book (worker/clock.ts). */
     private readonly clock: Clock = realClock,
     /**
-     * Deliveries this worker is still sending, or whose results wait to be written: the claim leaves
-     * them alone even when their lease ran out (worker/sql/claim-deliveries.sql says why).
+     * Deliveries this worker is still sending, waiting to send, or whose results wait to be written:
+     * the claim leaves them alone even when their lease ran out (worker/sql/claim-deliveries.sql says why).
      */
     private readonly stillOurs: () => string[] = () => [],
   ) {

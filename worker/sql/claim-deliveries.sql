@@ -7,11 +7,14 @@
 -- the partial index deliveries_claim_idx, whose size does not grow with finished rows. (First attempts
 -- leased by a fan-out are not in it: their fan-out's batch row holds their lease.)
 -- SKIP LOCKED lets any number of workers claim concurrently without waiting on each other.
--- Never one of $4: deliveries this worker is still sending, or whose results wait in its flusher. Their
--- lease may have run out (PostgreSQL down longer than a lease); taken again here, by the same owner
--- at the same attempt count, the old result's write passed the flush's fence and ended the new
--- attempt's lease mid-send, and another worker could send it too. Another worker may take them over
--- (its lease, its owner: the old result is then refused); this one writes the result first.
+-- Never one of $4: deliveries this worker is still sending, waiting to send (for a connection to their
+-- endpoint), or whose results wait in its flusher. Their lease may have run out (PostgreSQL down
+-- longer than a lease); taken again here, by the same owner at the same attempt count, the old
+-- result's write passed the flush's fence and ended the new attempt's lease mid-send, and another
+-- worker could send it too. A waiting one taken again was held twice: its first copy, once a
+-- connection came free, was sent under the new lease, and the second copy right after it
+-- (test/worker/waiting-not-taken-again.test.ts). Another worker may take them over (its lease, its
+-- owner: the old result is then refused, a waiting copy never sent); this one finishes first.
 -- The endpoint's enabled flag and circuit breaker come back with each row, read in this same
 -- statement, so the worker never sends on a stale view of an open circuit. A delivery whose endpoint
 -- is gone (deleted while its message was being fanned out: the delete's cleanup could not see it) is
