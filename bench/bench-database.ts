@@ -55,7 +55,12 @@ export interface BenchDatabaseServer {
   stop(): Promise<void>;
 }
 
-export async function startBenchDatabase(): Promise<BenchDatabaseServer> {
+/** SQL run in the migrated template, for experiments on every case database (bench --template-sql). */
+export interface TemplateOptions {
+  templateSql?: string;
+}
+
+export async function startBenchDatabase(options: TemplateOptions = {}): Promise<BenchDatabaseServer> {
   for (const folder of await removeOrphanedTempServers(BENCH_SERVER_PREFIX)) {
     console.log(`Stopped and removed ${folder}: the embedded PostgreSQL of a benchmark that was killed.`);
   }
@@ -73,6 +78,7 @@ export async function startBenchDatabase(): Promise<BenchDatabaseServer> {
   }
   const postmasterPid = Number((await readFile(join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
   return serveCaseDatabases({
+    ...options,
     maintenanceUrl: handle.connectionString,
     postmasterPid,
     origin: 'embedded',
@@ -83,7 +89,7 @@ export async function startBenchDatabase(): Promise<BenchDatabaseServer> {
   });
 }
 
-export interface CaseDatabaseHost {
+export interface CaseDatabaseHost extends TemplateOptions {
   maintenanceUrl: string;
   postmasterPid: number | null;
   origin: string;
@@ -98,6 +104,7 @@ export async function serveCaseDatabases(host: CaseDatabaseHost): Promise<BenchD
   await admin(maintenanceUrl, [`DROP DATABASE IF EXISTS ${TEMPLATE} WITH (FORCE)`, `CREATE DATABASE ${TEMPLATE}`]);
   const templateUrl = withDatabase(maintenanceUrl, TEMPLATE);
   await migrate(templateUrl);
+  if (host.templateSql) await admin(templateUrl, [host.templateSql]);
   const [version] = await admin(templateUrl, ['SHOW server_version']);
   const statementsAvailable = await installStatements(templateUrl);
   const walInspectAvailable = await installWalInspect(templateUrl);

@@ -3,13 +3,16 @@
 // created there from a migrated template, so the role must be allowed to create databases. Nothing
 // outside databases named hookline_bench_* is touched.
 import pg from 'pg';
-import { serveCaseDatabases, type BenchDatabaseServer } from './bench-database';
+import { serveCaseDatabases, type BenchDatabaseServer, type TemplateOptions } from './bench-database';
 import { findLocalPostmaster } from './local-postmaster';
 
 // DROP DATABASE ... WITH (FORCE) (13) and the README's promise (14+).
 const MINIMUM_VERSION_NUM = 140000;
 
-export async function connectGivenDatabase(databaseUrl: string): Promise<BenchDatabaseServer> {
+export async function connectGivenDatabase(
+  databaseUrl: string,
+  options: TemplateOptions = {},
+): Promise<BenchDatabaseServer> {
   let parsed: URL;
   try {
     parsed = new URL(databaseUrl);
@@ -48,6 +51,7 @@ export async function connectGivenDatabase(databaseUrl: string): Promise<BenchDa
     await client.end();
   }
   return serveCaseDatabases({
+    ...options,
     maintenanceUrl: databaseUrl,
     postmasterPid,
     origin: `given by --database-url (${parsed.host})`,

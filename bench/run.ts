@@ -87,6 +87,9 @@ const HELP = `Usage: npm run bench -- [options]
                      for those by polling only (set HOOKLINE_POLL_INTERVAL_MS too). Producers' own
                      check (in hookline.send, migration 20261130100000_wake_in_producers) stays
   --profile          per case: node --cpu-prof of the workers, pg_stat_statements, PostgreSQL wait events
+  --template-sql=SQL an experiment: run SQL in the migrated template every case database is cloned from
+                     (e.g. "DROP INDEX hookline.deliveries_app_id_created_at_idx": what would it buy?);
+                     printed in the header and kept in the results
   --help
 
 HOOKLINE_* variables in the environment are passed to the workers (e.g. HOOKLINE_WORKER_CONCURRENCY).
@@ -350,6 +353,7 @@ async function main(): Promise<void> {
       minutes: { type: 'string' },
       'peer-events': { type: 'string' },
       profile: { type: 'boolean', default: false },
+      'template-sql': { type: 'string' },
       'no-notify': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -432,7 +436,11 @@ async function main(): Promise<void> {
   let soakError: string | undefined;
   let settings: Record<string, string> | undefined;
   try {
-    server = values['database-url'] ? await connectGivenDatabase(values['database-url']) : await startBenchDatabase();
+    const templateSql = values['template-sql'];
+    server = values['database-url']
+      ? await connectGivenDatabase(values['database-url'], { templateSql })
+      : await startBenchDatabase({ templateSql });
+    if (templateSql) console.log(`experiment: every case database after "${templateSql}"`);
     receiver = await startBenchReceiver();
     settings = await readServerSettings(server, Object.keys(BENCH_POSTGRES_SETTINGS));
     console.log(

@@ -78,14 +78,17 @@ describe('an endpoint limited to 50 requests a second', () => {
     expect({ messages: failures.length, unexplained }).toEqual({ messages: EVENTS, unexplained: [] });
     // Never ahead of the bucket: one second's worth lets at most 50 + 50·w requests be granted in any
     // w seconds. Tokens are taken when a batch is dispatched, so a request reaches the receiver a little
-    // after its grant: half a second of that is allowed for a loaded machine running two workers, the
-    // receiver and the test in one process (measured: 125, 174 and 325 at most in 1, 2 and 5 s).
+    // after its grant, and requests granted apart can arrive together after a stall of the one process
+    // that runs two workers, the receiver and the test: a second of that is allowed. Measured alone:
+    // 101-105, 151-155 and 301-306 at most in 1, 2 and 5 s; in the full suite (two test files at a
+    // time) 125, 174 and 325, and once 182 in 2 s, over the half second allowed until then. A limiter
+    // that let twice the rate through would show ~300 in 2 s.
     const first = times[0]!;
     for (const seconds of [1, 2, 5]) {
       const most = Math.max(
         ...times.map((at, i) => times.slice(i).filter((later) => later - at < seconds * 1000).length),
       );
-      expect(most, `requests in ${seconds} s`).toBeLessThanOrEqual(RATE + RATE * (seconds + 0.5) + 5);
+      expect(most, `requests in ${seconds} s`).toBeLessThanOrEqual(RATE + RATE * (seconds + 1) + 5);
     }
     // And not much slower either: the whole run at 45 to 50 a second after the first second's burst.
     const rate = (EVENTS - RATE) / ((times.at(-1)! - first) / 1000);
