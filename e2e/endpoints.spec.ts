@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { e2eEnv } from './support/env';
-import { screenshot, setReceiverMode, signIn } from './support/helpers';
+import { api, createApp, screenshot, setReceiverMode, signIn } from './support/helpers';
 
 test('create an endpoint, send it a test event, rotate its secret', async ({ page }) => {
   const env = e2eEnv();
@@ -48,4 +48,23 @@ test('create an endpoint, send it a test event, rotate its secret', async ({ pag
   await page.getByRole('button', { name: 'Enable' }).click();
   await expect(page.getByRole('button', { name: 'Disable' })).toBeVisible();
   await screenshot(page, 'endpoint');
+});
+
+test('an app with more endpoints than a page lists every one of them, a page at a time', async ({ page }) => {
+  const env = e2eEnv();
+  // 101 endpoints: a page of 100 (ENDPOINTS_PAGE_SIZE), then one more. A single page of the API's
+  // largest size (250) used to be all the list showed, with nothing said about the rest.
+  const app = await createApp({ name: 'Many endpoints' });
+  for (let i = 1; i <= 100; i += 1) {
+    await api('POST', `/apps/${app.appId}/endpoints`, { url: `${env.receiverUrl}/hooks/many-${i}` });
+  }
+  await signIn(page);
+  await page.goto(`${env.baseUrl}/apps/${app.appId}/endpoints`);
+  await expect(page.getByTestId('endpoint-row')).toHaveCount(100);
+  await page.getByTestId('endpoints-load-more').click();
+  await expect(page.getByTestId('endpoint-row')).toHaveCount(101);
+  await expect(page.getByTestId('endpoints-load-more')).toHaveCount(0);
+  const urls = await page.getByTestId('endpoint-row').locator('a').allTextContents();
+  expect(new Set(urls).size).toBe(101);
+  expect(urls).toContain(app.endpointUrl);
 });

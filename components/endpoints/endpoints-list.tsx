@@ -1,8 +1,8 @@
 'use client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { createEndpoint, endpointKeys, endpointsQuery } from '@/lib/client/queries/endpoints';
+import { createEndpoint, endpointKeys, endpointPagesQuery } from '@/lib/client/queries/endpoints';
 import { GettingStarted } from '../apps/getting-started';
 import { LiveStatus } from '../filters/live-status';
 import { formatCount, formatCountAtLeast } from '../format';
@@ -24,7 +24,8 @@ export function EndpointsList({ appId }: { appId: string }) {
   const viewer = useViewer();
   const operator = viewer.kind === 'operator';
   const paths = viewerPaths(viewer, appId);
-  const endpoints = useQuery(endpointsQuery(appId));
+  const endpoints = useInfiniteQuery(endpointPagesQuery(appId));
+  const rows = endpoints.data?.pages.flatMap((page) => page.data) ?? [];
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
   const canWrite = useCan('integrations.write');
@@ -64,7 +65,7 @@ export function EndpointsList({ appId }: { appId: string }) {
           <Loading label="Loading endpoints…" />
         ) : endpoints.isError ? (
           <ErrorState error={endpoints.error} retry={() => void endpoints.refetch()} />
-        ) : endpoints.data.data.length === 0 ? (
+        ) : rows.length === 0 ? (
           operator ? (
             <>
               <Empty title="No endpoints yet">Add the URL that should receive this app&apos;s webhooks.</Empty>
@@ -87,7 +88,7 @@ export function EndpointsList({ appId }: { appId: string }) {
               </tr>
             </thead>
             <tbody>
-              {endpoints.data.data.map((endpoint) => (
+              {rows.map((endpoint) => (
                 <Tr key={endpoint.id} data-testid="endpoint-row">
                   <Td className="max-w-sm">
                     <Link
@@ -132,6 +133,18 @@ export function EndpointsList({ appId }: { appId: string }) {
             </tbody>
           </Table>
         )}
+        {endpoints.hasNextPage ? (
+          <div className="p-3 text-center">
+            <Button
+              size="sm"
+              disabled={endpoints.isFetchingNextPage}
+              onClick={() => void endpoints.fetchNextPage()}
+              data-testid="endpoints-load-more"
+            >
+              {endpoints.isFetchingNextPage ? 'Loading…' : 'Load more'}
+            </Button>
+          </div>
+        ) : null}
       </Card>
       <Dialog
         open={creating}

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
 import type { z } from 'zod';
@@ -27,6 +27,24 @@ export const endpointKeys = {
 const base = (appId: string) => `/api/v1/apps/${encodeURIComponent(appId)}/endpoints`;
 const one = (appId: string, endpointId: string) => `${base(appId)}/${encodeURIComponent(endpointId)}`;
 
+// The endpoints page shows this many at a time, then "Load more": every endpoint of an app with more
+// than the API's largest page (250) is reachable, where a single page hid the rest without a word.
+export const ENDPOINTS_PAGE_SIZE = 100;
+
+/** The endpoints page: the app's endpoints a page at a time, newest first, each with its health. */
+export function endpointPagesQuery(appId: string) {
+  return infiniteQueryOptions({
+    queryKey: [...endpointKeys.forApp(appId), 'pages'] as const,
+    queryFn: ({ signal, pageParam }) =>
+      apiFetch<Page<Endpoint>>(base(appId), { signal, query: { limit: ENDPOINTS_PAGE_SIZE, cursor: pageParam } }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    enabled: Boolean(appId),
+    refetchInterval: LIVE_REFRESH_MS,
+  });
+}
+
+/** The first 250 endpoints of the app, for pickers (filters, jobs, getting started). */
 export function endpointsQuery(appId: string) {
   return queryOptions({
     queryKey: endpointKeys.list(appId),
