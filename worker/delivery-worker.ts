@@ -67,12 +67,10 @@ export class DeliveryWorker {
     const { workerId, metrics, stats } = this;
     const clock = (this.clock = options.clock ?? realClock);
     const { leaseSeconds } = options;
-    this.leases = new LeaseBook(leaseSeconds * 1000);
-    this.connections = createWorkerConnections(options.connectionString, {
-      synchronousCommit: options.synchronousCommit ?? false,
-    });
+    const leases = (this.leases = new LeaseBook(leaseSeconds * 1000));
+    const synchronousCommit = options.synchronousCommit ?? false;
+    this.connections = createWorkerConnections(options.connectionString, { synchronousCommit });
     const { pool } = this.connections;
-    const { leases } = this;
     const beingWritten = (id: string) => this.flusher.isWriting(id);
     this.leaseKeeper = new LeaseKeeper({ pool, workerId, leaseSeconds, leases, metrics, log, beingWritten, clock });
     this.wake = new Wake(options.connectionString, log, clock);

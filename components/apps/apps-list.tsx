@@ -1,8 +1,8 @@
 'use client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState, type FormEvent } from 'react';
-import { appKeys, appsWithSummaryQuery, createApp } from '@/lib/client/queries/apps';
+import { appKeys, appPagesQuery, createApp } from '@/lib/client/queries/apps';
 import type { AppSummary } from '@/lib/contract/schemas/apps';
 import { formatCount, formatCountAtLeast, formatPercent } from '../format';
 import { Button } from '../ui/button';
@@ -15,7 +15,8 @@ import { Table, Td, Th, Tr } from '../ui/table';
 import { useCan } from '../auth/member-context';
 
 export function AppsList() {
-  const apps = useQuery(appsWithSummaryQuery());
+  const apps = useInfiniteQuery(appPagesQuery());
+  const rows = apps.data?.pages.flatMap((page) => page.data) ?? [];
   const canCreate = useCan('apps.manage');
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
@@ -50,7 +51,7 @@ export function AppsList() {
           <Loading label="Loading apps…" />
         ) : apps.isError ? (
           <ErrorState error={apps.error} retry={() => void apps.refetch()} />
-        ) : apps.data.data.length === 0 ? (
+        ) : rows.length === 0 ? (
           <Empty title="No apps yet">Create one to add endpoints and send messages.</Empty>
         ) : (
           <Table>
@@ -77,7 +78,7 @@ export function AppsList() {
               </tr>
             </thead>
             <tbody>
-              {apps.data.data.map((app) => (
+              {rows.map((app) => (
                 <Tr key={app.id} data-testid="app-row">
                   <Td>
                     <Link
@@ -143,6 +144,18 @@ export function AppsList() {
             </tbody>
           </Table>
         )}
+        {apps.hasNextPage ? (
+          <div className="p-3 text-center">
+            <Button
+              size="sm"
+              disabled={apps.isFetchingNextPage}
+              onClick={() => void apps.fetchNextPage()}
+              data-testid="apps-load-more"
+            >
+              {apps.isFetchingNextPage ? 'Loading…' : 'Load more'}
+            </Button>
+          </div>
+        ) : null}
       </Card>
       <Dialog open={open} onClose={() => setOpen(false)} title="New app">
         <form onSubmit={submit} className="space-y-3">

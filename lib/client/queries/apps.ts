@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { LIVE_REFRESH_MS } from './refresh';
 import type { z } from 'zod';
@@ -11,7 +11,9 @@ export const appKeys = {
   detail: (appId: string) => [...appKeys.all, 'detail', appId] as const,
 };
 
-// 250 is the API's page-size ceiling; a deployment with more apps than that pages through them on /apps.
+// The first 250 apps (the API's page-size ceiling), for pickers. A deployment with more apps pages
+// through all of them on /apps (appPagesQuery), and a picker names a chosen app beyond these by its own
+// read (components/filters/app-select.tsx).
 export function appsQuery() {
   return queryOptions({
     queryKey: appKeys.list(),
@@ -20,11 +22,21 @@ export function appsQuery() {
   });
 }
 
-/** The apps list's view: each app with its endpoints, 24 h success rate and queue, refreshed live. */
-export function appsWithSummaryQuery() {
-  return queryOptions({
+// The apps page shows this many at a time, then "Load more". A single page of 250 was all it showed,
+// with nothing said about the rest.
+export const APPS_PAGE_SIZE = 100;
+
+/** The apps page: every app, a page at a time, each with its endpoints, 24 h success rate and queue. */
+export function appPagesQuery() {
+  return infiniteQueryOptions({
     queryKey: [...appKeys.list(), 'summary'] as const,
-    queryFn: ({ signal }) => apiFetch<Page<App>>('/api/v1/apps', { signal, query: { limit: 250, summary: 'true' } }),
+    queryFn: ({ signal, pageParam }) =>
+      apiFetch<Page<App>>('/api/v1/apps', {
+        signal,
+        query: { limit: APPS_PAGE_SIZE, summary: 'true', cursor: pageParam },
+      }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
     refetchInterval: LIVE_REFRESH_MS,
   });
 }
