@@ -50,21 +50,31 @@ test('create an endpoint, send it a test event, rotate its secret', async ({ pag
   await screenshot(page, 'endpoint');
 });
 
-test('an app with more endpoints than a page lists every one of them, a page at a time', async ({ page }) => {
+test('an app with more endpoints than a page lists every one, and the explorer names one beyond its first 250', async ({
+  page,
+}) => {
   const env = e2eEnv();
-  // 101 endpoints: a page of 100 (ENDPOINTS_PAGE_SIZE), then one more. A single page of the API's
-  // largest size (250) used to be all the list showed, with nothing said about the rest.
+  // 251 endpoints: pages of 100 (ENDPOINTS_PAGE_SIZE), and one more than the first page of 250 that
+  // pickers read. A single page of 250 used to be all the list showed, with nothing said about the rest.
   const app = await createApp({ name: 'Many endpoints' });
-  for (let i = 1; i <= 100; i += 1) {
+  for (let i = 1; i <= 250; i += 1) {
     await api('POST', `/apps/${app.appId}/endpoints`, { url: `${env.receiverUrl}/hooks/many-${i}` });
   }
   await signIn(page);
   await page.goto(`${env.baseUrl}/apps/${app.appId}/endpoints`);
   await expect(page.getByTestId('endpoint-row')).toHaveCount(100);
   await page.getByTestId('endpoints-load-more').click();
-  await expect(page.getByTestId('endpoint-row')).toHaveCount(101);
+  await expect(page.getByTestId('endpoint-row')).toHaveCount(200);
+  await page.getByTestId('endpoints-load-more').click();
+  await expect(page.getByTestId('endpoint-row')).toHaveCount(251);
   await expect(page.getByTestId('endpoints-load-more')).toHaveCount(0);
   const urls = await page.getByTestId('endpoint-row').locator('a').allTextContents();
-  expect(new Set(urls).size).toBe(101);
+  expect(new Set(urls).size).toBe(251);
   expect(urls).toContain(app.endpointUrl);
+
+  // The first endpoint, the oldest, is not among the 250 newest the explorer's picker lists; filtered by
+  // it, the picker still says which endpoint (it read "All endpoints").
+  await page.goto(`${env.baseUrl}/deliveries?appId=${app.appId}&endpointId=${app.endpointId}`);
+  await expect(page.getByLabel('Endpoint')).toHaveValue(app.endpointId);
+  await expect(page.getByLabel('Endpoint').locator('option:checked')).toHaveText(app.endpointUrl);
 });

@@ -85,6 +85,7 @@ export function DeliveryFilters({
           <Field label="Endpoint">
             <EndpointSelect
               ariaLabel="Endpoint"
+              appId={params.appId}
               endpoints={endpoints.data?.data}
               value={params.endpointId}
               onChange={(endpointId) => setFilter({ endpointId })}
