@@ -200,3 +200,19 @@ test('a delivery page: attempts on a timeline, copy as curl with signatures, sid
   await expectNoHorizontalOverflow(page, 'delivery page at 375 px');
   await screenshot(page, 'cockpit-delivery-attempts-phone');
 });
+
+test('a list filtered by an event type its picker does not offer says so in the picker', async ({ page }) => {
+  // A link can name an event type the app's first 250 do not include (beyond them, or gone since):
+  // the picker read "All event types" while the list was filtered by it.
+  const env = e2eEnv();
+  const app = await createApp({ name: 'E2E Unlisted Event Type' });
+  await sendMessages(1, { appId: app.appId, eventType: 'order.created' });
+  await signIn(page);
+  await page.goto(`${env.baseUrl}/messages?appId=${app.appId}&eventType=order.refunded`);
+  await expect(page.getByLabel('Event type')).toHaveValue('order.refunded');
+  await expect(page.getByLabel('Event type').locator('option:checked')).toHaveText('order.refunded');
+  await expect(page.getByTestId('message-row')).toHaveCount(0);
+  // Choosing "All event types" lists the app's message again.
+  await page.getByLabel('Event type').selectOption('');
+  await expect(page.getByTestId('message-row')).toHaveCount(1);
+});

@@ -21,6 +21,11 @@ export function EventTypeSelect({
       onChange={(event) => onChange(event.target.value)}
     >
       <option value="">All event types</option>
+      {/* Filtered by a name not among these (beyond the first 250, or gone since the link was made):
+          without an option of its own, the select read "All event types" while the list was filtered. */}
+      {value && eventTypes && !eventTypes.some((eventType) => eventType.name === value) ? (
+        <option value={value}>{value}</option>
+      ) : null}
       {eventTypes?.map((eventType) => (
         <option key={eventType.id} value={eventType.name}>
           {eventType.name}
