@@ -9,6 +9,7 @@ import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Dialog } from '../ui/dialog';
 import { Field, Input } from '../ui/field';
+import { LoadMore } from '../ui/load-more';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { Table, Td, Th, Tr } from '../ui/table';
@@ -144,18 +145,7 @@ export function AppsList() {
             </tbody>
           </Table>
         )}
-        {apps.hasNextPage ? (
-          <div className="p-3 text-center">
-            <Button
-              size="sm"
-              disabled={apps.isFetchingNextPage}
-              onClick={() => void apps.fetchNextPage()}
-              data-testid="apps-load-more"
-            >
-              {apps.isFetchingNextPage ? 'Loading…' : 'Load more'}
-            </Button>
-          </div>
-        ) : null}
+        <LoadMore pages={apps} testId="apps-load-more" />
       </Card>
       <Dialog open={open} onClose={() => setOpen(false)} title="New app">
         <form onSubmit={submit} className="space-y-3">

@@ -9,8 +9,8 @@ import { TextFilterFields, type TextFilterSpec } from '../filters/text-filter-fi
 import { useUrlFilters } from '../filters/use-url-filters';
 import { formatTime } from '../format';
 import { Badge } from '../ui/badge';
-import { Button } from '../ui/button';
 import { Card } from '../ui/card';
+import { LoadMore } from '../ui/load-more';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { Table, Td, Th, Tr } from '../ui/table';
@@ -131,13 +131,7 @@ export function AuditLog() {
                 ))}
               </tbody>
             </Table>
-            {events.hasNextPage ? (
-              <div className="p-3 text-center">
-                <Button size="sm" disabled={events.isFetchingNextPage} onClick={() => void events.fetchNextPage()}>
-                  Load more
-                </Button>
-              </div>
-            ) : null}
+            <LoadMore pages={events} />
           </>
         )}
       </Card>

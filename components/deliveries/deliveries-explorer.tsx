@@ -19,6 +19,7 @@ import { useUrlFilters } from '../filters/use-url-filters';
 import { countOf, formatCount } from '../format';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
+import { LoadMore } from '../ui/load-more';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { useViewer } from '../shared/viewer';
@@ -222,18 +223,7 @@ export function DeliveriesExplorer() {
                 })
               }
             />
-            {progress ??
-              (deliveries.hasNextPage ? (
-                <div className="p-3 text-center">
-                  <Button
-                    size="sm"
-                    disabled={deliveries.isFetchingNextPage}
-                    onClick={() => void deliveries.fetchNextPage()}
-                  >
-                    {deliveries.isFetchingNextPage ? 'Loading…' : 'Load more'}
-                  </Button>
-                </div>
-              ) : null)}
+            {progress ?? <LoadMore pages={deliveries} />}
           </>
         )}
       </Card>

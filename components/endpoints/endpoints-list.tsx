@@ -11,6 +11,7 @@ import { canChange, useViewer, viewerPaths } from '../shared/viewer';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Dialog } from '../ui/dialog';
+import { LoadMore } from '../ui/load-more';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { Table, Td, Th, Tr } from '../ui/table';
@@ -133,18 +134,7 @@ export function EndpointsList({ appId }: { appId: string }) {
             </tbody>
           </Table>
         )}
-        {endpoints.hasNextPage ? (
-          <div className="p-3 text-center">
-            <Button
-              size="sm"
-              disabled={endpoints.isFetchingNextPage}
-              onClick={() => void endpoints.fetchNextPage()}
-              data-testid="endpoints-load-more"
-            >
-              {endpoints.isFetchingNextPage ? 'Loading…' : 'Load more'}
-            </Button>
-          </div>
-        ) : null}
+        <LoadMore pages={endpoints} testId="endpoints-load-more" />
       </Card>
       <Dialog
         open={creating}

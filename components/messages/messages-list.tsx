@@ -20,8 +20,8 @@ import type { PayloadMatch } from '@/lib/contract/payload-search-params';
 import { useDefaultApp } from '../filters/use-default-app';
 import { useUrlFilters } from '../filters/use-url-filters';
 import { formatTime } from '../format';
-import { Button } from '../ui/button';
 import { Card } from '../ui/card';
+import { LoadMore } from '../ui/load-more';
 import { Field } from '../ui/field';
 import { Badge, type Tone } from '../ui/badge';
 import { PageHeader } from '../ui/page-header';
@@ -207,18 +207,7 @@ export function MessagesList() {
                 ))}
               </tbody>
             </Table>
-            {progress ??
-              (messages.hasNextPage ? (
-                <div className="p-3 text-center">
-                  <Button
-                    size="sm"
-                    disabled={messages.isFetchingNextPage}
-                    onClick={() => void messages.fetchNextPage()}
-                  >
-                    Load more
-                  </Button>
-                </div>
-              ) : null)}
+            {progress ?? <LoadMore pages={messages} />}
           </>
         )}
       </Card>
