@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { e2eEnv } from './support/env';
-import { screenshot, signIn } from './support/helpers';
+import { api, createApp, screenshot, signIn } from './support/helpers';
 
 test('apps, event types and messages pages load, and an app can be created and renamed', async ({ page }) => {
   const env = e2eEnv();
@@ -38,4 +38,22 @@ test('apps, event types and messages pages load, and an app can be created and r
   await page.goto(`${env.baseUrl}/messages?appId=${env.appId}`);
   await expect(page.getByRole('heading', { name: 'Messages' })).toBeVisible();
   await screenshot(page, 'messages');
+});
+
+test('an app with more event types than a page lists every one of them, a page at a time', async ({ page }) => {
+  // 102 event types (the helper's two and 100 more): a page of 100 (EVENT_TYPES_PAGE_SIZE), then the
+  // rest. A single page of 250 used to be all the catalog showed, with nothing said about the rest.
+  const env = e2eEnv();
+  const app = await createApp({ name: 'Many event types' });
+  for (let i = 1; i <= 100; i += 1) {
+    await api('POST', `/apps/${app.appId}/event-types`, { name: `stock.moved.${String(i).padStart(3, '0')}` });
+  }
+  await signIn(page);
+  await page.goto(`${env.baseUrl}/apps/${app.appId}/event-types`);
+  await expect(page.getByTestId('event-type-row')).toHaveCount(100);
+  await page.getByTestId('event-types-load-more').click();
+  await expect(page.getByTestId('event-type-row')).toHaveCount(102);
+  await expect(page.getByTestId('event-types-load-more')).toHaveCount(0);
+  const names = await page.getByTestId('event-type-row').locator('td:first-child').allTextContents();
+  expect(new Set(names.map((name) => name.trim())).size).toBe(102);
 });

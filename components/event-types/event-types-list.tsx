@@ -1,7 +1,7 @@
 'use client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { createEventType, eventTypeKeys, eventTypesQuery, updateEventType } from '@/lib/client/queries/event-types';
+import { createEventType, eventTypeKeys, eventTypePagesQuery, updateEventType } from '@/lib/client/queries/event-types';
 import type { EventType } from '@/lib/contract/schemas/event-types';
 import { GettingStarted } from '../apps/getting-started';
 import { Badge } from '../ui/badge';
@@ -11,11 +11,12 @@ import { Dialog } from '../ui/dialog';
 import { Field, Input, Textarea } from '../ui/field';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
+import { LoadMore } from '../ui/load-more';
 import { Table, Td, Th, Tr } from '../ui/table';
 import { useCan } from '../auth/member-context';
 
 export function EventTypesList({ appId }: { appId: string }) {
-  const eventTypes = useQuery(eventTypesQuery(appId));
+  const eventTypes = useInfiniteQuery(eventTypePagesQuery(appId));
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<EventType | 'new' | null>(null);
   const [showArchived, setShowArchived] = useState(false);
@@ -25,7 +26,8 @@ export function EventTypesList({ appId }: { appId: string }) {
     mutationFn: (type: EventType) => updateEventType(appId, type.name, { archived: !type.archived }),
     onSuccess: refresh,
   });
-  const rows = eventTypes.data?.data.filter((type) => showArchived || !type.archived) ?? [];
+  const rows =
+    eventTypes.data?.pages.flatMap((page) => page.data).filter((type) => showArchived || !type.archived) ?? [];
   return (
     <div>
       <PageHeader
@@ -67,7 +69,7 @@ export function EventTypesList({ appId }: { appId: string }) {
             </thead>
             <tbody>
               {rows.map((type) => (
-                <Tr key={type.id}>
+                <Tr key={type.id} data-testid="event-type-row">
                   <Td className="font-mono text-xs">
                     {type.name} {type.archived ? <Badge>archived</Badge> : null}
                   </Td>
@@ -95,6 +97,7 @@ export function EventTypesList({ appId }: { appId: string }) {
             </tbody>
           </Table>
         )}
+        <LoadMore pages={eventTypes} testId="event-types-load-more" />
       </Card>
       {editing ? (
         <EventTypeDialog

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import type { z } from 'zod';
 import type { Page } from '../../contract/schemas/common';
@@ -11,6 +11,23 @@ export const eventTypeKeys = {
 
 const base = (appId: string) => `/api/v1/apps/${encodeURIComponent(appId)}/event-types`;
 
+// The event types page shows this many at a time, then "Load more" (a single page of 250 was all it
+// showed, with nothing said about the rest).
+export const EVENT_TYPES_PAGE_SIZE = 100;
+
+/** The event types page: the app's catalog, a page at a time. */
+export function eventTypePagesQuery(appId: string) {
+  return infiniteQueryOptions({
+    queryKey: [...eventTypeKeys.forApp(appId), 'pages'] as const,
+    queryFn: ({ signal, pageParam }) =>
+      apiFetch<Page<EventType>>(base(appId), { signal, query: { limit: EVENT_TYPES_PAGE_SIZE, cursor: pageParam } }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    enabled: Boolean(appId),
+  });
+}
+
+/** The first 250 event types of the app, for pickers (filters, the endpoint form, test events). */
 export function eventTypesQuery(appId: string) {
   return queryOptions({
     queryKey: eventTypeKeys.forApp(appId),
