@@ -103,10 +103,9 @@ async function main() {
   console.log(`load average at start ${loadAverage()}`);
   console.log(`PostgreSQL ${server.version} (${server.origin}); ${calls.toLocaleString('en-US')} calls a statement`);
   const samples = new Map<string, Sample[]>();
-  const record = (database: string, variant: string, sample: Sample) => {
-    const key = `${database}\u0000${variant}`;
-    samples.set(key, [...(samples.get(key) ?? []), sample]);
-  };
+  const samplesOf = (database: string, variant: string) => samples.get(`${database}\u0000${variant}`) ?? [];
+  const record = (database: string, variant: string, sample: Sample) =>
+    samples.set(`${database}\u0000${variant}`, [...samplesOf(database, variant), sample]);
   try {
     const currentUrl = await server.create('send_cost');
     const databases = [{ name: 'this checkout', url: currentUrl }];
@@ -129,7 +128,7 @@ async function main() {
     const rows: string[][] = [];
     for (const variant of VARIANTS) {
       for (const database of databases) {
-        const taken = samples.get(`${database.name}\u0000${variant.label}`)!;
+        const taken = samplesOf(database.name, variant.label);
         const micros = taken.map((sample) => sample.microsPerCall);
         rows.push([
           variant.label,
@@ -141,7 +140,7 @@ async function main() {
       }
       if (baselineUrl) {
         const [after, before] = databases.map((database) =>
-          samples.get(`${database.name}\u0000${variant.label}`)!.map((sample) => sample.microsPerCall),
+          samplesOf(database.name, variant.label).map((sample) => sample.microsPerCall),
         );
         const lower = after!.filter((micros, round) => micros < before![round]!).length;
         rows.push([
