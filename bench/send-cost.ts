@@ -44,7 +44,9 @@ async function prepare(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`INSERT INTO hookline.apps (id, name) VALUES ($1, 'send cost') ON CONFLICT DO NOTHING`, [APP_ID]);
+    await client.query(`INSERT INTO hookline.apps (id, name) VALUES ($1, 'send cost') ON CONFLICT DO NOTHING`, [
+      APP_ID,
+    ]);
     await client.query(
       `INSERT INTO hookline.event_types (app_id, name) VALUES ($1, 'bench.e0') ON CONFLICT DO NOTHING`,
       [APP_ID],
@@ -89,7 +91,8 @@ async function main() {
   });
   const calls = Number(values.calls);
   const rounds = Number(values.rounds);
-  if (!Number.isInteger(calls) || calls < 1) throw new Error(`--calls must be a positive integer, got "${values.calls}"`);
+  if (!Number.isInteger(calls) || calls < 1)
+    throw new Error(`--calls must be a positive integer, got "${values.calls}"`);
   if (!Number.isInteger(rounds) || rounds < 1) {
     throw new Error(`--rounds must be a positive integer, got "${values.rounds}"`);
   }
