@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
+import { cursorPages } from './cursor-pages';
 import { LIVE_REFRESH_MS } from './refresh';
 import type { z } from 'zod';
 import type { App, createAppBody, updateAppBody } from '../../contract/schemas/apps';
@@ -35,8 +36,7 @@ export function appPagesQuery() {
         signal,
         query: { limit: APPS_PAGE_SIZE, summary: 'true', cursor: pageParam },
       }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    ...cursorPages,
     refetchInterval: LIVE_REFRESH_MS,
   });
 }

@@ -1,6 +1,7 @@
 // TanStack Query factory for the audit log page (GET /api/v1/audit-events).
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
+import { cursorPages } from './cursor-pages';
 import { LIVE_REFRESH_MS } from './refresh';
 import type { Page } from '../../contract/schemas/common';
 import type { AuditEvent } from '../../contract/schemas/audit-events';
@@ -26,8 +27,7 @@ export function auditEventsQuery(filter: AuditEventFilter) {
         signal,
         query: { ...filter, limit: 50, cursor: pageParam },
       }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    ...cursorPages,
     refetchInterval: LIVE_REFRESH_MS,
   });
 }

@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiFetch, type QueryValue } from '../api-client';
+import { cursorPages } from './cursor-pages';
 import { LIVE_REFRESH_MS } from './refresh';
 import { rangeToWindow, type TimeRange } from './time-range';
 import type { ReplayResult } from '../../contract/schemas/common';
@@ -71,8 +72,7 @@ export function deliveriesQuery(filter: DeliveryFilter, pageSize = 50) {
           cursor: pageParam,
         },
       }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    ...cursorPages,
     enabled: Boolean(filter.appId),
     // A live refresh would run every page's search again: a search refreshes when asked to.
     refetchInterval: isDeliverySearch(filter) ? false : LIVE_REFRESH_MS,

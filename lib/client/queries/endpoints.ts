@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
+import { cursorPages } from './cursor-pages';
 import { LIVE_REFRESH_MS } from './refresh';
 import type { z } from 'zod';
 import type { Page } from '../../contract/schemas/common';
@@ -37,8 +38,7 @@ export function endpointPagesQuery(appId: string) {
     queryKey: [...endpointKeys.forApp(appId), 'pages'] as const,
     queryFn: ({ signal, pageParam }) =>
       apiFetch<Page<Endpoint>>(base(appId), { signal, query: { limit: ENDPOINTS_PAGE_SIZE, cursor: pageParam } }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    ...cursorPages,
     enabled: Boolean(appId),
     refetchInterval: LIVE_REFRESH_MS,
   });

@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
+import { cursorPages } from './cursor-pages';
 import type { z } from 'zod';
 import type { Page } from '../../contract/schemas/common';
 import type { createEventTypeBody, EventType, updateEventTypeBody } from '../../contract/schemas/event-types';
@@ -21,8 +22,7 @@ export function eventTypePagesQuery(appId: string) {
     queryKey: [...eventTypeKeys.forApp(appId), 'pages'] as const,
     queryFn: ({ signal, pageParam }) =>
       apiFetch<Page<EventType>>(base(appId), { signal, query: { limit: EVENT_TYPES_PAGE_SIZE, cursor: pageParam } }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    ...cursorPages,
     enabled: Boolean(appId),
   });
 }

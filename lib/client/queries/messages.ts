@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
+import { cursorPages } from './cursor-pages';
 import { LIVE_REFRESH_MS } from './refresh';
 import { rangeToWindow, type TimeRange } from './time-range';
 import type { z } from 'zod';
@@ -65,8 +66,7 @@ export function messagesQuery(filter: MessageFilter) {
           cursor: pageParam,
         },
       }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    ...cursorPages,
     enabled: Boolean(filter.appId),
     // A live refresh would run every page's search again: a search refreshes when asked to.
     refetchInterval: isMessageSearch(filter) ? false : LIVE_REFRESH_MS,
