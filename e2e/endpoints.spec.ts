@@ -78,3 +78,48 @@ test('an app with more endpoints than a page lists every one, and the explorer n
   await expect(page.getByLabel('Endpoint')).toHaveValue(app.endpointId);
   await expect(page.getByLabel('Endpoint').locator('option:checked')).toHaveText(app.endpointUrl);
 });
+
+test('an app with more event types than a page: the endpoint form and the test event reach every one', async ({
+  page,
+}) => {
+  const env = e2eEnv();
+  // 260 event types: pages of 100 (EVENT_TYPES_PAGE_SIZE), and 10 older than the first 250, which was
+  // all the form and the test-event dialog offered (a subscription to one of them was invisible).
+  const names = Array.from({ length: 260 }, (_, i) => `bulk.type-${String(i + 1).padStart(3, '0')}`);
+  const app = await createApp({ name: 'Many event types', eventTypes: names });
+  await api('PATCH', `/apps/${app.appId}/endpoints/${app.endpointId}`, { eventTypes: ['bulk.type-001'] });
+  await signIn(page);
+  await page.goto(`${env.baseUrl}/apps/${app.appId}/endpoints/${app.endpointId}`);
+
+  await page.getByRole('button', { name: 'Edit' }).click();
+  const checklist = page.getByTestId('event-type-checklist');
+  // The subscription beyond the pages loaded is shown, checked, ahead of the newest 100.
+  await expect(checklist.getByLabel('bulk.type-001')).toBeChecked();
+  await expect(checklist.getByRole('checkbox')).toHaveCount(101);
+  await checklist.getByTestId('event-types-load-more').click();
+  await expect(checklist.getByRole('checkbox')).toHaveCount(201);
+  // A name beyond the first 250, found by typing.
+  await page.getByLabel('Filter event types').fill('type-002');
+  await expect(checklist.getByLabel('bulk.type-002')).toBeVisible();
+  await checklist.getByLabel('bulk.type-002').check();
+  await page.getByLabel('Filter event types').fill('no-such-type');
+  await expect(checklist).toContainText("No event type's name contains “no-such-type”.");
+  // What is checked stays shown (and saved) whatever the filter.
+  await expect(checklist.getByLabel('bulk.type-002')).toBeChecked();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  const saved = await api<{ eventTypes: string[] }>('GET', `/apps/${app.appId}/endpoints/${app.endpointId}`);
+  expect(saved.eventTypes.sort()).toEqual(['bulk.type-001', 'bulk.type-002']);
+
+  // The test event: an event type beyond the first 250, offered once its name is typed.
+  await page.getByRole('button', { name: 'Send test event' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Event type').fill('type-003');
+  await expect(page.getByTestId('test-event-types').locator('option[value="bulk.type-003"]')).toHaveCount(1);
+  await dialog.getByLabel('Event type').fill('bulk.type-003');
+  await dialog.getByRole('button', { name: 'Send' }).click();
+  await expect(dialog).toContainText('Sent message');
+  const messageId = (await dialog.locator('span.font-mono').textContent())!;
+  const message = await api<{ eventType: string }>('GET', `/apps/${app.appId}/messages/${messageId}`);
+  expect(message.eventType).toBe('bulk.type-003');
+});

@@ -1,12 +1,11 @@
 'use client';
-import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { eventTypesQuery } from '@/lib/client/queries/event-types';
 import type { EndpointInput } from '@/lib/client/queries/endpoints';
 import type { Endpoint } from '@/lib/contract/schemas/endpoints';
 import { Button } from '../ui/button';
 import { Field, Input, Textarea } from '../ui/field';
 import { InlineError } from '../ui/states';
+import { EventTypeChecklist } from './event-type-checklist';
 
 function headersToText(headers: Record<string, string> | undefined): string {
   return Object.entries(headers ?? {})
@@ -43,7 +42,6 @@ export function EndpointForm({
   onSubmit: (input: EndpointInput & { url: string }) => void;
   onCancel: () => void;
 }) {
-  const eventTypes = useQuery(eventTypesQuery(appId));
   const [url, setUrl] = useState(endpoint?.url ?? '');
   const [description, setDescription] = useState(endpoint?.description ?? '');
   const [selectedTypes, setSelectedTypes] = useState<string[]>(endpoint?.eventTypes ?? []);
@@ -86,7 +84,6 @@ export function EndpointForm({
     endpoint && endpoint.retryPolicy.timeoutFrom !== 'endpoint'
       ? `${endpoint.retryPolicy.timeoutFrom}'s: ${endpoint.retryPolicy.timeoutMs} ms`
       : "app's default";
-  const activeTypes = eventTypes.data?.data.filter((type) => !type.archived) ?? [];
   return (
     <form onSubmit={submit} className="space-y-3">
       <Field label="URL">
@@ -102,35 +99,7 @@ export function EndpointForm({
       <Field label="Description">
         <Input name="description" value={description} onChange={(e) => setDescription(e.target.value)} />
       </Field>
-      <fieldset>
-        <legend className="text-xs font-medium text-zinc-700">Event types (none checked = every event type)</legend>
-        <div className="mt-1 flex max-h-32 flex-wrap gap-x-4 gap-y-1 overflow-y-auto">
-          {/* Only a loaded, empty list means "none": while loading (or after a failed load) it says so. */}
-          {eventTypes.isPending ? (
-            <span className="text-xs text-zinc-500">Loading event types…</span>
-          ) : eventTypes.isError ? (
-            <span className="text-xs text-red-700">
-              Could not load the event types; the endpoint can still receive every type.
-            </span>
-          ) : activeTypes.length === 0 ? (
-            <span className="text-xs text-zinc-500">This app has no event types yet.</span>
-          ) : null}
-          {activeTypes.map((type) => (
-            <label key={type.id} className="flex items-center gap-1.5 font-mono text-xs">
-              <input
-                type="checkbox"
-                checked={selectedTypes.includes(type.name)}
-                onChange={(e) =>
-                  setSelectedTypes((current) =>
-                    e.target.checked ? [...current, type.name] : current.filter((name) => name !== type.name),
-                  )
-                }
-              />
-              {type.name}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <EventTypeChecklist appId={appId} selected={selectedTypes} onChange={setSelectedTypes} />
       <div className="grid grid-cols-2 gap-3">
         <Field label="Max concurrent requests">
           <Input type="number" min={1} value={maxConcurrency} onChange={(e) => setMaxConcurrency(e.target.value)} />

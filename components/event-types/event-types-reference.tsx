@@ -1,19 +1,20 @@
 'use client';
-import { useQuery } from '@tanstack/react-query';
-import { eventTypesQuery } from '@/lib/client/queries/event-types';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { liveEventTypePagesQuery } from '@/lib/client/queries/event-types';
 import { Card, CardHeader } from '../ui/card';
+import { LoadMore } from '../ui/load-more';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { TextBlock } from '../ui/text-block';
 
 /** The app's live event types as a reference for whoever receives them (the customer portal's page):
- * each one's description, example payload and JSON Schema; nothing to change. The operator's list,
- * which edits them, is event-types-list.tsx. */
+ * each one's description, example payload and JSON Schema, 100 at a time; nothing to change. The
+ * operator's list, which edits them, is event-types-list.tsx. */
 export function EventTypesReference({ appId }: { appId: string }) {
-  const eventTypes = useQuery(eventTypesQuery(appId));
+  const eventTypes = useInfiniteQuery(liveEventTypePagesQuery(appId));
   if (eventTypes.isPending) return <Loading label="Loading event types…" />;
   if (eventTypes.isError) return <ErrorState error={eventTypes.error} retry={() => void eventTypes.refetch()} />;
-  const live = eventTypes.data.data.filter((eventType) => !eventType.archived);
+  const live = eventTypes.data.pages.flatMap((page) => page.data);
   return (
     <div>
       <PageHeader
@@ -52,6 +53,7 @@ export function EventTypesReference({ appId }: { appId: string }) {
               </div>
             </Card>
           ))}
+          <LoadMore pages={eventTypes} testId="event-types-reference-load-more" />
         </div>
       )}
     </div>

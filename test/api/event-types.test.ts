@@ -94,6 +94,28 @@ describe('GET /apps/{appId}/event-types[/{name}]', () => {
     );
   });
 
+  it('lists only the names containing ?name=, in any case, with _ and % taken literally', async () => {
+    const app = await createApp(ctx.db.pool, 'name filter');
+    for (const name of ['invoice.paid', 'Invoice.Voided', 'order_paid', 'orderXpaid', 'user.created'])
+      await createEventType(ctx.db.pool, app, name);
+    const names = async (name: string) =>
+      (await call('GET', `/v1/apps/${app}/event-types`, { key: ctx.adminKey, query: { name } })).body.data
+        .map((type: { name: string }) => type.name)
+        .sort();
+    expect(await names('invoice')).toEqual(['Invoice.Voided', 'invoice.paid']);
+    expect(await names('PAID')).toEqual(['invoice.paid', 'orderXpaid', 'order_paid']);
+    expect(await names('r_p')).toEqual(['order_paid']);
+    expect(await names('%')).toEqual([]);
+    // The other app of this file has a user.created too: only this app's is listed.
+    expect(await names('user')).toEqual(['user.created']);
+    expectError(
+      await call('GET', `/v1/apps/${app}/event-types`, { key: ctx.adminKey, query: { name: 'a'.repeat(129) } }),
+      400,
+      'invalid_query',
+      'name',
+    );
+  });
+
   it('gets one event type by name, and answers 404 for an unknown name or app', async () => {
     await createEventType(ctx.db.pool, appId, 'order.shipped');
     const response = await call('GET', `/v1/apps/${appId}/event-types/order.shipped`, { key: ctx.adminKey });

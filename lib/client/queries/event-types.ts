@@ -27,7 +27,25 @@ export function eventTypePagesQuery(appId: string) {
   });
 }
 
-/** The first 250 event types of the app, for pickers (filters, the endpoint form, test events). */
+/**
+ * The app's live event types whose name contains `name` (every live one without it), a page at a
+ * time: what can be subscribed to or sent, for an app with any number of them (the endpoint form, the
+ * test-event dialog, the portal's reference), where a first page of 250 left the rest unreachable.
+ */
+export function liveEventTypePagesQuery(appId: string, name = '') {
+  return infiniteQueryOptions({
+    queryKey: [...eventTypeKeys.forApp(appId), 'live', name] as const,
+    queryFn: ({ signal, pageParam }) =>
+      apiFetch<Page<EventType>>(base(appId), {
+        signal,
+        query: { limit: EVENT_TYPES_PAGE_SIZE, includeArchived: 'false', name, cursor: pageParam },
+      }),
+    ...cursorPages,
+    enabled: Boolean(appId),
+  });
+}
+
+/** The first 250 event types of the app, for the list filters' pickers (which name a value beyond them). */
 export function eventTypesQuery(appId: string) {
   return queryOptions({
     queryKey: eventTypeKeys.forApp(appId),

@@ -33,4 +33,10 @@ export const updateEventTypeBody = z.strictObject({
 
 export const listEventTypesQuery = z.object({
   includeArchived: z.enum(['true', 'false']).optional().describe('Archived event types are listed too (default true)'),
+  name: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe('Only event types whose name contains this text, in any case (a picker finds one among thousands)'),
 });
