@@ -10,11 +10,12 @@ import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Dialog } from '../ui/dialog';
-import { Field, Input, Select } from '../ui/field';
+import { Field, Input } from '../ui/field';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { Table, Td, Th, Tr } from '../ui/table';
 import { useCan } from '../auth/member-context';
+import { AppSelect } from '../filters/app-select';
 
 export function ApiKeysList() {
   const keys = useQuery(apiKeysQuery());
@@ -110,7 +111,6 @@ export function ApiKeysList() {
 }
 
 function CreateKeyDialog({ onClose, onDone }: { onClose: () => void; onDone: () => Promise<unknown> }) {
-  const apps = useQuery(appsQuery());
   const [name, setName] = useState('');
   const [appId, setAppId] = useState('');
   const create = useMutation({
@@ -148,14 +148,14 @@ function CreateKeyDialog({ onClose, onDone }: { onClose: () => void; onDone: () 
             />
           </Field>
           <Field label="Scope">
-            <Select value={appId} onChange={(e) => setAppId(e.target.value)}>
-              <option value="">All apps (deployment-wide)</option>
-              {apps.data?.data.map((app) => (
-                <option key={app.id} value={app.id}>
-                  Only {app.name}
-                </option>
-              ))}
-            </Select>
+            <AppSelect
+              allowAll
+              allLabel="All apps (deployment-wide)"
+              label="Scope"
+              className="w-full"
+              value={appId || undefined}
+              onChange={(chosen) => setAppId(chosen ?? '')}
+            />
           </Field>
           <InlineError error={create.error} />
           <div className="flex justify-end gap-2">

@@ -1,43 +1,67 @@
 'use client';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useDeferredValue, useState } from 'react';
 import { appQuery, appsQuery } from '@/lib/client/queries/apps';
-import { Select } from '../ui/field';
+import { Input, Select } from '../ui/field';
 
 /**
- * The app a page is filtered by. Its options are the first 250 apps (appsQuery); an app chosen
- * elsewhere (the apps page lists every one, a link carries its id) may be beyond them, and is then
- * named by its own read: without an option of its own, the select showed "All apps" while the page
- * was filtered by that app.
+ * An app to filter a page by, or to hold a member or an API key to. Its options are the first 250 apps
+ * (appsQuery); with more than that (an app per customer), a search box beside it narrows them to the
+ * names and ids containing what is typed, so every app can be chosen. An app chosen elsewhere (a link
+ * carries its id) and not among the options is named by its own read: without an option of its own,
+ * the select showed "All apps" while the page was filtered by that app.
  */
 export function AppSelect({
   value,
   onChange,
   allowAll = false,
+  allLabel = 'All apps',
+  label = 'App',
+  disabled = false,
   className,
 }: {
   value: string | undefined;
   onChange: (appId: string | undefined) => void;
   allowAll?: boolean;
+  /** The option for no app, when allowAll. */
+  allLabel?: string;
+  /** The select's accessible name. */
+  label?: string;
+  disabled?: boolean;
   className?: string;
 }) {
-  const apps = useQuery(appsQuery());
+  const [search, setSearch] = useState('');
+  const typed = useDeferredValue(search.trim());
+  const apps = useQuery({ ...appsQuery(typed), placeholderData: keepPreviousData });
   const unlisted = value !== undefined && apps.isSuccess && !apps.data.data.some((app) => app.id === value);
   const chosen = useQuery({ ...appQuery(value ?? ''), enabled: unlisted });
   return (
-    <Select
-      aria-label="App"
-      className={className ?? 'w-48'}
-      value={value ?? ''}
-      onChange={(event) => onChange(event.target.value || undefined)}
-      disabled={apps.isPending}
-    >
-      {allowAll ? <option value="">All apps</option> : <option value="">Choose an app…</option>}
-      {unlisted ? <option value={value}>{chosen.data?.name ?? value}</option> : null}
-      {apps.data?.data.map((app) => (
-        <option key={app.id} value={app.id}>
-          {app.name}
-        </option>
-      ))}
-    </Select>
+    <span className="inline-flex items-center gap-1">
+      <Select
+        aria-label={label}
+        className={className ?? 'w-48'}
+        value={value ?? ''}
+        onChange={(event) => onChange(event.target.value || undefined)}
+        disabled={disabled || apps.isPending}
+      >
+        {allowAll ? <option value="">{allLabel}</option> : <option value="">Choose an app…</option>}
+        {unlisted ? <option value={value}>{chosen.data?.name ?? value}</option> : null}
+        {apps.data?.data.map((app) => (
+          <option key={app.id} value={app.id}>
+            {app.name}
+          </option>
+        ))}
+      </Select>
+      {search !== '' || apps.data?.nextCursor ? (
+        <Input
+          type="search"
+          aria-label="Find an app"
+          placeholder="Find app…"
+          className="w-32"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
+      ) : null}
+    </span>
   );
 }

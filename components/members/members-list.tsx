@@ -23,6 +23,7 @@ import { Field, Input, Select } from '../ui/field';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { Table, Td, Th, Tr } from '../ui/table';
+import { AppSelect } from '../filters/app-select';
 
 const ROLE_HINT: Record<Role, string> = {
   owner: 'members and settings, and everything an admin does',
@@ -105,21 +106,13 @@ export function MembersList({ currentUserId }: { currentUserId: string }) {
                       // Several apps are set through the API (PATCH /members/{id} {appIds}); shown here.
                       member.appIds.map((id) => <Badge key={id}>{appName(id)}</Badge>)
                     ) : (
-                      <Select
-                        aria-label={`Apps of ${member.email}`}
-                        value={member.appIds[0] ?? ''}
+                      <AppSelect
+                        allowAll
+                        label={`Apps of ${member.email}`}
+                        value={member.appIds[0]}
                         disabled={changeRole.isPending}
-                        onChange={(event) =>
-                          changeRole.mutate({ id: member.id, appIds: event.target.value ? [event.target.value] : [] })
-                        }
-                      >
-                        <option value="">All apps</option>
-                        {(apps.data?.data ?? []).map((app) => (
-                          <option key={app.id} value={app.id}>
-                            {app.name}
-                          </option>
-                        ))}
-                      </Select>
+                        onChange={(appId) => changeRole.mutate({ id: member.id, appIds: appId ? [appId] : [] })}
+                      />
                     )}
                   </Td>
                   <Td className="text-xs text-zinc-500">{member.totpEnabled ? 'on' : 'off'}</Td>
@@ -176,7 +169,6 @@ export function MembersList({ currentUserId }: { currentUserId: string }) {
       </dl>
       {inviting ? (
         <InviteDialog
-          apps={apps.data?.data ?? []}
           onClose={() => {
             setInviting(false);
             void refresh();
@@ -201,7 +193,7 @@ export function MembersList({ currentUserId }: { currentUserId: string }) {
   );
 }
 
-function InviteDialog({ apps, onClose }: { apps: { id: string; name: string }[]; onClose: () => void }) {
+function InviteDialog({ onClose }: { onClose: () => void }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
   const [appId, setAppId] = useState('');
@@ -244,14 +236,13 @@ function InviteDialog({ apps, onClose }: { apps: { id: string; name: string }[];
             </Select>
           </Field>
           <Field label="Apps" hint="Limit to one app, or leave it on every app">
-            <Select value={appId} onChange={(event) => setAppId(event.target.value)}>
-              <option value="">All apps</option>
-              {apps.map((app) => (
-                <option key={app.id} value={app.id}>
-                  {app.name}
-                </option>
-              ))}
-            </Select>
+            <AppSelect
+              allowAll
+              label="Apps"
+              className="w-full"
+              value={appId || undefined}
+              onChange={(chosen) => setAppId(chosen ?? '')}
+            />
           </Field>
           <InlineError error={create.error} />
           <div className="flex justify-end gap-2">

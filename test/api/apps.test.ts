@@ -74,6 +74,31 @@ describe('GET /apps and /apps/{appId}', () => {
     expect(one.body).toMatchObject({ id: first, name: 'first' });
   });
 
+  it('lists only the apps whose name or id contains ?search=, in any case, within what the key sees', async () => {
+    const quokka = await createApp(ctx.db.pool, 'Quokka Corp');
+    const quokkaEu = await createApp(ctx.db.pool, 'quokka_eu');
+    const other = await createApp(ctx.db.pool, 'Wombatech');
+    await ctx.db.pool.query(`INSERT INTO hookline.apps (id, name) VALUES ('app_customer_QUOKKA-42', 'Customer 42')`);
+    const ids = async (search: string, key = ctx.adminKey) =>
+      (await call('GET', '/v1/apps', { key, query: { search, limit: 250 } })).body.data
+        .map((app: { id: string }) => app.id)
+        .sort();
+    expect(await ids('QUOKKA')).toEqual([quokka, quokkaEu, 'app_customer_QUOKKA-42'].sort());
+    expect(await ids('a_e')).toEqual([quokkaEu]);
+    expect(await ids('%')).toEqual([]);
+    expect(await ids('wombatech')).toEqual([other]);
+    // A key held to one app finds nothing else, whatever it searches for.
+    const limited = await appLimitedKey(other);
+    expect(await ids('quokka', limited)).toEqual([]);
+    expect(await ids('WOMBAT', limited)).toEqual([other]);
+    expectError(
+      await call('GET', '/v1/apps', { key: ctx.adminKey, query: { search: 'a'.repeat(201) } }),
+      400,
+      'invalid_query',
+      'search',
+    );
+  });
+
   it('answers 404 for an unknown app', async () => {
     expectError(await call('GET', '/v1/apps/app_unknown', { key: ctx.adminKey }), 404, 'not_found');
   });

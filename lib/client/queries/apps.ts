@@ -12,13 +12,14 @@ export const appKeys = {
   detail: (appId: string) => [...appKeys.all, 'detail', appId] as const,
 };
 
-// The first 250 apps (the API's page-size ceiling), for pickers. A deployment with more apps pages
-// through all of them on /apps (appPagesQuery), and a picker names a chosen app beyond these by its own
+// The first 250 apps (the API's page-size ceiling) whose name or id contains `search` (every app
+// without it), for pickers. A deployment with more apps (an app per customer) pages through all of them
+// on /apps (appPagesQuery); a picker finds one beyond these by typing, and names a chosen one by its own
 // read (components/filters/app-select.tsx).
-export function appsQuery() {
+export function appsQuery(search = '') {
   return queryOptions({
-    queryKey: appKeys.list(),
-    queryFn: ({ signal }) => apiFetch<Page<App>>('/api/v1/apps', { signal, query: { limit: 250 } }),
+    queryKey: [...appKeys.list(), 'picker', search] as const,
+    queryFn: ({ signal }) => apiFetch<Page<App>>('/api/v1/apps', { signal, query: { limit: 250, search } }),
     staleTime: 30_000,
   });
 }

@@ -55,6 +55,12 @@ export const listAppsQuery = pageQuery.extend({
     .optional()
     .transform((value) => value === 'true')
     .describe("Add each app's endpoint count, 24 h success rate and queued deliveries"),
+  search: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Only apps whose name or id contains this text, in any case (a picker finds one among thousands)'),
 });
 
 const appName = z.string().trim().min(1).max(200);
