@@ -50,7 +50,7 @@ test('create an endpoint, send it a test event, rotate its secret', async ({ pag
   await screenshot(page, 'endpoint');
 });
 
-test('an app with more endpoints than a page lists every one, and the explorer names one beyond its first 250', async ({
+test('an app with more endpoints than a page lists every one, and the explorer names and finds one beyond its first 250', async ({
   page,
 }) => {
   const env = e2eEnv();
@@ -75,8 +75,15 @@ test('an app with more endpoints than a page lists every one, and the explorer n
   // The first endpoint, the oldest, is not among the 250 newest the explorer's picker lists; filtered by
   // it, the picker still says which endpoint (it read "All endpoints").
   await page.goto(`${env.baseUrl}/deliveries?appId=${app.appId}&endpointId=${app.endpointId}`);
-  await expect(page.getByLabel('Endpoint')).toHaveValue(app.endpointId);
-  await expect(page.getByLabel('Endpoint').locator('option:checked')).toHaveText(app.endpointUrl);
+  const picker = page.getByLabel('Endpoint', { exact: true });
+  await expect(picker).toHaveValue(app.endpointId);
+  await expect(picker.locator('option:checked')).toHaveText(app.endpointUrl);
+  // ...and finds it by typing, once it is no longer the filter.
+  await picker.selectOption('');
+  await expect(picker.locator(`option[value="${app.endpointId}"]`)).toHaveCount(0);
+  await page.getByLabel('Find an endpoint').fill(app.endpointUrl);
+  await picker.selectOption(app.endpointId);
+  await expect(page).toHaveURL(new RegExp(`endpointId=${app.endpointId}`));
 });
 
 test('an app with more event types than a page: the endpoint form and the test event reach every one', async ({
@@ -122,4 +129,13 @@ test('an app with more event types than a page: the endpoint form and the test e
   const messageId = (await dialog.locator('span.font-mono').textContent())!;
   const message = await api<{ eventType: string }>('GET', `/apps/${app.appId}/messages/${messageId}`);
   expect(message.eventType).toBe('bulk.type-003');
+
+  // The messages page's filter finds that type by typing: the first 250 it lists end at bulk.type-011.
+  await page.goto(`${env.baseUrl}/messages?appId=${app.appId}`);
+  const picker = page.getByLabel('Event type', { exact: true });
+  await expect(picker.locator('option[value="bulk.type-003"]')).toHaveCount(0);
+  await page.getByLabel('Find an event type').fill('type-003');
+  await picker.selectOption('bulk.type-003');
+  await expect(page).toHaveURL(/eventType=bulk\.type-003/);
+  await expect(page.getByTestId('message-row')).toHaveCount(1);
 });

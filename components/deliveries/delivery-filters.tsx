@@ -1,7 +1,4 @@
 'use client';
-import { useQuery } from '@tanstack/react-query';
-import { endpointsQuery } from '@/lib/client/queries/endpoints';
-import { eventTypesQuery } from '@/lib/client/queries/event-types';
 import type { TimeRange } from '@/lib/client/queries/time-range';
 import { DELIVERY_STATE_INFO, DELIVERY_STATES } from '@/lib/domain/deliveries/delivery-states';
 import { AppSelect } from '../filters/app-select';
@@ -65,8 +62,6 @@ export function DeliveryFilters({
 }) {
   // The customer portal has one app, its session's: no app to choose.
   const operator = useViewer().kind === 'operator';
-  const endpoints = useQuery(endpointsQuery(params.appId ?? ''));
-  const eventTypes = useQuery(eventTypesQuery(params.appId ?? ''));
   const active = activeFilterNames(params);
   return (
     <FilterPanel active={active.length}>
@@ -86,14 +81,13 @@ export function DeliveryFilters({
             <EndpointSelect
               ariaLabel="Endpoint"
               appId={params.appId}
-              endpoints={endpoints.data?.data}
               value={params.endpointId}
               onChange={(endpointId) => setFilter({ endpointId })}
             />
           </Field>
           <Field label="Event type">
             <EventTypeSelect
-              eventTypes={eventTypes.data?.data}
+              appId={params.appId}
               value={params.eventType}
               onChange={(eventType) => setFilter({ eventType })}
             />

@@ -6,7 +6,7 @@ import {
   type DeliveryFilter,
   type replayMatchingDeliveries,
 } from '@/lib/client/queries/deliveries';
-import { endpointsQuery } from '@/lib/client/queries/endpoints';
+import { endpointQuery } from '@/lib/client/queries/endpoints';
 import { TIME_RANGES } from '@/lib/client/queries/time-range';
 import type { Job } from '@/lib/contract/schemas/jobs';
 import { describeStates, expandStateFilter } from '@/lib/domain/deliveries/delivery-states';
@@ -56,8 +56,12 @@ export function ReplayMatchingDialog({
   replay: UseMutationResult<Awaited<ReturnType<typeof replayMatchingDeliveries>>, Error, void>;
   onFinished: (job: Job) => void;
 }) {
-  const endpoints = useQuery(endpointsQuery(filter.appId));
-  const endpointUrl = endpoints.data?.data.find((endpoint) => endpoint.id === filter.endpointId)?.url;
+  // The filter's endpoint by its own read: it may be beyond the first 250 a picker lists.
+  const endpoint = useQuery({
+    ...endpointQuery(filter.appId, filter.endpointId ?? ''),
+    enabled: Boolean(filter.appId && filter.endpointId),
+  });
+  const endpointUrl = endpoint.data?.url;
   const replaySet = describeStates(expandStateFilter(replayFilter(filter).state));
   const replayJob = replay.data?.job;
   return (

@@ -1,8 +1,8 @@
 'use client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useState } from 'react';
 import { appQuery, appsQuery } from '@/lib/client/queries/apps';
-import { Input, Select } from '../ui/field';
+import { Select } from '../ui/field';
+import { useFindBox } from './find-box';
 
 /**
  * An app to filter a page by, or to hold a member or an API key to. Its options are the first 250 apps
@@ -30,9 +30,8 @@ export function AppSelect({
   disabled?: boolean;
   className?: string;
 }) {
-  const [search, setSearch] = useState('');
-  const typed = useDeferredValue(search.trim());
-  const apps = useQuery({ ...appsQuery(typed), placeholderData: keepPreviousData });
+  const find = useFindBox('Find an app');
+  const apps = useQuery({ ...appsQuery(find.typed), placeholderData: keepPreviousData });
   const unlisted = value !== undefined && apps.isSuccess && !apps.data.data.some((app) => app.id === value);
   const chosen = useQuery({ ...appQuery(value ?? ''), enabled: unlisted });
   return (
@@ -52,16 +51,7 @@ export function AppSelect({
           </option>
         ))}
       </Select>
-      {search !== '' || apps.data?.nextCursor ? (
-        <Input
-          type="search"
-          aria-label="Find an app"
-          placeholder="Find app…"
-          className="w-32"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-        />
-      ) : null}
+      {find.box(Boolean(apps.data?.nextCursor))}
     </span>
   );
 }

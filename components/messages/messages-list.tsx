@@ -1,8 +1,7 @@
 'use client';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useMemo } from 'react';
-import { eventTypesQuery } from '@/lib/client/queries/event-types';
 import { isMessageSearch, messagesQuery, type MessageFilter } from '@/lib/client/queries/messages';
 import type { MessageOutcome } from '@/lib/contract/schemas/messages';
 import { isTimeRange } from '@/lib/client/queries/time-range';
@@ -109,7 +108,6 @@ export function MessagesList() {
     [params],
   );
   const messages = useInfiniteQuery(messagesQuery(filter));
-  const eventTypes = useQuery(eventTypesQuery(filter.appId));
   const rows = messages.data?.pages.flatMap((page) => page.data) ?? [];
   const searching = isMessageSearch(filter);
   const progress = searching ? (
@@ -134,7 +132,7 @@ export function MessagesList() {
             <AppSelect value={params.appId} onChange={(appId) => setParams({ appId, eventType: undefined })} />
             <EventTypeSelect
               className="w-48"
-              eventTypes={eventTypes.data?.data}
+              appId={filter.appId}
               value={params.eventType}
               onChange={(eventType) => setParams({ eventType })}
             />

@@ -275,6 +275,28 @@ describe('GET /apps/{appId}/endpoints[/{endpointId}]', () => {
   });
 });
 
+describe('GET /apps/{appId}/endpoints?search=', () => {
+  it("lists only the app's endpoints whose URL, description or id contains it, in any case", async () => {
+    const app = await createApp(ctx.db.pool, 'endpoint search');
+    const billing = await createEndpoint(ctx.db.pool, app, 'https://billing.example.com/hooks');
+    const described = await createEndpoint(ctx.db.pool, app, 'https://a.example.com/x');
+    await ctx.db.pool.query(`UPDATE hookline.endpoints SET description = 'Customer 42_eu' WHERE id = $1`, [
+      described.id,
+    ]);
+    await createEndpoint(ctx.db.pool, app, 'https://other.example.com/hooks');
+    const elsewhere = await createApp(ctx.db.pool, 'endpoint search, another app');
+    await createEndpoint(ctx.db.pool, elsewhere, 'https://billing.example.com/other-app');
+    const ids = async (search: string) =>
+      (await call('GET', `/v1/apps/${app}/endpoints`, { key: ctx.adminKey, query: { search } })).body.data
+        .map((endpoint: { id: string }) => endpoint.id)
+        .sort();
+    expect(await ids('BILLING')).toEqual([billing.id]);
+    expect(await ids('2_e')).toEqual([described.id]);
+    expect(await ids('%')).toEqual([]);
+    expect(await ids(billing.id.slice(-8))).toEqual([billing.id]);
+  });
+});
+
 describe('PATCH /apps/{appId}/endpoints/{endpointId}', () => {
   it('changes only the given fields', async () => {
     const { id } = await createEndpoint(ctx.db.pool, appId, 'https://example.com/before');

@@ -44,11 +44,12 @@ export function endpointPagesQuery(appId: string) {
   });
 }
 
-/** The first 250 endpoints of the app, for pickers (filters, jobs, getting started). */
-export function endpointsQuery(appId: string) {
+/** The first 250 endpoints of the app whose URL, description or id contains `search` (all without it),
+ * for pickers (filters, jobs, getting started). */
+export function endpointsQuery(appId: string, search = '') {
   return queryOptions({
-    queryKey: endpointKeys.list(appId),
-    queryFn: ({ signal }) => apiFetch<Page<Endpoint>>(base(appId), { signal, query: { limit: 250 } }),
+    queryKey: [...endpointKeys.list(appId), 'picker', search] as const,
+    queryFn: ({ signal }) => apiFetch<Page<Endpoint>>(base(appId), { signal, query: { limit: 250, search } }),
     enabled: Boolean(appId),
     refetchInterval: LIVE_REFRESH_MS,
   });

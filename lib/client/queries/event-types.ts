@@ -45,11 +45,12 @@ export function liveEventTypePagesQuery(appId: string, name = '') {
   });
 }
 
-/** The first 250 event types of the app, for the list filters' pickers (which name a value beyond them). */
-export function eventTypesQuery(appId: string) {
+/** The first 250 event types of the app whose name contains `name` (all without it), archived ones
+ * too, for the list filters' pickers (old messages keep a type archived since). */
+export function eventTypesQuery(appId: string, name = '') {
   return queryOptions({
-    queryKey: eventTypeKeys.forApp(appId),
-    queryFn: ({ signal }) => apiFetch<Page<EventType>>(base(appId), { signal, query: { limit: 250 } }),
+    queryKey: [...eventTypeKeys.forApp(appId), 'picker', name] as const,
+    queryFn: ({ signal }) => apiFetch<Page<EventType>>(base(appId), { signal, query: { limit: 250, name } }),
     enabled: Boolean(appId),
   });
 }

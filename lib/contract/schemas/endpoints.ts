@@ -58,6 +58,15 @@ export const endpoint = z.object({
 export type Endpoint = ResponseBody<typeof endpoint>;
 export type CircuitState = Endpoint['health']['circuitState'];
 
+export const listEndpointsQuery = z.object({
+  search: z
+    .string()
+    .min(1)
+    .max(2000)
+    .optional()
+    .describe('Only endpoints whose URL, description or id contains this text, in any case'),
+});
+
 export const endpointWithSecret = endpoint.extend({ secret: z.string() });
 export type EndpointWithSecret = ResponseBody<typeof endpointWithSecret>;
 
