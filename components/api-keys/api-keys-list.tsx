@@ -1,8 +1,8 @@
 'use client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { appsQuery } from '@/lib/client/queries/apps';
-import { apiKeyKeys, apiKeysQuery, createApiKey, revokeApiKey } from '@/lib/client/queries/api-keys';
+import { apiKeyKeys, apiKeyPagesQuery, createApiKey, revokeApiKey } from '@/lib/client/queries/api-keys';
 import type { ApiKey } from '@/lib/contract/schemas/api-keys';
 import { formatRelative, formatTime } from '../format';
 import { OneTimeSecret } from '../shared/one-time-secret';
@@ -16,9 +16,10 @@ import { Empty, ErrorState, InlineError, Loading } from '../ui/states';
 import { Table, Td, Th, Tr } from '../ui/table';
 import { useCan } from '../auth/member-context';
 import { AppSelect } from '../filters/app-select';
+import { LoadMore } from '../ui/load-more';
 
 export function ApiKeysList() {
-  const keys = useQuery(apiKeysQuery());
+  const keys = useInfiniteQuery(apiKeyPagesQuery());
   const canManage = useCan('operations.manage');
   const apps = useQuery(appsQuery());
   const queryClient = useQueryClient();
@@ -32,6 +33,7 @@ export function ApiKeysList() {
       setRevoking(null);
     },
   });
+  const rows = keys.data?.pages.flatMap((page) => page.data) ?? [];
   const appName = (appId: string | null) =>
     appId ? (apps.data?.data.find((app) => app.id === appId)?.name ?? appId) : null;
   return (
@@ -52,7 +54,7 @@ export function ApiKeysList() {
           <Loading label="Loading API keys…" />
         ) : keys.isError ? (
           <ErrorState error={keys.error} retry={() => void keys.refetch()} />
-        ) : keys.data.data.length === 0 ? (
+        ) : rows.length === 0 ? (
           <Empty title="No API keys yet" />
         ) : (
           <Table data-testid="api-keys-table">
@@ -67,7 +69,7 @@ export function ApiKeysList() {
               </tr>
             </thead>
             <tbody>
-              {keys.data.data.map((key) => (
+              {rows.map((key) => (
                 <Tr key={key.id} data-testid="api-key-row">
                   <Td className="font-medium">{key.name}</Td>
                   <Td className="font-mono text-xs text-zinc-500">{key.prefix}…</Td>
@@ -88,6 +90,7 @@ export function ApiKeysList() {
             </tbody>
           </Table>
         )}
+        <LoadMore pages={keys} testId="api-keys-load-more" />
       </Card>
       {creating ? <CreateKeyDialog onClose={() => setCreating(false)} onDone={refresh} /> : null}
       <Dialog
