@@ -281,6 +281,11 @@ export const statements = {
     done: boolean;
     leaseSeconds: number;
   }>()('job-advance', ['jobId', 'workerId', 'cursor', 'changed', 'done', 'leaseSeconds']),
+  stepAsideJob: statement<{ jobId: string; workerId: string; seconds: number }, { id: string }>()('job-step-aside', [
+    'jobId',
+    'workerId',
+    'seconds',
+  ]),
   endJob: statement<{ jobId: string; workerId: string; state: 'running' | 'failed'; error: string | null }>()(
     'job-end',
     ['jobId', 'workerId', 'state', 'error'],

@@ -447,3 +447,41 @@ describe('backfilling a new endpoint', () => {
     for (const { id } of already) expect(ids.has(id)).toBe(false);
   }, 240_000);
 });
+
+describe('a backfill waiting for its endpoint', () => {
+  it('steps aside: a replay created after it runs on the same worker meanwhile, and the backfill goes on after', async () => {
+    const appId = await createApp(db.pool, 'waiting backfill');
+    await createEventType(db.pool, appId, 'order.created');
+    const elsewhere = (await createEndpoint(db.pool, appId, 'https://example.com/elsewhere', { enabled: false })).id;
+    await insertDeliveries(appId, elsewhere, 30, { state: 'dead' });
+    // No delivery worker runs: the new endpoint never sends, so after the first batch (room: the batch
+    // size) the backfill waits for room that never comes.
+    const slow = (await createEndpoint(db.pool, appId, 'https://example.com/slow')).id;
+    const { job: backfill } = (await backfillEndpoint({
+      appId,
+      endpointId: slow,
+      since: new Date(Date.now() - 3600e3),
+    })) as { job: { id: string } };
+    runner({ batchSize: 10 }).start();
+    await waitUntil(async () => (await jobRow(backfill.id)).processed === 10, { timeoutMs: 10_000, what: 'a batch' });
+
+    const replay = await createJob({ appId, request: { kind: 'replay', filter: { endpointId: elsewhere } } });
+    // Before, the one runner kept polling the waiting backfill, and the replay never started.
+    await waitUntil(async () => (await jobRow(replay.id)).state === 'succeeded', {
+      timeoutMs: 10_000,
+      what: 'the replay behind the waiting backfill',
+    });
+    expect(await jobRow(replay.id)).toMatchObject({ processed: 30, total: 30 });
+    expect(await countRows(db.pool, 'deliveries', `endpoint_id = '${elsewhere}' AND state = 'pending'`)).toBe(30);
+    // The backfill is still the runner's, waiting: once its endpoint's queue has room it goes on.
+    expect(await jobRow(backfill.id)).toMatchObject({ state: 'running', processed: 10 });
+    await db.pool.query(
+      `UPDATE hookline.deliveries SET claimable_at = NULL, state = 'succeeded' WHERE endpoint_id = $1`,
+      [slow],
+    );
+    await waitUntil(async () => (await jobRow(backfill.id)).processed === 20, {
+      timeoutMs: 10_000,
+      what: 'the next batch',
+    });
+  }, 60_000);
+});

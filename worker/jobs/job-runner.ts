@@ -6,6 +6,8 @@
 //   -> change the batch's rows (job-replay-batch.sql / job-backfill-batch.sql)
 //   -> move the cursor, add to processed, renew the lease or finish (job-advance.sql)
 //   -> commit.
+// A job with nothing to do (a paced backfill waiting for its endpoint) steps aside for another job
+// waiting for a worker (job-step-aside.sql) instead of holding the slot.
 // Crash cost: at most the batch in flight, which rolls back whole; its rows and the cursor did not
 // move, and when the lease runs out another worker resumes at the cursor. No row is done twice.
 // A cancel (lib/domain/jobs/cancel-job.ts) is seen by the next batch's lock, so it stops within one batch.
@@ -165,8 +167,20 @@ export class JobRunner implements Service {
         return true;
       }
       cursor = outcome.cursor ?? cursor;
-      if (outcome.waiting) await this.sleep(this.pollMs);
-      else if (this.options.batchPauseMs) await this.sleep(this.options.batchPauseMs);
+      if (outcome.waiting) {
+        // Nothing to do until its endpoint sends: the slot goes to another job if one waits for it
+        // (job-step-aside.sql); this one is taken again when that ends, or by any free worker.
+        const { rows: aside } = await statements.stepAsideJob.run(this.pool, {
+          jobId: job.id,
+          workerId: this.options.workerId,
+          seconds: this.pollMs / 1000,
+        });
+        if (aside.length > 0) {
+          log.info('job waiting; another job takes the slot meanwhile');
+          return true;
+        }
+        await this.sleep(this.pollMs);
+      } else if (this.options.batchPauseMs) await this.sleep(this.options.batchPauseMs);
     }
   }
 
