@@ -4,6 +4,7 @@
 // the open count. Operational endpoints (Slack preset) and alert rules are set up on /operations.
 import { expect, test, type Page } from '@playwright/test';
 import { e2eEnv } from './support/env';
+import { createPool } from '../lib/database/pg';
 import {
   api,
   createApp,
@@ -193,4 +194,36 @@ test('an issue names its endpoint, is reopened by hand, and is muted for a chose
   await row.getByRole('button', { name: 'Unmute' }).click();
   await expect(row.getByTestId('issue-muted')).toHaveCount(0);
   expect((await api<Issue & { mutedUntil: string | null }>('GET', `/issues/${issue.id}`)).mutedUntil).toBeNull();
+});
+
+test('more issues than a page: listed 100 at a time, every one reachable', async ({ page }) => {
+  const env = e2eEnv();
+  // 101 open issues of one app, seen a minute apart: more than a page of 100 (ISSUES_PAGE_SIZE). The
+  // page used to read one page of 250 and say nothing of the rest. Seeded in the database: opening
+  // 101 through failing endpoints would take the operations pass minutes.
+  const app = await createApp({ name: `E2E Many Issues ${Date.now()}` });
+  const pool = createPool(env.databaseUrl);
+  try {
+    await pool.query(
+      `INSERT INTO hookline.issues (app_id, subject_id, endpoint_id, error_class, title, last_seen_at)
+       SELECT $1, $2 || '-' || i, $2, 'http_5xx', 'many-issues ' || lpad(i::text, 3, '0'), now() - make_interval(mins => i)
+         FROM generate_series(1, 101) AS i`,
+      [app.appId, app.endpointId],
+    );
+    await signIn(page);
+    await page.goto(`${env.baseUrl}/issues`);
+    const rows = page.getByTestId('issue-row');
+    await expect(rows).toHaveCount(100);
+    while ((await page.getByTestId('issues-load-more').count()) > 0) {
+      const before = await rows.count();
+      await page.getByTestId('issues-load-more').click();
+      await expect(rows).not.toHaveCount(before);
+    }
+    // Seen last of them, the 101st is past the first page; every one is listed once.
+    await expect(rows.filter({ hasText: 'many-issues' })).toHaveCount(101);
+    await expect(rows.filter({ hasText: 'many-issues 101' })).toHaveCount(1);
+  } finally {
+    await pool.query('DELETE FROM hookline.issues WHERE app_id = $1', [app.appId]);
+    await pool.end();
+  }
 });

@@ -1,15 +1,16 @@
 'use client';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { appsQuery } from '@/lib/client/queries/apps';
-import { issueCountsQuery, issuesQuery, type IssueFilter } from '@/lib/client/queries/operations';
+import { issueCountsQuery, issuePagesQuery, type IssueFilter } from '@/lib/client/queries/operations';
 import { formatCount, formatRelative, formatTime } from '../format';
 import { ErrorClass } from '../shared/state-badge';
 import { Card } from '../ui/card';
 import { cn } from '../ui/cn';
 import { PageHeader } from '../ui/page-header';
 import { Empty, ErrorState, Loading } from '../ui/states';
+import { LoadMore } from '../ui/load-more';
 import { Table, Td, Th, Tr } from '../ui/table';
 import { useHydrated } from '../ui/use-hydrated';
 import { IssueActions } from './issue-actions';
@@ -31,7 +32,12 @@ export function IssuesList() {
   const router = useRouter();
   const status = params.get('status');
   const filter: IssueFilter = isFilter(status) ? status : 'open';
-  const issues = useQuery(issuesQuery(filter));
+  const issues = useInfiniteQuery(issuePagesQuery(filter));
+  // Ordered by when each was last seen, which moves while pages load: an issue seen again between two
+  // pages comes back on the next one, and is listed once.
+  const rows = [
+    ...new Map((issues.data?.pages ?? []).flatMap((page) => page.data).map((issue) => [issue.id, issue])).values(),
+  ];
   const counts = useQuery(issueCountsQuery());
   // The nav's badge reads the counts too and may have them before this hydrates (use-hydrated.ts).
   const hydrated = useHydrated();
@@ -74,7 +80,7 @@ export function IssuesList() {
           <Loading label="Loading issues…" />
         ) : issues.isError ? (
           <ErrorState error={issues.error} retry={() => void issues.refetch()} />
-        ) : issues.data.data.length === 0 ? (
+        ) : rows.length === 0 ? (
           <Empty title={filter === 'open' ? 'No open issues' : 'No issues here'}>
             Issues open when an endpoint starts failing, its circuit opens, it is disabled, deliveries go dead or an
             alert rule fires.
@@ -94,7 +100,7 @@ export function IssuesList() {
                 </tr>
               </thead>
               <tbody>
-                {issues.data.data.map((issue) => (
+                {rows.map((issue) => (
                   <Tr key={issue.id} data-testid="issue-row">
                     <Td className="max-w-md">
                       <Link href={`/issues/${issue.id}`} className="font-medium hover:underline">
@@ -135,6 +141,7 @@ export function IssuesList() {
             </Table>
           </div>
         )}
+        <LoadMore pages={issues} testId="issues-load-more" />
       </Card>
     </div>
   );
