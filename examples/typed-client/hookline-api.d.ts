@@ -2886,6 +2886,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Add each app's endpoint count, 24 h success rate and queued deliveries */
                 summary?: "true" | "false";
+                /** @description Only apps whose name or id contains this text, in any case (a picker finds one among thousands) */
+                search?: string;
             };
             header?: never;
             path?: never;
@@ -3059,6 +3061,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Archived event types are listed too (default true) */
                 includeArchived?: "true" | "false";
+                /** @description Only event types whose name contains this text, in any case (a picker finds one among thousands) */
+                name?: string;
             };
             header?: never;
             path: {
@@ -3231,6 +3235,8 @@ export interface operations {
                 limit?: number;
                 /** @description The nextCursor of the previous page; omit for the first page */
                 cursor?: string;
+                /** @description Only endpoints whose URL, description or id contains this text, in any case */
+                search?: string;
             };
             header?: never;
             path: {
