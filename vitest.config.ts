@@ -25,6 +25,7 @@ const PG15_TESTS = [
   'test/api/ways-in-agree.test.ts',
   'test/api/stats-dead-count.test.ts',
   'test/api/stats-live-count.test.ts',
+  'test/api/app-deliveries-plan.test.ts',
   'test/worker/record-results-plan.test.ts',
   'test/lib/ids-in-c-collation-migration.test.ts',
   'test/lib/idempotency-keys-collation-migration.test.ts',

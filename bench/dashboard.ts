@@ -346,6 +346,8 @@ async function measure(
     ['endpoints list', `${app}/endpoints`],
     ['explorer: latest', `${app}/deliveries?limit=50`],
     ['explorer: dead', `${app}/deliveries?state=dead&limit=50`],
+    ['explorer: failed', `${app}/deliveries?state=failed&limit=50`],
+    ['explorer: waiting for a retry', `${app}/deliveries?state=retrying&limit=50`],
     ['explorer: one endpoint', `${app}/deliveries?endpointId=ep_bench_042&limit=50`],
     ['explorer: error class', `${app}/deliveries?errorClass=http_5xx&limit=50`],
     ['explorer: status 503, 24 h', `${app}/deliveries?statusCode=503&${window(86_400_000)}&limit=50`],

@@ -19,6 +19,9 @@ export async function deleteApp({ appId }: { appId: string }): Promise<void> {
     // The app row first: from here on hookline.send refuses this app, so no message can slip in
     // between the deletes below and leave an orphan.
     const before = await tx.app.findUnique({ where: { id: appId } });
+    // Read before the cascade takes them: the app's deliveries are found by endpoint (no index leads
+    // with app_id and nothing else: migration 20261205090000_deliveries_without_app_time_index).
+    const endpointIds = (await tx.endpoint.findMany({ where: { appId }, select: { id: true } })).map((e) => e.id);
     const { count } = await tx.app.deleteMany({ where: { id: appId } });
     if (count === 0 || !before) return 0;
     await recordAuditEvent(tx, {
@@ -29,7 +32,7 @@ export async function deleteApp({ appId }: { appId: string }): Promise<void> {
       before: appView(before),
     });
     await tx.$executeRaw`DELETE FROM hookline.attempts WHERE app_id = ${appId}`;
-    await tx.$executeRaw`DELETE FROM hookline.deliveries WHERE app_id = ${appId}`;
+    await tx.$executeRaw`DELETE FROM hookline.deliveries WHERE app_id = ${appId} AND endpoint_id = ANY(${endpointIds}::text[])`;
     // The fan-out keeps no row per message (migration 20261130090000_fanout_by_transaction): a message
     // of this app it has not reached yet goes here, and one it reads meanwhile finds no endpoint.
     await tx.$executeRaw`DELETE FROM hookline.messages WHERE app_id = ${appId}`;

@@ -48,21 +48,27 @@ export function expandStateFilter(filter: DeliveryStateFilter): readonly Deliver
 }
 
 /** The Prisma condition for rows in any of `states`. Waiting and retrying are pending rows split on
- * attempt_count, which the (app_id, state, created_at) index narrows to pending first. */
+ * attempt_count. Pending and dead rows are named with the predicates of the partial indexes that hold
+ * them (deliveries_queue_idx: every pending row is in the claim queue; deliveries_dead_idx: a dead
+ * row failed, and is out of the queue), which are then read for an app's failed or queued rows instead
+ * of all its deliveries (no index leads with app_id alone: migration
+ * 20261205090000_deliveries_without_app_time_index). */
 export function deliveryStatesWhere(states: readonly DeliveryState[]): Prisma.DeliveryWhereInput {
   const set = new Set(states);
-  const plain = [...set].filter((state) => state !== 'waiting' && state !== 'retrying');
+  const plain = [...set].filter((state) => state !== 'waiting' && state !== 'retrying' && state !== 'dead');
+  const queued = { state: 'pending', claimableAt: { not: null } } as const;
   const pending: Prisma.DeliveryWhereInput | null =
     set.has('waiting') && set.has('retrying')
-      ? { state: 'pending' }
+      ? queued
       : set.has('waiting')
-        ? { state: 'pending', attemptCount: 0 }
+        ? { ...queued, attemptCount: 0 }
         : set.has('retrying')
-          ? { state: 'pending', attemptCount: { gt: 0 } }
+          ? { ...queued, attemptCount: { gt: 0 } }
           : null;
   const parts: Prisma.DeliveryWhereInput[] = [];
   if (plain.length) parts.push({ state: { in: plain } });
   if (pending) parts.push(pending);
+  if (set.has('dead')) parts.push({ state: 'dead', lastErrorClass: { not: null }, claimableAt: null });
   if (parts.length === 1) return parts[0]!;
   return { OR: parts };
 }

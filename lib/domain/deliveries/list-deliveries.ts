@@ -10,10 +10,15 @@ import { payloadCondition } from '../search/payload-condition';
 import { deliveryInclude, deliveryView } from './delivery-view';
 import { deliveryWhere } from './delivery-where';
 import { searchDeliveries, walkDeliveries } from './search-deliveries';
+import { listAppDeliveries, listable } from './list-app-deliveries';
+import { expandStateFilter } from './delivery-states';
+
+/** A filter naming one message (by id or idempotency key): its deliveries are its range of the primary key. */
+const namesMessage = (filter: DeliveryFilter) => filter.messageId !== undefined || filter.idempotencyKey !== undefined;
 
 /**
- * Newest first. A filter an index serves (the app and time, an endpoint, a state, a delivery, message
- * or idempotency key) is one query. A payload search walks the app's messages back through time under
+ * Newest first. A filter an index serves (an endpoint, a delivery, message or idempotency key) is one
+ * query; the app's whole list, or a state of it, merges its endpoints' (listAppDeliveries). A payload search walks the app's messages back through time under
  * the search budget (searchDeliveries); a filter no index serves (event type, status code, error
  * class, attempts; isDeliverySearch) walks its deliveries the same way (walkDeliveries). Read in one
  * statement, such a filter that matched little read the app's whole history: 205 ms for an error
@@ -47,6 +52,14 @@ export async function listDeliveries({
   }
   if (isDeliverySearch(filter)) return walkDeliveries({ appId, filter, limit, cursor });
   const prisma = await readPrisma();
+  if (filter.endpointId === undefined && filter.id === undefined && !namesMessage(filter)) {
+    // The app's whole list, or one state of it: merged from its endpoints' (list-app-deliveries.ts),
+    // except states no index holds apart (succeeded, delivering, cancelled), which walk back through time.
+    const states = filter.state === undefined ? undefined : expandStateFilter(filter.state);
+    if (!listable(states)) return walkDeliveries({ appId, filter, limit, cursor });
+    const page = await listAppDeliveries(prisma, { appId, states, from: filter.from, to: filter.to, limit, cursor });
+    return { data: page.data.map(deliveryView), nextCursor: page.nextCursor, searchedBackTo: null };
+  }
   const where = await deliveryWhere(appId, filter, prisma);
   const page = await findPage({ where, cursor, limit }, (query) =>
     prisma.delivery.findMany({ ...query, include: deliveryInclude }),

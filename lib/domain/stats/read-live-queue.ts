@@ -130,7 +130,8 @@ export function liveQueueStatement(scope: { appIds?: string[]; appId?: string; e
  * (hookline.unfinished_deliveries' second part), found from the batch rows (what workers are sending
  * right now, a few dozen) and their messages. Materialized, so the planner cannot start from an app's
  * deliveries instead: through the view, an app's count walked the app's whole history by
- * deliveries_app_id_created_at_idx to find the few being sent (seen in test/api/stats-live-count.test.ts).
+ * deliveries_app_id_created_at_idx (dropped since) to find the few being sent (seen in
+ * test/api/stats-live-count.test.ts).
  */
 export const UNFINISHED_CTES = Prisma.sql`
   batch_messages AS MATERIALIZED (
