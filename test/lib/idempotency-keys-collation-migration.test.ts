@@ -60,7 +60,7 @@ describe(`migration ${MIGRATION}`, () => {
     }
     expect(await keyCollation()).toBe('default');
 
-    expect((await migrate(before.url)).applied).toEqual([MIGRATION]);
+    expect((await migrate(before.url)).applied[0]).toBe(MIGRATION);
 
     expect(await keyCollation()).toBe('C');
     // A repeat answers the first message and writes nothing; a new key writes a new one.

@@ -97,9 +97,13 @@ describe('delivery states', () => {
   it('expands filter names and turns states into conditions on the stored rows', () => {
     expect(expandStateFilter('failed')).toEqual(['retrying', 'dead']);
     expect(expandStateFilter('pending')).toEqual(['waiting', 'retrying']);
-    expect(deliveryStatesWhere(['waiting', 'retrying'])).toEqual({ state: 'pending' });
+    // Pending and dead rows named with the predicates of the partial indexes that hold them.
+    expect(deliveryStatesWhere(['waiting', 'retrying'])).toEqual({ state: 'pending', claimableAt: { not: null } });
     expect(deliveryStatesWhere(['retrying', 'dead'])).toEqual({
-      OR: [{ state: { in: ['dead'] } }, { state: 'pending', attemptCount: { gt: 0 } }],
+      OR: [
+        { state: 'pending', claimableAt: { not: null }, attemptCount: { gt: 0 } },
+        { state: 'dead', lastErrorClass: { not: null }, claimableAt: null },
+      ],
     });
     expect(deliveryStatesWhere(['succeeded'])).toEqual({ state: { in: ['succeeded'] } });
   });
