@@ -6,7 +6,8 @@ import { deliveriesOfMessages } from './deliveries-of-messages';
 import { deliveryStatesWhere, expandStateFilter } from './delivery-states';
 
 /** The Prisma condition of a delivery filter (list query and replay-by-filter share it). Every key
- * narrows an existing index path or the rows one already selects; none needs an index of its own:
+ * narrows an existing index path or the rows one already selects; none needs an index of its own
+ * (the app's rows are its endpoints'):
  * messageId is the message's range of deliveries_pkey (deliveriesOfMessages), idempotencyKey becomes
  * the message id its row in hookline.idempotency_keys names, and attempt counts, status codes and
  * error classes are checked on the rows the app/state/time indexes return. */
@@ -26,7 +27,11 @@ export async function deliveryWhere(
   return {
     appId,
     id: filter.id,
-    endpointId: filter.endpointId,
+    // No endpoint asked for: the app's endpoints, through which an app's rows are found by index
+    // (none leads with app_id alone: migration 20261205090000_deliveries_without_app_time_index).
+    // Without it, counting a state the partial indexes do not hold (a replay of succeeded ones) read
+    // every partition: 172 ms against 0.2 ms for an app of 20 deliveries among 1 M (PostgreSQL 15).
+    ...(filter.endpointId === undefined ? { endpoint: { appId } } : { endpointId: filter.endpointId }),
     eventType: filter.eventType,
     attemptCount: filter.attemptCount,
     lastErrorClass: filter.errorClass,
