@@ -1,8 +1,7 @@
 'use client';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { useDeferredValue, useState } from 'react';
 import { liveEventTypePagesQuery } from '@/lib/client/queries/event-types';
-import { Input } from '../ui/field';
+import { useFindBox } from '../filters/find-box';
 import { LoadMore } from '../ui/load-more';
 
 /**
@@ -21,8 +20,8 @@ export function EventTypeChecklist({
   selected: string[];
   onChange: (selected: string[]) => void;
 }) {
-  const [filter, setFilter] = useState('');
-  const name = useDeferredValue(filter.trim());
+  const find = useFindBox('Filter event types');
+  const name = find.typed;
   const eventTypes = useInfiniteQuery({ ...liveEventTypePagesQuery(appId, name), placeholderData: keepPreviousData });
   const listed = eventTypes.data?.pages.flatMap((page) => page.data.map((type) => type.name)) ?? [];
   const shown = new Set(listed);
@@ -32,16 +31,7 @@ export function EventTypeChecklist({
   return (
     <fieldset>
       <legend className="text-xs font-medium text-zinc-700">Event types (none checked = every event type)</legend>
-      {filter !== '' || eventTypes.hasNextPage ? (
-        <Input
-          type="search"
-          aria-label="Filter event types"
-          placeholder="Filter by name"
-          className="mt-1"
-          value={filter}
-          onChange={(e) => setFilter(e.target.value)}
-        />
-      ) : null}
+      {find.box(eventTypes.hasNextPage, 'mt-1')}
       <div className="mt-1 max-h-40 overflow-y-auto" data-testid="event-type-checklist">
         <div className="flex flex-wrap gap-x-4 gap-y-1">
           {/* Only a loaded, empty list means "none": while loading (or after a failed load) it says so. */}

@@ -54,8 +54,8 @@ export async function listAppDeliveries(
   // milliseconds cannot carry), or, once that row is gone, the end of its millisecond.
   let before = Prisma.empty;
   if (position) {
-    const [row] = await prisma.$queryRaw<{ created_at: Date; exact: string }[]>`
-      SELECT created_at, created_at::text AS exact FROM hookline.deliveries WHERE id = ${position.id} AND app_id = ${appId}`;
+    const [row] = await prisma.$queryRaw<{ exact: string }[]>`
+      SELECT created_at::text AS exact FROM hookline.deliveries WHERE id = ${position.id} AND app_id = ${appId}`;
     before = row
       ? Prisma.sql`AND d.created_at <= ${row.exact}::timestamptz AND (d.created_at, d.id) < (${row.exact}::timestamptz, ${position.id}::text COLLATE "C")`
       : Prisma.sql`AND d.created_at < ${new Date(position.t + 1)}`;
