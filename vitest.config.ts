@@ -27,6 +27,7 @@ const PG15_TESTS = [
   'test/api/stats-live-count.test.ts',
   'test/api/app-deliveries-plan.test.ts',
   'test/worker/record-results-plan.test.ts',
+  'test/worker/first-attempts-written-once.test.ts',
   'test/lib/ids-in-c-collation-migration.test.ts',
   'test/lib/idempotency-keys-collation-migration.test.ts',
 ];

@@ -88,6 +88,7 @@ export class DeliveryWorker {
       metrics,
       finishedBatches: () => this.leases.finishedBatches(),
       onBatchesDeleted: (batchIds) => this.leases.batchesDeleted(batchIds),
+      unwrittenColumns: (deliveryIds) => this.leases.unwrittenColumns(deliveryIds),
       onFlushed: (results, outcome, holding) => this.flushed(results, outcome, holding),
       clock,
     });

@@ -12,8 +12,8 @@ import { realClock, sleep, type Clock, type Timer } from './clock';
 import type { AttemptResult } from './deliver';
 import type { WorkerMetrics } from './metrics';
 import { databaseBackoffMs } from './database-backoff';
-import type { Holding } from './leases';
-import { statements } from './statements';
+import { noneUnwritten, type Holding } from './leases';
+import { statements, type UnwrittenColumns } from './statements';
 
 export interface FlushOutcome {
   recorded: number;
@@ -53,6 +53,8 @@ export interface FlusherOptions {
   finishedBatches?: () => string[];
   /** Their rows were deleted. */
   onBatchesDeleted?: (batchIds: string[]) => void;
+  /** Of first attempts with no row yet (LeaseBook.unwrittenColumns): its result's write creates the row. */
+  unwrittenColumns?: (deliveryIds: string[]) => UnwrittenColumns;
   /**
    * A flush was written: its results are recorded, or refused by the lease fence. `holding`: the
    * holdings (worker/leases.ts) the results were sent under, as add() was told them.
@@ -186,6 +188,7 @@ export class ResultFlusher {
         settledBatchIds: finishedBatches,
         rollupShard: this.rollupShard,
         attemptCounts: batch.map((r) => r.attemptCount),
+        ...(this.options.unwrittenColumns ?? noneUnwritten)(batch.map((r) => r.deliveryId)),
       });
       this.failures = 0;
       this.options.onBatchesDeleted?.(finishedBatches);

@@ -122,17 +122,26 @@ export class LeaseKeeper {
     }
     const holding = this.leases.holding();
     try {
+      // First attempts have no row: their fan-out batch's row holds their lease, and renewing it renews them.
+      const rowless = new Map<string, string>();
+      for (const id of holding.keys()) {
+        const batchId = this.leases.unwrittenBatch(id);
+        if (batchId !== undefined) rowless.set(id, batchId);
+      }
       const { rows } = await statements.renewLeases.run(this.pool, {
         workerId: this.workerId,
-        deliveryIds: [...holding.keys()],
+        deliveryIds: [...holding.keys()].filter((id) => !rowless.has(id)),
         leaseSeconds: this.leaseSeconds,
         batchIds: this.leases.batches(),
       });
+      const renewedIds = new Set(rows.flatMap((row) => (row.id === null ? [] : [row.id])));
+      const renewedBatches = new Set(rows.flatMap((row) => (row.batch_id === null ? [] : [row.batch_id])));
+      for (const [id, batchId] of rowless) if (renewedBatches.has(batchId)) renewedIds.add(id);
       // Recorded, released, or released and taken again while the renewal ran: not this renewal's to
       // judge (leases.ts says why the last). Still held as sent: extend. Otherwise its lease ended
       // before this renewal (this process froze, or could not renew, for longer than a lease) and it
       // was given back or taken over: never send it; a result in flight is fenced off when flushed.
-      const notRenewed = this.leases.renewed(holding, new Set(rows.map((row) => row.id)), sentAt);
+      const notRenewed = this.leases.renewed(holding, renewedIds, sentAt);
       // Not renewed because the flush under way recorded it first (its row lock made this renewal wait,
       // then the fence no longer matched): not lost, and that flush's outcome says so. Counted as
       // lost, it was logged as "no longer ours" ~once in 6 minutes of a 1,000/s soak.
@@ -167,6 +176,8 @@ export class LeaseKeeper {
         deliveryIds: ids,
         dueAts: deliveries.map((delivery) => delivery.dueAt),
         settledBatchIds: finishedBatches,
+        // First attempts have no row: the release writes it (worker/leases.ts).
+        ...this.leases.unwrittenColumns(ids),
       });
       this.leases.batchesDeleted(finishedBatches);
       this.leases.drop(holding);
@@ -192,6 +203,7 @@ export class LeaseKeeper {
         deliveryIds: [],
         dueAts: [],
         settledBatchIds: finished,
+        ...this.leases.unwrittenColumns([]),
       });
       this.leases.batchesDeleted(finished);
     } catch (error) {

@@ -13,9 +13,11 @@
 // it on handing it to the flusher, a PostgreSQL restart sent deliveries twice (the renewal skipped
 // them, and the stray release after a failed claim took them for abandoned; issue 26).
 //
-// A first attempt leased by a fan-out runs under its fan-out's batch row (fan-out-messages.sql): the
-// book also knows which batch each such delivery belongs to and how many of each batch's it still
-// holds (the batch row is renewed while any is held). Once it holds none (every outcome written, or
+// A first attempt leased by a fan-out runs under its fan-out's batch row (fan-out-messages.sql), and
+// has no row of its own until its outcome is written (migration 20261206090000_first_attempts_written_once):
+// the book also knows which batch each such delivery belongs to, what its row is written with (its
+// flush or release inserts it), and how many of each batch's it still holds (the batch row is renewed
+// while any is held, and renewing it renews them). Once it holds none (every outcome written, or
 // the lease lost), the batch is finished, and the next flush or release deletes its row. Not sooner:
 // deleted with the last outcome produced, a release written while results of the same batch still
 // waited in the flusher left those deliveries under no lease anyone could see expire, 'delivering'
@@ -39,6 +41,34 @@
 // it too (test/worker/lease-keeper.test.ts; found reviewing a CI run of restart-no-resend that sent 30
 // of 25,000 twice, not reproduced in 500 restarts here). So renewals and releases name the holdings
 // they were sent for (holding()), and touch only those.
+import type { UnwrittenColumns } from './statements';
+
+/**
+ * A first attempt leased by a fan-out has no row until its outcome is written (record-results.sql and
+ * release-deliveries.sql write it, once, with the outcome): what that row is written with.
+ */
+export interface UnwrittenDelivery {
+  id: string;
+  appId: string;
+  endpointId: string;
+  messageId: string;
+  eventType: string;
+  createdAt: Date;
+}
+
+/** For statements with no first attempts among their deliveries. */
+export const noneUnwritten = (ids: readonly string[]): UnwrittenColumns => {
+  const nulls = ids.map(() => null);
+  return {
+    batchIds: nulls,
+    appIds: nulls,
+    endpointIds: nulls,
+    messageIds: nulls,
+    eventTypes: nulls,
+    createdAts: nulls,
+  };
+};
+
 /** The holdings a statement was sent for: delivery id -> the number of its taking. */
 export type Holding = ReadonlyMap<string, number>;
 
@@ -47,6 +77,8 @@ export class LeaseBook {
   private readonly held = new Map<string, { until: number; taking: number }>();
   private takings = 0;
   private readonly batchOf = new Map<string, string>();
+  /** First attempts with no row yet, by id: what their row is written with. */
+  private readonly unwrittenRows = new Map<string, UnwrittenDelivery>();
   private readonly heldPerBatch = new Map<string, number>();
   private readonly finished = new Set<string>();
   /** Batches with a delivery given up unwritten: their rows are left to expire, never deleted here. */
@@ -98,14 +130,33 @@ export class LeaseBook {
     return notRenewed;
   }
 
-  /** Deliveries a fan-out leased to this worker under its batch row `batchId`. */
-  underBatch(batchId: string, deliveryIds: Iterable<string>): void {
+  /** First attempts a fan-out leased to this worker under its batch row `batchId`; they have no row yet. */
+  underBatch(batchId: string, deliveries: Iterable<UnwrittenDelivery>): void {
     let held = this.heldPerBatch.get(batchId) ?? 0;
-    for (const id of deliveryIds) {
-      this.batchOf.set(id, batchId);
+    for (const delivery of deliveries) {
+      this.batchOf.set(delivery.id, batchId);
+      this.unwrittenRows.set(delivery.id, delivery);
       held++;
     }
     if (held > 0) this.heldPerBatch.set(batchId, held);
+  }
+
+  /** The fan-out batch whose row holds the lease of this first attempt, if it has no row yet. */
+  unwrittenBatch(id: string): string | undefined {
+    return this.unwrittenRows.has(id) ? this.batchOf.get(id) : undefined;
+  }
+
+  /** What a statement writes the rows of these deliveries with: nulls for those that have rows. */
+  unwrittenColumns(ids: readonly string[]): UnwrittenColumns {
+    const rows = ids.map((id) => this.unwrittenRows.get(id));
+    return {
+      batchIds: ids.map((id, i) => (rows[i] ? this.batchOf.get(id)! : null)),
+      appIds: rows.map((row) => row?.appId ?? null),
+      endpointIds: rows.map((row) => row?.endpointId ?? null),
+      messageIds: rows.map((row) => row?.messageId ?? null),
+      eventTypes: rows.map((row) => row?.eventType ?? null),
+      createdAts: rows.map((row) => row?.createdAt ?? null),
+    };
   }
 
   /** Fan-out batches whose rows hold the lease of first attempts this worker still holds. */
@@ -148,6 +199,7 @@ export class LeaseBook {
 
   private forget(id: string): void {
     this.held.delete(id);
+    this.unwrittenRows.delete(id);
     const batchId = this.batchOf.get(id);
     if (batchId === undefined) return;
     this.batchOf.delete(id);

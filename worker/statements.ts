@@ -129,7 +129,21 @@ export interface FanOutParams extends FanOutCursor {
   leaseSeconds: number;
 }
 
-export interface RecordResultsParams {
+/**
+ * The rows a statement writes for first attempts (worker/leases.ts: they have none until their outcome),
+ * parallel to its deliveries, null for a delivery whose row exists: the fan-out batch whose row holds
+ * the lease, and the row's columns.
+ */
+export interface UnwrittenColumns {
+  batchIds: (string | null)[];
+  appIds: (string | null)[];
+  endpointIds: (string | null)[];
+  messageIds: (string | null)[];
+  eventTypes: (string | null)[];
+  createdAts: (Date | null)[];
+}
+
+export interface RecordResultsParams extends UnwrittenColumns {
   workerId: string;
   deliveryIds: string[];
   states: string[];
@@ -198,6 +212,12 @@ export const statements = {
       'settledBatchIds',
       'rollupShard',
       'attemptCounts',
+      'batchIds',
+      'appIds',
+      'endpointIds',
+      'messageIds',
+      'eventTypes',
+      'createdAts',
     ],
     { prepared: true },
   ),
@@ -205,15 +225,30 @@ export const statements = {
     { deliveryIds: string[] },
     { taken_over: number; given_back: number; already_finished: number; gone: number }
   >()('unrecorded-results', ['deliveryIds']),
-  releaseDeliveries: statement<{
-    workerId: string;
-    deliveryIds: string[];
-    dueAts: Date[];
-    settledBatchIds: string[];
-  }>()('release-deliveries', ['workerId', 'deliveryIds', 'dueAts', 'settledBatchIds']),
+  releaseDeliveries: statement<
+    {
+      workerId: string;
+      deliveryIds: string[];
+      dueAts: Date[];
+      settledBatchIds: string[];
+    } & UnwrittenColumns,
+    { released: number }
+  >()('release-deliveries', [
+    'workerId',
+    'deliveryIds',
+    'dueAts',
+    'settledBatchIds',
+    'batchIds',
+    'appIds',
+    'endpointIds',
+    'messageIds',
+    'eventTypes',
+    'createdAts',
+  ]),
   renewLeases: statement<
     { workerId: string; deliveryIds: string[]; leaseSeconds: number; batchIds: string[] },
-    { id: string }
+    /** A delivery renewed (id), or a fan-out batch (batch_id, bigint as text). */
+    { id: string | null; batch_id: string | null }
   >()('renew-leases', ['workerId', 'deliveryIds', 'leaseSeconds', 'batchIds'], { prepared: true }),
   releaseStrayLeases: statement<{
     workerId: string;

@@ -112,8 +112,16 @@ export class DeliverySource {
     );
     if (counts?.batch_id)
       this.leases.underBatch(
-        counts.batch_id,
-        fanned.map((row) => row.id),
+        // As text: the pool reads bigint as a number (lib/database/pg.ts), renewals name it as text.
+        String(counts.batch_id),
+        fanned.map((row) => ({
+          id: row.id,
+          appId: row.app_id,
+          endpointId: row.endpoint_id,
+          messageId: row.message_id,
+          eventType: row.event_type,
+          createdAt: row.created_at,
+        })),
       );
     return {
       rows: claimed.length > 0 ? [...claimed, ...fanned] : fanned,

@@ -2,7 +2,8 @@
 -- a fan-out moves it.
 --
 -- Invariant: a message has been fanned out (its deliveries exist, or are being written in the same
--- transaction as the cursor's new value) exactly when hookline.fanned_out(written_by, id, cursor) holds:
+-- transaction as the cursor's new value, or are first attempts a fan-out batch's row holds until their
+-- rows are written: migration 20261206090000_first_attempts_written_once) exactly when hookline.fanned_out(written_by, id, cursor) holds:
 -- its written_by (the producer's top-level transaction id, pg_current_xact_id()) is visible in
 -- fanout_cursor.fanned_out_through, or it is of the one transaction taken in part, partial_xid, with
 -- id <= partial_through_id. partial_xid is never visible in fanned_out_through, and is at most its

@@ -24,6 +24,7 @@ DECLARE
   v_message_id text;
   v_mine boolean;
   v_fanned_out boolean;
+  v_being_sent boolean;
   v_delivery record;
   v_response hookline._http_response;
   v_status hookline.request_status;
@@ -53,6 +54,16 @@ BEGIN
                           AND NOT hookline.fanned_out(m.written_by, m.id, c.fanned_out_through, c.partial_xid,
                                                       c.partial_through_id))
       INTO v_fanned_out;
+    -- Whether a fan-out batch holds its first attempt, which has no row until its outcome is written
+    -- (migration 20261206090000_first_attempts_written_once). Read before the deliveries too: the batch
+    -- row goes only after those rows are written, so a message in a batch now either has its row below
+    -- or is being sent.
+    SELECT EXISTS (SELECT 1 FROM hookline.messages AS m, hookline.fanout_batches AS b
+                    WHERE m.id = v_message_id
+                      AND m.written_by IS NOT NULL
+                      AND hookline.fanned_out(m.written_by, m.id, b.through, b.through_partial_xid, b.through_partial_id)
+                      AND NOT hookline.fanned_out(m.written_by, m.id, b.after, b.after_partial_xid, b.after_partial_id))
+      INTO v_being_sent;
 
     SELECT d.state, d.attempt_count, d.next_attempt_at, d.last_error_class
       INTO v_delivery
@@ -64,12 +75,13 @@ BEGIN
      LIMIT 1;
     IF NOT FOUND THEN
       -- Fanned out, and no endpoint took it; else it waits for its fan-out.
-      IF v_fanned_out THEN
+      IF v_fanned_out AND NOT v_being_sent THEN
         RETURN ROW('ERROR', 'not sent: its endpoint was disabled or deleted before it was delivered',
                    NULL)::hookline.http_response_result;
       END IF;
       v_status := 'PENDING';
       v_message := CASE WHEN v_mine THEN 'recorded in this transaction; sent after it commits'
+                        WHEN v_being_sent THEN 'first attempt in flight'
                         ELSE 'queued; not yet attempted' END;
     ELSIF v_delivery.state IN ('succeeded', 'dead', 'cancelled') THEN
       SELECT * INTO v_response FROM hookline._http_response AS r WHERE r.id = request_id;

@@ -30,3 +30,20 @@ LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
       OPERATOR(pg_catalog.||) pg_catalog.substr(sibling, pg_catalog.strpos(sibling, '_') OPERATOR(pg_catalog.+) 1, 12)
       OPERATOR(pg_catalog.||) pg_catalog.substr(hookline.new_id(''), 14)
 $$;
+
+-- hookline.delivery_id(message_id, endpoint_id): the id of the delivery a fan-out makes of a message
+-- for an endpoint. Not drawn: a first attempt has no row until its outcome is written
+-- (migration 20261206090000_first_attempts_written_once), and if its worker dies first, the release of
+-- its batch's expired lease writes the row under the id that was sent, the webhook-id its receiver
+-- deduplicates by. The message's 12 hex digits of milliseconds (its time partition, as
+-- hookline.new_id(prefix, sibling)), then 80 bits of SHA-256 of the two ids. Deliveries made otherwise
+-- (a replay, a backfill) keep drawn ids: a message may have several for one endpoint.
+-- STABLE, as textsend is: declared IMMUTABLE it was not inlined, and ran as a statement of its own for
+-- every delivery a fan-out made (20,704 calls of ~5 us in a 20k drain on PostgreSQL 15).
+CREATE OR REPLACE FUNCTION hookline.delivery_id(message_id text, endpoint_id text) RETURNS text
+LANGUAGE sql STABLE PARALLEL SAFE AS $$
+  SELECT 'dlv_'
+      OPERATOR(pg_catalog.||) pg_catalog.substr(message_id, pg_catalog.strpos(message_id, '_') OPERATOR(pg_catalog.+) 1, 12)
+      OPERATOR(pg_catalog.||) pg_catalog.substr(pg_catalog.encode(pg_catalog.sha256(pg_catalog.textsend(
+           message_id OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) endpoint_id)), 'hex'), 1, 20)
+$$;

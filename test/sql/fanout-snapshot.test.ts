@@ -369,13 +369,20 @@ describe('the fan-out over producer transactions', () => {
     const byMessage = new Map(states.map((row) => [row.message_id, row]));
     for (const id of batches[1]!)
       expect(byMessage.get(id)).toMatchObject({ state: 'pending', lease_owner: null, claimable: true });
-    // The rows that must not change: the other batches' first attempts stay leased to their workers.
+    // What must not change: the other batches' first attempts stay leased to their workers, with no
+    // rows yet (migration 20261206090000_first_attempts_written_once).
+    const { rows: sending } = await db.pool.query<{ message_id: string; state: string; lease_owner: string }>(
+      `SELECT message_id, state, lease_owner FROM hookline.unfinished_deliveries WHERE message_id = ANY ($1)`,
+      [[...bigIds, ...small]],
+    );
+    const sendingByMessage = new Map(sending.map((row) => [row.message_id, row]));
     for (const [index, worker] of [
       [0, 'first'],
       [2, 'third'],
     ] as const) {
       for (const id of batches[index]!) {
-        expect(byMessage.get(id)).toMatchObject({ state: 'delivering', lease_owner: worker, claimable: false });
+        expect(byMessage.get(id)).toBeUndefined();
+        expect(sendingByMessage.get(id)).toMatchObject({ state: 'delivering', lease_owner: worker });
       }
     }
     expect((await statements.releaseExpiredBatchLeases.run(db.pool, {})).rows[0]).toEqual({

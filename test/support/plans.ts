@@ -4,6 +4,7 @@ export interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
   'Index Name'?: string;
+  'Index Cond'?: string;
   'Shared Hit Blocks'?: number;
   'Shared Read Blocks'?: number;
   'Rows Removed by Filter'?: number;

@@ -127,7 +127,8 @@ export const leaseOwnedBy = (pid: number) => `^.*-${pid}-[0-9a-f]{6}$`;
 /** Ids of the deliveries leased by the worker process `pid` right now. */
 export async function deliveriesLeasedBy(pool: Pool, pid: number): Promise<string[]> {
   const { rows } = await pool.query<{ id: string }>(
-    `SELECT id FROM hookline.deliveries WHERE state = 'delivering' AND lease_owner ~ $1 ORDER BY id`,
+    // The view: a first attempt has no row until its outcome (migration 20261206090000_first_attempts_written_once).
+    `SELECT id FROM hookline.unfinished_deliveries WHERE state = 'delivering' AND lease_owner ~ $1 ORDER BY id`,
     [leaseOwnedBy(pid)],
   );
   return rows.map((row) => row.id);

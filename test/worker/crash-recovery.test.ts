@@ -55,6 +55,21 @@ beforeAll(async () => {
       WHEN (OLD.state = 'delivering' AND (NEW.state = 'delivering' OR (
               NEW.lease_owner IS NULL AND NEW.attempt_count = OLD.attempt_count AND OLD.lease_expires_at <= now())))
       EXECUTE FUNCTION public.log_lease_takeover();
+    -- A first attempt has no row until its outcome is written (migration
+    -- 20261206090000_first_attempts_written_once): when and how each row was first written.
+    CREATE TABLE public.rows_written (
+      delivery_id text NOT NULL,
+      state text NOT NULL,
+      attempt_count int NOT NULL,
+      written_at timestamptz NOT NULL DEFAULT clock_timestamp()
+    );
+    CREATE FUNCTION public.log_row_written() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO public.rows_written (delivery_id, state, attempt_count) VALUES (NEW.id, NEW.state, NEW.attempt_count);
+      RETURN NULL;
+    END $$;
+    CREATE TRIGGER deliveries_row_written AFTER INSERT ON hookline.deliveries FOR EACH ROW
+      EXECUTE FUNCTION public.log_row_written();
   `);
 });
 
@@ -137,7 +152,7 @@ describe('SIGKILL at random instants', () => {
 
     const succeeded = () => countRows(db.pool, 'deliveries', `endpoint_id = $1 AND state = 'succeeded'`, [endpoint.id]);
     /** Each victim: how it died, and how many deliveries it held leased at that instant. */
-    const kills: { pid: number; signal: NodeJS.Signals | null; leased: number }[] = [];
+    const kills: { pid: number; signal: NodeJS.Signals | null; leased: number; leasedIds: string[] }[] = [];
     const started = Date.now();
     let done = false;
     while (!done) {
@@ -157,7 +172,7 @@ describe('SIGKILL at random instants', () => {
       live.delete(victim);
       // Read at once, before the 2 s lease runs out and another worker takes them over.
       const leased = await deliveriesLeasedBy(db.pool, victim.pid);
-      kills.push({ pid: victim.pid, signal: exit.signal, leased: leased.length });
+      kills.push({ pid: victim.pid, signal: exit.signal, leased: leased.length, leasedIds: leased });
       live.add(startWorker(env));
     }
     await producing;
@@ -200,11 +215,14 @@ describe('SIGKILL at random instants', () => {
       taken_at: Date;
     }>('SELECT delivery_id, previous_owner, new_owner, taken_at FROM public.lease_takeovers');
     const killedOwners = kills.map((kill) => new RegExp(leaseOwnedBy(kill.pid)));
-    const takenFromKilled = new Set(
-      takeovers
+    // A first attempt has no row to take over: it was leased to the killed worker when it died (read at
+    // once, before its batch's lease ran out).
+    const takenFromKilled = new Set([
+      ...takeovers
         .filter((takeover) => killedOwners.some((owner) => owner.test(takeover.previous_owner)))
         .map((takeover) => takeover.delivery_id),
-    );
+      ...kills.flatMap((kill) => kill.leasedIds),
+    ]);
     const requestsBySequence = new Map<number, ReceivedRequest[]>();
     for (const request of receiver.requests) {
       const n = sequenceOf(request);
@@ -332,7 +350,12 @@ describe('SIGSTOP while holding leases', () => {
           lease_expires_at: Date | null;
         }>('SELECT * FROM hookline.deliveries WHERE endpoint_id = $1 ORDER BY id', [endpoint.id])
       ).rows;
-    const leasedWhileFrozen = await deliveries();
+    // First attempts: no rows yet, leased through their fan-out batch's row (the view shows them).
+    const { rows: leasedWhileFrozen } = await db.pool.query<{ id: string; lease_expires_at: Date }>(
+      `SELECT id, lease_expires_at FROM hookline.unfinished_deliveries WHERE endpoint_id = $1 ORDER BY id`,
+      [endpoint.id],
+    );
+    expect(await deliveries()).toEqual([]);
     expect(leasedWhileFrozen).toHaveLength(5);
     expect(leasedWhileFrozen.map((row) => row.id)).toEqual(await deliveriesLeasedBy(db.pool, frozen.pid));
     const leaseEnd = Math.max(...leasedWhileFrozen.map((row) => row.lease_expires_at!.getTime()));
@@ -354,12 +377,16 @@ describe('SIGSTOP while holding leases', () => {
     );
     expect(takenOver).toEqual(leasedWhileFrozen.map((row) => row.id));
     expect(processState(frozen.pid)).toBe('T');
-    const { rows: takeovers } = await db.pool.query<{ previous_owner: string }>(
-      'SELECT previous_owner FROM public.lease_takeovers WHERE delivery_id = ANY($1)',
+    // Their rows were written, to be claimed again, only once the frozen worker's batch lease had run out.
+    const { rows: written } = await db.pool.query<{ state: string; attempt_count: number; written_at: Date }>(
+      'SELECT state, attempt_count, written_at FROM public.rows_written WHERE delivery_id = ANY($1)',
       [takenOver],
     );
-    expect(takeovers).toHaveLength(5);
-    for (const takeover of takeovers) expect(takeover.previous_owner).toMatch(new RegExp(leaseOwnedBy(frozen.pid)));
+    expect(written).toHaveLength(5);
+    for (const row of written) {
+      expect(row).toMatchObject({ state: 'pending', attempt_count: 0 });
+      expect(row.written_at.getTime()).toBeGreaterThanOrEqual(leaseEnd - 50);
+    }
     // Sent again not a moment before the frozen worker's lease ran out (same host, same clock), under
     // the same webhook-id with the same body.
     const [first, again] = [receiver.requests.slice(0, 5), receiver.requests.slice(5)];
@@ -476,9 +503,11 @@ describe('SIGKILL while holding a fan-out batch', () => {
     );
     expect(batches).toHaveLength(1);
     expect(batches[0]!.lease_owner).toMatch(new RegExp(leaseOwnedBy(victim.pid)));
+    // First attempts have no rows until their outcome: the batch's row holds their lease.
+    expect(await countRows(db.pool, 'deliveries', 'endpoint_id = $1', [endpoint.id])).toBe(0);
     const { rows: firstAttempts } = await db.pool.query<{ id: string }>(
-      `SELECT id FROM hookline.deliveries
-        WHERE endpoint_id = $1 AND state = 'delivering' AND claimable_at IS NULL AND lease_owner = $2 ORDER BY id`,
+      `SELECT id FROM hookline.unfinished_deliveries
+        WHERE endpoint_id = $1 AND state = 'delivering' AND lease_owner = $2 ORDER BY id`,
       [endpoint.id, batches[0]!.lease_owner],
     );
     expect(firstAttempts).toHaveLength(5);
@@ -494,18 +523,16 @@ describe('SIGKILL while holding a fan-out batch', () => {
         (await countRows(db.pool, 'deliveries', `endpoint_id = $1 AND state = 'succeeded'`, [endpoint.id])) === 5,
       { timeoutMs: 30_000, what: "the victim's first attempts delivered by the rescuer" },
     );
-    // The lease ran out first: the batch's row held them until then (renewed until the kill).
-    const { rows: leaseEnd } = await db.pool.query<{
-      taken_at: Date;
-      previous_owner: string;
-      new_owner: string | null;
-    }>('SELECT taken_at, previous_owner, new_owner FROM public.lease_takeovers WHERE delivery_id = ANY($1)', [
-      firstAttempts.map((row) => row.id),
-    ]);
-    expect(leaseEnd).toHaveLength(5);
-    for (const takeover of leaseEnd) {
-      expect(takeover.previous_owner).toBe(batches[0]!.lease_owner);
-      expect(takeover.new_owner).toBeNull();
+    // The lease ran out first: the batch's row held them until then (renewed until the kill), and then
+    // their rows were written 'pending', under the ids the fan-out had given them.
+    const { rows: written } = await db.pool.query<{ state: string; attempt_count: number; written_at: Date }>(
+      'SELECT state, attempt_count, written_at FROM public.rows_written WHERE delivery_id = ANY($1)',
+      [firstAttempts.map((row) => row.id)],
+    );
+    expect(written).toHaveLength(5);
+    for (const row of written) {
+      expect(row).toMatchObject({ state: 'pending', attempt_count: 0 });
+      expect(row.written_at.getTime()).toBeGreaterThanOrEqual(killedAt);
     }
     // Each sent once after the kill, by the rescuer, under the same webhook-id; none spent an attempt
     // twice, and the batch row is gone.

@@ -283,9 +283,11 @@ describe('stopping', () => {
     );
     const worker = await startTestWorker(db.url, { http: { timeoutMs: 10_000, keepBytes: 4096, drainBytes: 0 } });
     await slow.waitForRequests(2);
-    expect(await countRows(db.pool, 'deliveries', `endpoint_id = $1 AND state = 'delivering'`, [slowEndpoint.id])).toBe(
-      5,
-    );
+    // First attempts: no rows until their outcome is written; their fan-out batch's row holds their lease.
+    expect(await countRows(db.pool, 'deliveries', 'endpoint_id = $1', [slowEndpoint.id])).toBe(0);
+    expect(
+      await countRows(db.pool, 'unfinished_deliveries', `endpoint_id = $1 AND state = 'delivering'`, [slowEndpoint.id]),
+    ).toBe(5);
 
     // As on SIGTERM with a short drain deadline: the receiver never answers, so nothing finishes.
     await worker.stop({ deadlineMs: 300 });

@@ -81,6 +81,7 @@ describe('the flusher against a database that is down', () => {
     const outcomes: FlushOutcome[] = [];
     const { circuit, autoDisableAfterMs } = testWorkerOptions(db.url);
     const flusher = new ResultFlusher({
+      unwrittenColumns: (ids) => leases.unwrittenColumns(ids),
       pool: throughProxy,
       workerId,
       intervalMs: 5,
@@ -146,6 +147,7 @@ describe('the flusher against a database that is down', () => {
       child: () => log,
     };
     const flusher = new ResultFlusher({
+      unwrittenColumns: (ids) => leases.unwrittenColumns(ids),
       ...{ pool: throughProxy, workerId, intervalMs: 5, maxResults: 100, circuit, autoDisableAfterMs },
       ...{ keepSuccessfulAttempts: false, rollupShard: 0, log, metrics: new WorkerMetrics(), clock },
     });
@@ -178,6 +180,7 @@ describe('a result written again after its first write committed unseen', () => 
     const { circuit, autoDisableAfterMs } = testWorkerOptions(db.url);
     const outcomes: FlushOutcome[] = [];
     const flusher = new ResultFlusher({
+      unwrittenColumns: (ids) => leases.unwrittenColumns(ids),
       ...{ pool: db.pool, workerId, intervalMs: 5, maxResults: 100, circuit, autoDisableAfterMs },
       ...{ keepSuccessfulAttempts: false, rollupShard: 0, log: testLogger(), metrics: new WorkerMetrics(), clock },
       // As the worker does (delivery-worker.ts): a written result ends the holding it was sent under.
@@ -216,6 +219,7 @@ describe('a result written again after its first write committed unseen', () => 
     const clock = new ManualClock();
     const { circuit, autoDisableAfterMs } = testWorkerOptions(db.url);
     const flusher = new ResultFlusher({
+      unwrittenColumns: (ids) => leases.unwrittenColumns(ids),
       ...{ pool: db.pool, workerId, intervalMs: 5, maxResults: 100, circuit, autoDisableAfterMs },
       ...{ keepSuccessfulAttempts: false, rollupShard: 0, log: testLogger(), metrics: new WorkerMetrics(), clock },
     });

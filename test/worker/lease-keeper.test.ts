@@ -40,8 +40,10 @@ afterAll(async () => {
 /** Seconds the delivery's lease still runs in the database, by the database's own clock. */
 async function leaseLeft(id: string): Promise<{ owner: string | null; seconds: number }> {
   const { rows } = await db.pool.query<{ owner: string | null; seconds: number }>(
+    // The view: a first attempt has no row until its outcome is written, and runs under its fan-out
+    // batch's lease (migration 20261206090000_first_attempts_written_once).
     `SELECT lease_owner AS owner, extract(epoch FROM lease_expires_at - now())::float8 AS seconds
-       FROM hookline.deliveries WHERE id = $1`,
+       FROM hookline.unfinished_deliveries WHERE id = $1`,
     [id],
   );
   return rows[0]!;
@@ -83,11 +85,9 @@ describe('lease keeping on a manual clock', () => {
 
     const renewal = keeper.renewal();
     renewal.start();
-    // As if most of the lease had passed in the database too: only a renewal saves it now.
-    await db.pool.query(
-      `UPDATE hookline.deliveries SET lease_expires_at = now() + interval '300 milliseconds' WHERE id = $1`,
-      [id],
-    );
+    // As if most of the lease had passed in the database too: only a renewal saves it now. A first
+    // attempt's lease is its fan-out batch's row.
+    await db.pool.query(`UPDATE hookline.fanout_batches SET lease_expires_at = now() + interval '300 milliseconds'`);
     await clock.advance(999);
     await renewal.whenIdle();
     expect((await leaseLeft(id)).seconds).toBeLessThan(0.5);

@@ -20,7 +20,7 @@ import { WorkerMetrics } from '../../worker/metrics';
 import { DeliverySource } from '../../worker/take-deliveries';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { sendEvent } from '../support/deliveries';
-import { createApp, createEndpoint, createEventType } from '../support/fixtures';
+import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { testLogger, testWorkerOptions } from '../support/worker';
@@ -132,7 +132,7 @@ describe('deliveries of an endpoint deleted during their fan-out', () => {
     }).toEqual({ row: null, held: 0, inBook: false, finished: [batchId], requests: 0 });
   });
 
-  it('come back through their batch when the delete failed, and the next claim takes them and deletes them, never sent', async () => {
+  it('leave nothing behind when the delete failed: their batch expires and writes no row for the deleted endpoint, never sent', async () => {
     const { leases, leaseKeeper, dispatcher, source } = dispatchStage('orphans-abandoned-test', throughProxy);
     const requestsBefore = receiver.requests.length;
     const [row] = await takenThenEndpointDeleted(source);
@@ -147,20 +147,21 @@ describe('deliveries of an endpoint deleted during their fan-out', () => {
       finished: [],
       renewed: [],
     });
-    expect(await deliveryState(row!.id)).toEqual({ state: 'delivering', leased: true });
+    // A first attempt has no row until its outcome is written (migration
+    // 20261206090000_first_attempts_written_once): the batch row alone holds it.
+    expect(await deliveryState(row!.id)).toBeNull();
+    expect(await countRows(db.pool, 'fanout_batches', 'id = $1', [batchId])).toBe(1);
 
-    // Its lease runs out (no longer renewed); any worker gives it back, and the next take finds it an
-    // orphan again and deletes it.
+    // Its lease runs out (no longer renewed); any worker's release of expired leases writes the rows of
+    // the batch's first attempts that have none, but only for endpoints that still exist.
     await db.pool.query(
       `UPDATE hookline.fanout_batches SET lease_expires_at = now() - interval '1 millisecond' WHERE id = $1`,
       [batchId],
     );
-    expect(await leaseKeeper.releaseExpiredBatchLeases()).toBe(1);
-    expect(await deliveryState(row!.id)).toEqual({ state: 'pending', leased: false });
-    const again = await source.take(10);
-    expect(again.rows.map((taken) => taken.id)).toEqual([row!.id]);
-    await dispatcher.dispatch(again.rows);
+    expect(await leaseKeeper.releaseExpiredBatchLeases()).toBe(0);
+    expect(await countRows(db.pool, 'fanout_batches', 'id = $1', [batchId])).toBe(0);
     expect(await deliveryState(row!.id)).toBeNull();
+    expect((await source.take(10)).rows).toEqual([]);
     expect(receiver.requests.length - requestsBefore).toBe(0);
   });
 });

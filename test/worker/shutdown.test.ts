@@ -71,8 +71,17 @@ async function setUp(eventType: string, handler: ReceiverHandler, maxConcurrency
         endpoint.id,
       ])
     ).rows;
+  // The unfinished ones, first attempts included: those have no row until their outcome is written
+  // (migration 20261206090000_first_attempts_written_once).
+  const unfinished = async () =>
+    (
+      await db.pool.query<Pick<Row, 'id' | 'message_id' | 'state' | 'attempt_count'>>(
+        'SELECT id, message_id, state, attempt_count FROM hookline.unfinished_deliveries WHERE endpoint_id = $1',
+        [endpoint.id],
+      )
+    ).rows;
   const attempts = () => countRows(db.pool, 'attempts', 'endpoint_id = $1', [endpoint.id]);
-  return { receiver, endpoint, send, rows, attempts };
+  return { receiver, endpoint, send, rows, unfinished, attempts };
 }
 
 function startWorker(env: Record<string, string>): WorkerProcess {
@@ -86,7 +95,7 @@ const neverAnswer: ReceiverHandler = () => {};
 describe('SIGTERM', () => {
   it('stops claiming, lets in-flight deliveries finish, gives waiting ones back unspent, and exits 0', async () => {
     const answers: ServerResponse[] = [];
-    const { receiver, send, rows, attempts } = await setUp(
+    const { receiver, send, rows, unfinished, attempts } = await setUp(
       'ix.drained',
       (_request, response) => {
         answers.push(response);
@@ -112,7 +121,9 @@ describe('SIGTERM', () => {
       { what: 'the worker to hold all 6 leases' },
     );
     const sentMessages = new Set(receiver.requests.map((request) => request.headers['webhook-id']));
-    const inFlight = new Set((await rows()).filter((row) => sentMessages.has(row.message_id)).map((row) => row.id));
+    const inFlight = new Set(
+      (await unfinished()).filter((row) => sentMessages.has(row.message_id)).map((row) => row.id),
+    );
 
     worker.child.kill('SIGTERM');
     await waitForLog(worker, 'draining');
@@ -159,6 +170,7 @@ describe('SIGTERM', () => {
     // The 1 s grace, and not the 30 s attempt deadline.
     expect(tookMs).toBeGreaterThanOrEqual(900);
     expect(tookMs).toBeLessThan(5000);
+    expect(await rows()).toHaveLength(3);
     for (const row of await rows())
       expect(row).toMatchObject({ state: 'pending', attempt_count: 0, lease_owner: null });
     expect(await attempts()).toBe(0);
@@ -186,6 +198,7 @@ describe('SIGTERM', () => {
     expect(await worker.exited).toEqual({ code: 0, signal: null });
     expect(Date.now() - secondAt).toBeLessThan(3000);
     expect(worker.logged('second signal: forcing stop')).toBe(1);
+    expect(await rows()).toHaveLength(3);
     for (const row of await rows())
       expect(row).toMatchObject({ state: 'pending', attempt_count: 0, lease_owner: null });
     expect(await attempts()).toBe(0);
@@ -197,7 +210,11 @@ describe('SIGTERM while the database is unreachable', () => {
   // results can only wait in the worker's buffer. Then the stop.
   async function stopWithResultsWaiting(eventType: string, grace: string) {
     const answers: ServerResponse[] = [];
-    const { receiver, send, rows } = await setUp(eventType, (_request, response) => void answers.push(response), 5);
+    const { receiver, send, rows, unfinished } = await setUp(
+      eventType,
+      (_request, response) => void answers.push(response),
+      5,
+    );
     const proxy = await startTcpProxy(Number(new URL(db.url).port));
     proxies.push(proxy);
     const worker = spawnWorker(proxy.url(db.url), {
@@ -213,7 +230,7 @@ describe('SIGTERM while the database is unreachable', () => {
     await waitForLog(worker, 'flush failed; will retry');
     worker.child.kill('SIGTERM');
     await waitForLog(worker, 'draining');
-    return { proxy, worker, rows };
+    return { proxy, worker, rows, unfinished };
   }
 
   it('keeps trying to record its results until the deadline, and exits 0 if the database comes back', async () => {
@@ -225,13 +242,14 @@ describe('SIGTERM while the database is unreachable', () => {
     expect(isRunning(worker)).toBe(true);
     proxy.reconnect();
     expect(await worker.exited).toEqual({ code: 0, signal: null });
+    expect(await rows()).toHaveLength(5);
     for (const row of await rows())
       expect(row).toMatchObject({ state: 'succeeded', attempt_count: 1, lease_owner: null });
     expect(worker.lastLogged('stopped')).toMatchObject({ succeeded: 5, unwritten: 0 });
   }, 60_000);
 
   it('past the deadline, says how many results it could not record and what happens to them, and exits 1', async () => {
-    const { worker, rows } = await stopWithResultsWaiting('ix.too-late', '2s');
+    const { worker, rows, unfinished } = await stopWithResultsWaiting('ix.too-late', '2s');
     expect(await worker.exited).toEqual({ code: 1, signal: null });
     const unrecorded = worker.lastLogged(
       'stopped with results not recorded: the database did not take them before the deadline',
@@ -239,7 +257,11 @@ describe('SIGTERM while the database is unreachable', () => {
     expect(unrecorded).toMatchObject({ unwritten: 5 });
     expect(String(unrecorded?.whatHappens)).toMatch(/sends them again/);
     expect(worker.lastLogged('stopped')).toMatchObject({ succeeded: 0, unwritten: 5 });
-    // Sent, and not recorded: still leased, so they go out again once the lease runs out.
-    for (const row of await rows()) expect(row).toMatchObject({ state: 'delivering', attempt_count: 0 });
+    // Sent, and not recorded: still leased (first attempts: through their fan-out batch's row, with no
+    // row of their own yet), so they go out again once the lease runs out.
+    expect(await rows()).toEqual([]);
+    const held = await unfinished();
+    expect(held).toHaveLength(5);
+    for (const row of held) expect(row).toMatchObject({ state: 'delivering', attempt_count: 0 });
   }, 60_000);
 });

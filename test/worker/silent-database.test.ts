@@ -58,7 +58,9 @@ describe('a database path that goes silent', () => {
     await waitUntil(async () => (await succeeded()) >= 300, { timeoutMs: 20_000, what: 'deliveries before the cut' });
 
     proxy.goSilent();
-    const leasedAtCut = await countRows(db.pool, 'deliveries', `endpoint_id = $1 AND state = 'delivering'`, [
+    // First attempts included: they have no row until their outcome is written, only their fan-out
+    // batch's lease (migration 20261206090000_first_attempts_written_once).
+    const leasedAtCut = await countRows(db.pool, 'unfinished_deliveries', `endpoint_id = $1 AND state = 'delivering'`, [
       endpoint.id,
     ]);
     // Producers do not go through the proxy: events keep arriving while the worker cannot see them.

@@ -11,7 +11,7 @@ describe('worker statements', () => {
       expect(statement.text, statement.file).toMatch(/^-- Parameters: /m);
       checkParameters(statement.file, statement.text, statement.names);
     }
-    expect(statements.recordResults.names).toHaveLength(21);
+    expect(statements.recordResults.names).toHaveLength(27);
     // Each value lands at its own placeholder: { name: name } comes back as the names in order.
     const { names } = statements.recordResults;
     expect(statements.recordResults.values(namedAfterThemselves(names) as never)).toEqual(names);

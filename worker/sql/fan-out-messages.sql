@@ -37,22 +37,25 @@
 -- of CPU per delivery against 306 with a queue row). The cursor is locked only if it is still the
 -- one passed, so what the ranges found is exactly what is new after it; a worker that passed an old
 -- one (another worker moved it since) takes nothing and gets the current one back.
--- Up to $3 of the new deliveries whose endpoint's circuit is closed are inserted already leased to
--- worker $1 and returned, ready to send: a first attempt costs no separate claim. They run under one
--- row of hookline.fanout_batches for the whole fan-out (its messages are the cursor's step: fanned out
+-- Up to $3 of the new deliveries whose endpoint's circuit is closed are leased to worker $1 and
+-- returned, ready to send: a first attempt costs no separate claim. They are not inserted: a first
+-- attempt's row is written once, with its outcome, by the worker's flush (record-results.sql) or
+-- release (release-deliveries.sql) (migration 20261206090000_first_attempts_written_once; inserting it
+-- here and updating it with the result cost 150 B of WAL per event). Until then its lease is one row
+-- of hookline.fanout_batches for the whole fan-out (its messages are the cursor's step: fanned out
 -- by the cursor after it, not by the one before; both are recorded whole, partial transaction and
--- all), leased to worker $1 for $4 seconds: the deliveries themselves stay out of
--- the claim index (claimable_at NULL), so recording a success changes no indexed column and is a HOT
--- update. Once every one of them is recorded or released, the worker's next flush or release deletes
--- the batch row (record-results.sql, release-deliveries.sql, worker/leases.ts); if it dies first, the
--- batch's lease runs out and release-expired-batch-leases.sql gives them to the claim queue.
+-- all; and the endpoints it leased first attempts to), leased to worker $1 for $4 seconds. Once
+-- every one of them is recorded or released, the worker's next flush or release deletes the batch
+-- row (worker/leases.ts); if it dies first, the batch's lease runs out and
+-- release-expired-batch-leases.sql writes their rows 'pending' for the claim queue.
 -- The rest are inserted 'pending' (due now, or when the endpoint's open circuit ends) for any
 -- worker's claim (worker/sql/claim-deliveries.sql). A fan-out that leased nothing writes no batch.
 -- A message whose app or target endpoint no longer exists gets no delivery.
--- A delivery's id carries its message's time (hookline.new_id(prefix, sibling)): both land in the same
--- time partition, and retention drops them together.
+-- A delivery's id is hookline.delivery_id(message, endpoint) (prisma/functions/new-id.sql): the same
+-- for the same pair whoever writes the row, here, a flush, or the release of an expired batch. It
+-- carries its message's time: both land in the same time partition, and retention drops them together.
 -- Crash cost: none. Before the commit, the cursor has not moved; after it, the batch's first attempts
--- come back when its lease runs out.
+-- come back when its lease runs out (their rows written then, under the same ids).
 WITH ordered AS (
   -- The next $2 + 1 new messages after the cursor the worker passed: rank 0 the rest of the transaction
   -- taken in part, rank 1 the others.
@@ -150,7 +153,7 @@ WITH ordered AS (
   -- out of line (over ~2 KB) travels as a pointer; smaller ones are copied into the sort above and
   -- into this CTE, once per target: a worker's first fan-out, sized for one endpoint a message, can
   -- carry 256 messages x every subscribed endpoint; later ones are sized to `room` (take-deliveries.ts).
-  SELECT hookline.new_id('dlv', n.message_id) AS id, n.*,
+  SELECT hookline.delivery_id(n.message_id, n.endpoint_id) AS id, n.*,
          CASE WHEN n.leased THEN now()
               WHEN n.circuit_state <> 'closed' THEN greatest(n.created_at, coalesce(n.circuit_open_until, now()))
               ELSE n.created_at END AS due_at
@@ -167,6 +170,7 @@ WITH ordered AS (
          CASE WHEN leased THEN now() + make_interval(secs => $4) END,
          created_at, now()
     FROM planned
+   WHERE NOT leased
    ORDER BY message_id, endpoint_id
   RETURNING d.id
 ), advanced AS (
@@ -191,9 +195,10 @@ WITH ordered AS (
 ), batch AS (
   -- The lease the leased first attempts run under: one row for the whole fan-out.
   INSERT INTO hookline.fanout_batches (after, after_partial_xid, after_partial_id, through, through_partial_xid,
-                                       through_partial_id, lease_owner, lease_expires_at)
+                                       through_partial_id, lease_owner, lease_expires_at, endpoint_ids)
   SELECT cursor_row.after, cursor_row.partial_xid, cursor_row.partial_through_id, advanced.through,
-         advanced.through_partial_xid, advanced.through_partial_id, $1, now() + make_interval(secs => $4)
+         advanced.through_partial_xid, advanced.through_partial_id, $1, now() + make_interval(secs => $4),
+         ARRAY(SELECT DISTINCT endpoint_id FROM numbered WHERE leased)
     FROM cursor_row, advanced
    WHERE EXISTS (SELECT 1 FROM numbered WHERE leased)
   RETURNING id
@@ -206,7 +211,7 @@ WITH ordered AS (
 -- cursor_busy: new messages waited but another fan-out held the cursor; worth another try soon.
 SELECT leased.*, counts.*
   FROM (SELECT (SELECT count(*) FROM messages)::int AS messages_taken,
-               (SELECT count(*) FROM inserted)::int AS deliveries_created,
+               (SELECT count(*) FROM planned)::int AS deliveries_created,
                (SELECT id FROM batch) AS batch_id,
                cursor.through::text AS cursor_through,
                cursor.partial_xid::text AS cursor_partial_xid,

@@ -2,7 +2,8 @@
 --   $6 durationsMs, $7 statusCodes, $8 errorClasses, $9 errorMessages, $10 requestHeaders,
 --   $11 responseHeaders, $12 responseBodies, $13 responsesTruncated, $14 circuitFailureThreshold,
 --   $15 circuitOpenBaseMs, $16 circuitOpenMaxMs, $17 autoDisableAfterMs,
---   $18 keepSuccessfulAttempts, $19 settledBatchIds, $20 rollupShard, $21 attemptCounts.
+--   $18 keepSuccessfulAttempts, $19 settledBatchIds, $20 rollupShard, $21 attemptCounts, $22 batchIds,
+--   $23 appIds, $24 endpointIds, $25 messageIds, $26 eventTypes, $27 createdAts.
 -- Writes back a batch of finished attempts in one round trip: the deliveries' new states, an attempt
 -- row for each failure, the endpoints' health and circuit breaker, and the rollups the dashboard reads.
 -- One statement instead of 4 per attempt: at 2,000 attempts/s this is ~10 flushes/s, not 8,000 queries.
@@ -13,6 +14,14 @@
 -- A success is kept on its delivery row alone (status, time, duration: the final attempt's numbers),
 -- unless $18 (HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS) asks for its full row with headers and body. An
 -- attempt row for every success was a third of the WAL: a heap row and three index entries per event.
+-- A first attempt leased by a fan-out has no row yet ($22-$27 name its fan-out batch and what its row
+-- holds; NULL for every other result): its row is inserted here, once, with its outcome (migration
+-- 20261206090000_first_attempts_written_once). The fan-out inserted it 'delivering' and this statement
+-- updated it before: the update was 150 B of WAL per event (bench/README.md). Fenced by its batch's
+-- row, which holds its lease: written only if that row is still this worker's (locked FOR SHARE, before
+-- any delivery: no release of expired leases writes the row meanwhile, and once one has, the batch
+-- row is gone), if its endpoint still exists (locked FOR KEY SHARE: a deletion waits), and if no row
+-- of its id exists (a flush whose answer was lost, written again). Every other result:
 -- Fenced: a delivery changes only if it is still leased to this worker ($1), which (constraint
 -- deliveries_lease_check) means still 'delivering' and ours. A worker that froze past its lease and
 -- wakes up late changes nothing (no attempt row, no health change, no rollup), because another worker
@@ -23,7 +32,7 @@
 -- again for its retry, the old result passed the fence, ended the new lease mid-send, and another
 -- worker sent the delivery a second time while this one was still sending it.
 -- The fence names no column that any index but the primary key covers, so every PostgreSQL version
--- finds each result by primary key and a flush costs what its batch holds, whatever the backlog. With
+-- finds each result (and looks for each first attempt's row) by primary key and a flush costs what its batch holds, whatever the backlog. With
 -- "state = 'delivering'" in this WHERE, PostgreSQL 15 read every delivering row through an index
 -- whose statistics had seen none: 500 results took 2,757 ms behind a 20,000-row backlog instead of
 -- 21 ms, the backlog fed itself, leases ran out and deliveries were sent twice.
@@ -42,10 +51,27 @@
 WITH results AS (
   SELECT *
     FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::float8[], $7::int[],
-                $8::text[], $9::text[], $10::jsonb[], $11::jsonb[], $12::text[], $13::bool[], $21::int[])
+                $8::text[], $9::text[], $10::jsonb[], $11::jsonb[], $12::text[], $13::bool[], $21::int[],
+                $22::bigint[], $23::text[], $24::text[], $25::text[], $26::text[], $27::timestamptz[])
       AS r(delivery_id, state, next_attempt_at, started_at, duration_ms, status_code,
            error_class, error_message, request_headers, response_headers, response_body, response_truncated,
-           attempts_before)
+           attempts_before, batch_id, app_id, endpoint_id, message_id, event_type, created_at)
+), held_batches AS (
+  -- The fan-out batches whose rows hold the lease of this flush's first attempts, still this worker's:
+  -- locked, so that no release of expired leases gives those deliveries back while their rows are written.
+  SELECT b.id
+    FROM hookline.fanout_batches AS b
+   WHERE b.id = ANY ($22::bigint[])
+     AND b.lease_owner = $1
+     FOR SHARE
+), live_endpoints AS (
+  -- The endpoints of this flush's first attempts that still exist, key-share locked: an endpoint's
+  -- deletion (which deletes its deliveries) waits for this write, or this write sees it gone and
+  -- writes no row for it.
+  SELECT e.id
+    FROM hookline.endpoints AS e
+   WHERE e.id = ANY ($24::text[])
+     FOR KEY SHARE
 ), settled_batches AS (
   -- $19: fan-out batches whose first attempts are all recorded or released; their rows held the lease.
   DELETE FROM hookline.fanout_batches AS b
@@ -68,7 +94,8 @@ WITH results AS (
          last_duration_ms = r.duration_ms,
          updated_at = now()
     FROM results AS r
-   WHERE d.id = r.delivery_id
+   WHERE r.batch_id IS NULL
+     AND d.id = r.delivery_id
      AND d.lease_owner = $1
      AND d.attempt_count = r.attempts_before
      -- Batch rows first: evaluated once, before any delivery row is locked (see the lock order above).
@@ -76,6 +103,26 @@ WITH results AS (
   RETURNING d.id, d.app_id, d.message_id, d.endpoint_id, d.attempt_count, d.state, r.started_at, r.duration_ms,
             r.status_code, r.error_class, r.error_message, r.request_headers, r.response_headers, r.response_body,
             r.response_truncated
+), written AS (
+  -- First attempts: their rows are written here, once, with the result.
+  INSERT INTO hookline.deliveries AS d
+         (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, next_attempt_at, claimable_at,
+          last_attempt_at, last_status_code, last_error_class, last_duration_ms, created_at, updated_at)
+  SELECT r.delivery_id, r.app_id, r.message_id, r.endpoint_id, r.event_type, r.state, 1,
+         coalesce(r.next_attempt_at, r.started_at), r.next_attempt_at, r.started_at, r.status_code, r.error_class,
+         r.duration_ms, r.created_at, now()
+    FROM results AS r
+   WHERE r.batch_id IS NOT NULL
+     AND r.batch_id IN (SELECT id FROM held_batches)
+     AND r.endpoint_id IN (SELECT id FROM live_endpoints)
+     AND r.attempts_before = 0
+     -- No row of its id yet. A scalar subquery, not NOT EXISTS: that became an anti join whose plan,
+     -- made for one result (a kept plan sees no array's length), read a young partition's whole primary
+     -- key for each result instead of probing it (a flush of 44 took 10 ms on PostgreSQL 15).
+     AND (SELECT x.id FROM hookline.deliveries AS x WHERE x.id = r.delivery_id) IS NULL
+     AND (SELECT count(*) FROM settled_batches) >= 0
+  RETURNING d.id, d.app_id, d.message_id, d.endpoint_id, d.attempt_count, d.state, d.last_attempt_at AS started_at,
+            d.last_duration_ms AS duration_ms, d.last_status_code AS status_code, d.last_error_class AS error_class
 ), recorded AS (
   -- The attempts this flush counts (the fence let their deliveries change): health and rollups read
   -- these, whether or not an attempt row is written for them. The result's own columns come back
@@ -85,6 +132,18 @@ WITH results AS (
          u.duration_ms, u.status_code, u.error_class, u.error_message, u.request_headers, u.response_headers,
          u.response_body, u.response_truncated
     FROM updated AS u
+  UNION ALL
+  -- A first attempt's result columns the row does not keep, for its attempt row: read from the arrays
+  -- at its position, only for those that get one.
+  SELECT w.app_id, w.id, w.message_id, w.endpoint_id, w.attempt_count, w.started_at, w.duration_ms, w.status_code,
+         w.error_class, p.error_message, p.request_headers, p.response_headers, p.response_body, p.response_truncated
+    FROM written AS w
+   CROSS JOIN LATERAL (
+     SELECT ($9::text[])[i] AS error_message, ($10::jsonb[])[i] AS request_headers,
+            ($11::jsonb[])[i] AS response_headers, ($12::text[])[i] AS response_body,
+            ($13::bool[])[i] AS response_truncated
+       FROM (SELECT CASE WHEN w.error_class IS NOT NULL OR $18::bool THEN array_position($2::text[], w.id) END AS i) AS at
+   ) AS p
 ), inserted AS (
   INSERT INTO hookline.attempts
          (id, app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id, started_at, duration_ms,
@@ -154,12 +213,12 @@ WITH results AS (
                                  array_agg(duration_ms), array_agg(status_code), array_agg(error_class)) AS rows
     FROM recorded
 )
-SELECT (SELECT count(*) FROM updated)::int AS recorded,
-       (SELECT count(*) FROM updated WHERE state = 'succeeded')::int AS succeeded,
-       (SELECT count(*) FROM updated WHERE state = 'dead')::int AS dead,
+SELECT (SELECT count(*) FROM recorded)::int AS recorded,
+       (SELECT count(*) FILTER (WHERE state = 'succeeded') FROM (SELECT state FROM updated UNION ALL SELECT state FROM written) AS s)::int AS succeeded,
+       (SELECT count(*) FILTER (WHERE state = 'dead') FROM (SELECT state FROM updated UNION ALL SELECT state FROM written) AS s)::int AS dead,
        (SELECT rows FROM rollups) AS rollup_rows,
        -- The results the fence refused, only when there are any (a CASE branch not taken runs nothing).
-       CASE WHEN (SELECT count(*) FROM updated) < cardinality($2::text[])
-            THEN ARRAY(SELECT unnest($2::text[]) EXCEPT ALL SELECT id FROM updated) END AS unrecorded,
+       CASE WHEN (SELECT count(*) FROM recorded) < cardinality($2::text[])
+            THEN ARRAY(SELECT unnest($2::text[]) EXCEPT ALL SELECT delivery_id FROM recorded) END AS unrecorded,
        (SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'circuitState', circuit_state, 'enabled', enabled)), '[]')
           FROM endpoint_health) AS endpoints

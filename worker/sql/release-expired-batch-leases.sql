@@ -13,17 +13,27 @@
 -- batch that began or ended inside a transaction taken in part: its id range of that transaction is
 -- (after_partial_id, through_partial_id]. Cost: the range also walks the messages of after_partial_xid
 -- taken before this batch (filtered out), up to the size of that transaction: this runs only after a
--- worker died. Their deliveries through deliveries_pkey, each message's within its millisecond
--- (prisma/functions/deliveries-of-message.sql); only those still leased to the batch's owner and out of
--- the claim queue (claimable_at NULL: a first attempt not yet recorded or released) change.
--- A frozen owner that wakes up afterwards finds its deliveries no longer leased to it: its results
--- change nothing (the lease_owner fence of record-results.sql).
+-- worker died.
+-- A first attempt has no row until its outcome is written (migration
+-- 20261206090000_first_attempts_written_once): those of the batch that still have none are written
+-- here, 'pending', under the id the fan-out gave them and their worker sent (hookline.delivery_id), so
+-- a receiver deduplicates the next attempt. Which they are: each of the batch's messages' deliveries to
+-- each endpoint in the batch's endpoint_ids that the message is for by the endpoint's subscription as
+-- it is now. An endpoint that dropped the event type from its subscription between the fan-out and
+-- this release does not get it back; one deleted meanwhile neither (its deliveries went with it).
+-- Each is looked for by primary key: one written by its worker's flush or release is left alone.
+-- Rows a fan-out wrote leased before that migration are given back as before: through deliveries_pkey,
+-- each message's within its millisecond (prisma/functions/deliveries-of-message.sql), those still
+-- leased to the batch's owner and out of the claim queue.
+-- Their worker, if it wakes up afterwards, finds its batch row gone: its flush writes none of those
+-- rows (record-results.sql locks the batch row and requires it to be its own).
 -- Reads hookline.fanout_batches in full: one row per fan-out whose first attempts are being sent
 -- right now, a few dozen at most (a worker holds at most its concurrency of them).
 -- Crash cost: none; one statement.
 -- Lock order: batch rows, then deliveries (record-results.sql says why).
 WITH expired AS (
-  SELECT id, after, after_partial_xid, after_partial_id, through, through_partial_xid, through_partial_id, lease_owner
+  SELECT id, after, after_partial_xid, after_partial_id, through, through_partial_xid, through_partial_id, lease_owner,
+         endpoint_ids
     FROM hookline.fanout_batches
    WHERE lease_expires_at < now()
    ORDER BY id
@@ -32,15 +42,35 @@ WITH expired AS (
 ), messages AS MATERIALIZED (
   -- Materialized: inlined, the planner started from every delivery out of the claim index (a backlog's
   -- worth) and checked each one's message, instead of finding the batch's messages first.
-  SELECT m.id, e.lease_owner
+  SELECT m.id, m.app_id, m.event_type, m.created_at, m.target_endpoint_id, e.lease_owner, e.endpoint_ids
     FROM expired AS e
     JOIN hookline.messages AS m
       ON m.written_by >= pg_snapshot_xmin(e.after)
      AND m.written_by <= pg_snapshot_xmax(e.through)
      AND hookline.fanned_out(m.written_by, m.id, e.through, e.through_partial_xid, e.through_partial_id)
      AND NOT hookline.fanned_out(m.written_by, m.id, e.after, e.after_partial_xid, e.after_partial_id)
+), unwritten AS (
+  -- The first attempts with no row yet: each message's delivery to each endpoint the batch leased one
+  -- to that the message is for (the fan-out's rule, fan-out-messages.sql, enabled or not: a delivery
+  -- to an endpoint disabled since waits for it, as any other), under the id the fan-out gave it.
+  SELECT hookline.delivery_id(m.id, ep.id) AS id, m.app_id, m.id AS message_id, ep.id AS endpoint_id, m.event_type,
+         m.created_at
+    FROM messages AS m
+    JOIN hookline.endpoints AS ep
+      ON ep.id = ANY (m.endpoint_ids) AND ep.app_id = m.app_id
+     AND (ep.id = m.target_endpoint_id
+          OR (m.target_endpoint_id IS NULL AND (cardinality(ep.event_types) = 0 OR m.event_type = ANY (ep.event_types))))
+   -- A probe per pair by primary key (why not NOT EXISTS: record-results.sql).
+   WHERE (SELECT d.id FROM hookline.deliveries AS d WHERE d.id = hookline.delivery_id(m.id, ep.id)) IS NULL
+), written AS (
+  INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, next_attempt_at,
+                                   claimable_at, created_at, updated_at)
+  SELECT id, app_id, message_id, endpoint_id, event_type, 'pending', now(), now(), created_at, now()
+    FROM unwritten
+  RETURNING id
 ), held AS (
-  -- Each message's deliveries in its range of deliveries_pkey, a probe per message (OFFSET 0 keeps the
+  -- Rows a fan-out wrote leased, before migration 20261206090000_first_attempts_written_once: each
+  -- message's deliveries in its range of deliveries_pkey, a probe per message (OFFSET 0 keeps the
   -- LATERAL a loop): joined as sets, a range known only per row is priced at 0.5 % of a partition, and
   -- a partition of millions would have looked cheaper to hash whole.
   SELECT h.id, m.lease_owner
@@ -73,4 +103,5 @@ WITH expired AS (
    WHERE b.id = e.id
   RETURNING b.id
 )
-SELECT (SELECT count(*) FROM deleted)::int AS batches, (SELECT count(*) FROM released)::int AS deliveries
+SELECT (SELECT count(*) FROM deleted)::int AS batches,
+       (SELECT count(*) FROM released)::int + (SELECT count(*) FROM written)::int AS deliveries

@@ -127,15 +127,15 @@ export function liveQueueStatement(scope: { appIds?: string[]; appId?: string; e
 
 /**
  * The CTEs unfinishedOfScopeEndpoints reads: the first attempts being sent now, under a fan-out batch
- * (hookline.unfinished_deliveries' second part), found from the batch rows (what workers are sending
- * right now, a few dozen) and their messages. Materialized, so the planner cannot start from an app's
+ * (hookline.unfinished_deliveries' second and third parts), found from the batch rows (what workers are
+ * sending right now, a few dozen) and their messages. Materialized, so the planner cannot start from an app's
  * deliveries instead: through the view, an app's count walked the app's whole history by
  * deliveries_app_id_created_at_idx (dropped since) to find the few being sent (seen in
  * test/api/stats-live-count.test.ts).
  */
 export const UNFINISHED_CTES = Prisma.sql`
   batch_messages AS MATERIALIZED (
-    SELECT m.id, b.lease_owner
+    SELECT m.id, m.app_id, m.event_type, m.created_at, m.target_endpoint_id, b.lease_owner, b.endpoint_ids
       FROM hookline.fanout_batches AS b
       JOIN hookline.messages AS m
         ON m.written_by >= pg_snapshot_xmin(b.after)
@@ -143,8 +143,19 @@ export const UNFINISHED_CTES = Prisma.sql`
        AND hookline.fanned_out(m.written_by, m.id, b.through, b.through_partial_xid, b.through_partial_id)
        AND NOT hookline.fanned_out(m.written_by, m.id, b.after, b.after_partial_xid, b.after_partial_id)
   ), sending AS MATERIALIZED (
-    -- Per message (OFFSET 0 keeps the subquery a loop): joined as sets, an unanalysed batch table
-    -- priced at 370 rows made the planner scan every delivery for the 'delivering' ones.
+    -- A first attempt has no row until its outcome is written (migration
+    -- 20261206090000_first_attempts_written_once): each (message, endpoint) of a batch that has none.
+    SELECT bm.app_id, e.id AS endpoint_id, 'delivering' AS state, 0 AS attempt_count, bm.created_at AS next_attempt_at
+      FROM batch_messages AS bm
+      JOIN hookline.endpoints AS e
+        ON e.id = ANY (bm.endpoint_ids) AND e.app_id = bm.app_id
+       AND (e.id = bm.target_endpoint_id
+            OR (bm.target_endpoint_id IS NULL AND (cardinality(e.event_types) = 0 OR bm.event_type = ANY (e.event_types))))
+     WHERE (SELECT d.id FROM hookline.deliveries AS d WHERE d.id = hookline.delivery_id(bm.id, e.id)) IS NULL
+    UNION ALL
+    -- Rows a fan-out wrote leased before that migration, per message (OFFSET 0 keeps the subquery a
+    -- loop): joined as sets, an unanalysed batch table priced at 370 rows made the planner scan every
+    -- delivery for the 'delivering' ones.
     SELECT d.*
       FROM batch_messages AS bm
      CROSS JOIN LATERAL (
