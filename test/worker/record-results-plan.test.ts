@@ -206,15 +206,19 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
         [WORKER, endpointId],
       );
       // In this minute's partition, beside 5,000 rows written since its statistics were taken (none):
-      // where the anti join's plan read the whole primary key for each result.
+      // where the anti join's plan read the whole primary key for each result. Ids of one message of
+      // now (a delivery's id carries its message's time: the partitions' _same_time check).
+      const { rows: message } = await client.query<{ id: string }>(`SELECT hookline.new_id('msg') AS id`);
+      const messageId = message[0]!.id;
       await client.query(
         `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count)
-         SELECT hookline.new_id('dlv'), $1, 'msg_giediprime00', $2, 'harkonnen.raid', 'succeeded', 1
+         SELECT hookline.new_id('dlv', $3), $1, $3, $2, 'harkonnen.raid', 'succeeded', 1
            FROM generate_series(1, 5000)`,
-        [appId, endpointId],
+        [appId, endpointId, messageId],
       );
       const { rows: fresh } = await client.query<{ id: string }>(
-        `SELECT hookline.new_id('dlv') AS id FROM generate_series(1, 500)`,
+        `SELECT hookline.new_id('dlv', $1) AS id FROM generate_series(1, 500)`,
+        [messageId],
       );
       const ids = fresh.map((row) => row.id);
       const params = successes(ids);
@@ -222,7 +226,7 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
         batchIds: ids.map(() => batch[0]!.id),
         appIds: ids.map(() => appId),
         endpointIds: ids.map(() => endpointId),
-        messageIds: ids.map(() => 'msg_giediprime00'),
+        messageIds: ids.map(() => messageId),
         eventTypes: ids.map(() => 'harkonnen.raid'),
         createdAts: ids.map(() => new Date()),
       };
@@ -251,6 +255,7 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
       expect(Math.max(...cteRows)).toBeLessThanOrEqual(1000);
     } finally {
       await client.query('DELETE FROM hookline.fanout_batches');
+      // This test's rows: ids of hex time, where every fixture's starts 'dlv_giediprime00'.
       await client.query(`DELETE FROM hookline.deliveries WHERE id >= 'dlv_0' AND id < 'dlv_g'`);
       client.release();
     }
