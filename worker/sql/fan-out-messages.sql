@@ -122,7 +122,8 @@ WITH ordered AS (
     FROM (SELECT * FROM ordered WHERE n <= $2 ORDER BY n DESC LIMIT 1) AS last
     LEFT JOIN (SELECT * FROM ordered WHERE n = $2 + 1) AS next ON true
 ), targets AS (
-  -- Every enabled endpoint of the app subscribed to the event type (none listed: all types)...
+  -- hookline.endpoint_takes (prisma/functions/endpoint-takes.sql) as two joins, for the plan: every
+  -- enabled endpoint of the app subscribed to the event type (none listed: all types)...
   SELECT m.id AS message_id, m.app_id, m.event_type, m.created_at, e.id AS endpoint_id,
          e.circuit_state, e.circuit_open_until, m.payload, m.traceparent, m.tracestate
     FROM messages AS m

@@ -83,8 +83,9 @@ WITH results AS (
      SET state = r.state,
          attempt_count = d.attempt_count + 1,
          next_attempt_at = coalesce(r.next_attempt_at, d.next_attempt_at),
-         -- NULL stays NULL for a first attempt that succeeded (or died): no indexed column changes,
-         -- and the update is HOT (migration 20261124110000_hot_first_attempts).
+         -- NULL for one that succeeded or died: it leaves the claim index. (A first attempt leased by a
+         -- fan-out is not updated here but written once, below; one written leased before migration
+         -- 20261206090000 had claimable_at NULL already, and its update stays HOT.)
          claimable_at = r.next_attempt_at,
          lease_owner = NULL,
          lease_expires_at = NULL,

@@ -51,15 +51,14 @@ WITH expired AS (
      AND NOT hookline.fanned_out(m.written_by, m.id, e.after, e.after_partial_xid, e.after_partial_id)
 ), unwritten AS (
   -- The first attempts with no row yet: each message's delivery to each endpoint the batch leased one
-  -- to that the message is for (the fan-out's rule, fan-out-messages.sql, enabled or not: a delivery
-  -- to an endpoint disabled since waits for it, as any other), under the id the fan-out gave it.
+  -- to that the message is for (hookline.endpoint_takes, enabled or not: a delivery to an endpoint
+  -- disabled since waits for it, as any other), under the id the fan-out gave it.
   SELECT hookline.delivery_id(m.id, ep.id) AS id, m.app_id, m.id AS message_id, ep.id AS endpoint_id, m.event_type,
          m.created_at
     FROM messages AS m
     JOIN hookline.endpoints AS ep
       ON ep.id = ANY (m.endpoint_ids) AND ep.app_id = m.app_id
-     AND (ep.id = m.target_endpoint_id
-          OR (m.target_endpoint_id IS NULL AND (cardinality(ep.event_types) = 0 OR m.event_type = ANY (ep.event_types))))
+     AND hookline.endpoint_takes(ep.id, ep.event_types, m.event_type, m.target_endpoint_id)
    -- A probe per pair by primary key (why not NOT EXISTS: record-results.sql).
    WHERE (SELECT d.id FROM hookline.deliveries AS d WHERE d.id = hookline.delivery_id(m.id, ep.id)) IS NULL
 ), written AS (

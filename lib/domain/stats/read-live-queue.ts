@@ -149,8 +149,7 @@ export const UNFINISHED_CTES = Prisma.sql`
       FROM batch_messages AS bm
       JOIN hookline.endpoints AS e
         ON e.id = ANY (bm.endpoint_ids) AND e.app_id = bm.app_id
-       AND (e.id = bm.target_endpoint_id
-            OR (bm.target_endpoint_id IS NULL AND (cardinality(e.event_types) = 0 OR bm.event_type = ANY (e.event_types))))
+       AND hookline.endpoint_takes(e.id, e.event_types, bm.event_type, bm.target_endpoint_id)
      WHERE (SELECT d.id FROM hookline.deliveries AS d WHERE d.id = hookline.delivery_id(bm.id, e.id)) IS NULL
     UNION ALL
     -- Rows a fan-out wrote leased before that migration, per message (OFFSET 0 keeps the subquery a

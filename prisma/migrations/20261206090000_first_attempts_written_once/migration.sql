@@ -21,6 +21,18 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
            message_id OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) endpoint_id)), 'hex'), 1, 20)
 $$;
 
+-- Whether an endpoint gets a delivery of a message (prisma/functions/endpoint-takes.sql keeps the current
+-- body; restated here because the view below reads it).
+CREATE OR REPLACE FUNCTION hookline.endpoint_takes(endpoint_id text, event_types text[], event_type text,
+                                                   target_endpoint_id text)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT coalesce(endpoint_id OPERATOR(pg_catalog.=) target_endpoint_id, false)
+      OR (target_endpoint_id IS NULL
+          AND (pg_catalog.cardinality(event_types) OPERATOR(pg_catalog.=) 0
+               OR event_type OPERATOR(pg_catalog.=) ANY (event_types)))
+$$;
+
 -- Batches written before this migration name no endpoints: their first attempts have rows ('delivering',
 -- leased to the batch's worker), which the release of expired leases still gives back as before.
 ALTER TABLE hookline.fanout_batches ADD COLUMN endpoint_ids text[] COLLATE "C" NOT NULL DEFAULT '{}';
@@ -55,8 +67,7 @@ CREATE VIEW hookline.unfinished_deliveries AS
     FROM batch_messages AS bm
     JOIN hookline.endpoints AS e
       ON e.id = ANY (bm.endpoint_ids) AND e.app_id = bm.app_id
-     AND (e.id = bm.target_endpoint_id
-          OR (bm.target_endpoint_id IS NULL AND (cardinality(e.event_types) = 0 OR bm.event_type = ANY (e.event_types))))
+     AND hookline.endpoint_takes(e.id, e.event_types, bm.event_type, bm.target_endpoint_id)
    -- A probe per pair by primary key: NOT EXISTS became an anti join that could read a whole partition
    -- for each pair (worker/sql/record-results.sql).
    WHERE (SELECT d.id FROM hookline.deliveries AS d WHERE d.id = hookline.delivery_id(bm.id, e.id)) IS NULL
