@@ -76,9 +76,11 @@ export class LeaseBook {
   /** What this worker holds: when each lease ends by its clock, and which taking it is. */
   private readonly held = new Map<string, { until: number; taking: number }>();
   private takings = 0;
-  private readonly batchOf = new Map<string, string>();
-  /** First attempts with no row yet, by id: what their row is written with. */
-  private readonly unwrittenRows = new Map<string, UnwrittenDelivery>();
+  /**
+   * First attempts a fan-out leased, by id: the batch whose row holds their lease, and what their row
+   * is written with (they have none until their outcome).
+   */
+  private readonly underBatches = new Map<string, { batchId: string; row: UnwrittenDelivery }>();
   private readonly heldPerBatch = new Map<string, number>();
   private readonly finished = new Set<string>();
   /** Batches with a delivery given up unwritten: their rows are left to expire, never deleted here. */
@@ -133,9 +135,8 @@ export class LeaseBook {
   /** First attempts a fan-out leased to this worker under its batch row `batchId`; they have no row yet. */
   underBatch(batchId: string, deliveries: Iterable<UnwrittenDelivery>): void {
     let held = this.heldPerBatch.get(batchId) ?? 0;
-    for (const delivery of deliveries) {
-      this.batchOf.set(delivery.id, batchId);
-      this.unwrittenRows.set(delivery.id, delivery);
+    for (const row of deliveries) {
+      this.underBatches.set(row.id, { batchId, row });
       held++;
     }
     if (held > 0) this.heldPerBatch.set(batchId, held);
@@ -143,14 +144,15 @@ export class LeaseBook {
 
   /** The fan-out batch whose row holds the lease of this first attempt, if it has no row yet. */
   unwrittenBatch(id: string): string | undefined {
-    return this.unwrittenRows.has(id) ? this.batchOf.get(id) : undefined;
+    return this.underBatches.get(id)?.batchId;
   }
 
   /** What a statement writes the rows of these deliveries with: nulls for those that have rows. */
   unwrittenColumns(ids: readonly string[]): UnwrittenColumns {
-    const rows = ids.map((id) => this.unwrittenRows.get(id));
+    const entries = ids.map((id) => this.underBatches.get(id));
+    const rows = entries.map((entry) => entry?.row);
     return {
-      batchIds: ids.map((id, i) => (rows[i] ? this.batchOf.get(id)! : null)),
+      batchIds: entries.map((entry) => entry?.batchId ?? null),
       appIds: rows.map((row) => row?.appId ?? null),
       endpointIds: rows.map((row) => row?.endpointId ?? null),
       messageIds: rows.map((row) => row?.messageId ?? null),
@@ -185,7 +187,7 @@ export class LeaseBook {
    */
   abandon(ids: Iterable<string> | Holding): void {
     for (const id of this.stillHeld(ids)) {
-      const batchId = this.batchOf.get(id);
+      const batchId = this.underBatches.get(id)?.batchId;
       if (batchId !== undefined) this.abandoned.add(batchId);
       this.forget(id);
     }
@@ -199,10 +201,9 @@ export class LeaseBook {
 
   private forget(id: string): void {
     this.held.delete(id);
-    this.unwrittenRows.delete(id);
-    const batchId = this.batchOf.get(id);
+    const batchId = this.underBatches.get(id)?.batchId;
     if (batchId === undefined) return;
-    this.batchOf.delete(id);
+    this.underBatches.delete(id);
     const held = this.heldPerBatch.get(batchId)! - 1;
     if (held > 0) {
       this.heldPerBatch.set(batchId, held);

@@ -143,6 +143,9 @@ export interface UnwrittenColumns {
   createdAts: (Date | null)[];
 }
 
+/** Their parameters' names, in the order the statements that take them number them. */
+const UNWRITTEN_COLUMNS = ['batchIds', 'appIds', 'endpointIds', 'messageIds', 'eventTypes', 'createdAts'] as const;
+
 export interface RecordResultsParams extends UnwrittenColumns {
   workerId: string;
   deliveryIds: string[];
@@ -212,12 +215,7 @@ export const statements = {
       'settledBatchIds',
       'rollupShard',
       'attemptCounts',
-      'batchIds',
-      'appIds',
-      'endpointIds',
-      'messageIds',
-      'eventTypes',
-      'createdAts',
+      ...UNWRITTEN_COLUMNS,
     ],
     { prepared: true },
   ),
@@ -233,18 +231,7 @@ export const statements = {
       settledBatchIds: string[];
     } & UnwrittenColumns,
     { released: number }
-  >()('release-deliveries', [
-    'workerId',
-    'deliveryIds',
-    'dueAts',
-    'settledBatchIds',
-    'batchIds',
-    'appIds',
-    'endpointIds',
-    'messageIds',
-    'eventTypes',
-    'createdAts',
-  ]),
+  >()('release-deliveries', ['workerId', 'deliveryIds', 'dueAts', 'settledBatchIds', ...UNWRITTEN_COLUMNS]),
   renewLeases: statement<
     { workerId: string; deliveryIds: string[]; leaseSeconds: number; batchIds: string[] },
     /** A delivery renewed (id), or a fan-out batch (batch_id, bigint as text). */
