@@ -474,7 +474,7 @@ export const PRODUCER_PARTS = {
               traceparent text,
               tracestate text,
               written_by xid8 DEFAULT pg_current_xact_id(),
-              PRIMARY KEY (id)
+              PRIMARY KEY (app_id, id)
             ) PARTITION BY RANGE (id);
             DO $$
             DECLARE
@@ -483,7 +483,6 @@ export const PRODUCER_PARTS = {
               EXECUTE format('CREATE TABLE bench_narrow_messages_now PARTITION OF bench_narrow_messages
                                 FOR VALUES FROM (%s) TO (%s)', (v_now_ms - 86400000) << 20, (v_now_ms + 86400000) << 20);
             END $$;
-            CREATE INDEX ON bench_narrow_messages (app_id, created_at DESC);
             CREATE INDEX ON bench_narrow_messages (request_id) WHERE request_id IS NOT NULL;
             CREATE INDEX ON bench_narrow_messages (written_by, id) WHERE written_by IS NOT NULL;`,
     body: `INSERT INTO bench_narrow_messages (app_id, event_type, payload) VALUES (1, p_event_type, p_payload)

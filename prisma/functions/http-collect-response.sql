@@ -22,6 +22,7 @@ LANGUAGE plpgsql VOLATILE AS $$
 #variable_conflict use_variable
 DECLARE
   v_message_id text;
+  v_app_id text;
   v_mine boolean;
   v_fanned_out boolean;
   v_being_sent boolean;
@@ -34,8 +35,8 @@ BEGIN
     RETURN ROW('ERROR', 'request matching request_id not found', NULL)::hookline.http_response_result;
   END IF;
   LOOP
-    SELECT m.id, m.xmin::text::bigint = txid_current_if_assigned() % 4294967296
-      INTO v_message_id, v_mine
+    SELECT m.id, m.app_id, m.xmin::text::bigint = txid_current_if_assigned() % 4294967296
+      INTO v_message_id, v_app_id, v_mine
       FROM hookline.messages AS m
      WHERE m.request_id = request_id;
     IF NOT FOUND THEN
@@ -49,7 +50,7 @@ BEGIN
     -- transaction the fan-out took in part; a message from before migration 20261130090000 has no
     -- written_by and was fanned out.)
     SELECT NOT EXISTS (SELECT 1 FROM hookline.messages AS m, hookline.fanout_cursor AS c
-                        WHERE m.id = v_message_id
+                        WHERE m.app_id = v_app_id AND m.id = v_message_id
                           AND m.written_by IS NOT NULL
                           AND NOT hookline.fanned_out(m.written_by, m.id, c.fanned_out_through, c.partial_xid,
                                                       c.partial_through_id))
@@ -59,7 +60,7 @@ BEGIN
     -- row goes only after those rows are written, so a message in a batch now either has its row below
     -- or is being sent.
     SELECT EXISTS (SELECT 1 FROM hookline.messages AS m, hookline.fanout_batches AS b
-                    WHERE m.id = v_message_id
+                    WHERE m.app_id = v_app_id AND m.id = v_message_id
                       AND m.written_by IS NOT NULL
                       AND hookline.fanned_out(m.written_by, m.id, b.through, b.through_partial_xid, b.through_partial_id)
                       AND NOT hookline.fanned_out(m.written_by, m.id, b.after, b.after_partial_xid, b.after_partial_id))

@@ -13,7 +13,7 @@ import { databaseBefore } from '../support/database-before';
 import { createTestDatabase } from '../support/database';
 import { waitUntilSucceeded } from '../support/deliveries';
 import { answer, startReceiver, type Receiver } from '../support/receiver';
-import { detachCutShort } from '../support/time-partitions';
+import { addPeriodsAhead, detachCutShort, TIME_PARTITIONED_TABLES as TABLES } from '../support/time-partitions';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 
 const MIGRATION = '20261203090000_ids_in_c_collation';
@@ -28,11 +28,6 @@ afterAll(async () => {
   await dropDatabase?.();
 });
 
-const TABLES = [
-  { name: 'messages', prefix: 'msg' },
-  { name: 'deliveries', prefix: 'dlv' },
-  { name: 'attempts', prefix: 'atmpt' },
-];
 // Two periods of 2100 (ids of that time), and the overflow after them.
 const STARTS = ['0f4865700000', '0f4865800000', '0f4865900000'];
 
@@ -101,37 +96,10 @@ describe(`migration ${MIGRATION}`, () => {
     );
     const endpointId = endpoints[0]!.id;
 
-    // The periods of 2100, each with a message, a finished delivery and its attempt; in the second, a
-    // delivery still waiting for its retry, due now. Before them, one period from the legacy
-    // partition's end (the minute after this database was made: its migrations, not the maintenance,
-    // made its partitions) to 2100: the test's new event lands there whenever it runs. Without it,
-    // a run that crossed that minute had no partition for the event (once in a full suite on a
-    // loaded machine).
-    for (const table of TABLES) {
-      const { rows: legacy } = await pool.query<{ upper: string }>(
-        `SELECT substring(pg_get_expr(c.relpartbound, c.oid) FROM 'TO \\(''([^'']+)''\\)') AS upper
-           FROM pg_inherits AS i JOIN pg_class AS c ON c.oid = i.inhrelid
-          WHERE i.inhparent = $1::regclass AND pg_get_expr(c.relpartbound, c.oid) LIKE '%MINVALUE%'`,
-        [`hookline.${table.name}`],
-      );
-      await pool.query(
-        `CREATE TABLE hookline.${table.name}_until_2100 PARTITION OF hookline.${table.name}
-           FOR VALUES FROM ('${legacy[0]!.upper}') TO ('${table.prefix}_${STARTS[0]}')`,
-      );
-      for (const [index, name] of ['p21000101t0000', 'p21000101t0100'].entries()) {
-        await pool.query(
-          `CREATE TABLE hookline.${table.name}_${name} (LIKE hookline.${table.name} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`,
-        );
-        await pool.query(
-          `ALTER TABLE hookline.${table.name} ATTACH PARTITION hookline.${table.name}_${name}
-             FOR VALUES FROM ('${table.prefix}_${STARTS[index]}') TO ('${table.prefix}_${STARTS[index + 1]}')`,
-        );
-      }
-      await pool.query(
-        `CREATE TABLE hookline.${table.name}_overflow PARTITION OF hookline.${table.name}
-           FOR VALUES FROM ('${table.prefix}_${STARTS[2]}') TO (MAXVALUE)`,
-      );
-    }
+    // The periods of 2100, and one before them where the test's new event lands; in each of 2100 a
+    // message, a finished delivery and its attempt; in the second, a delivery still waiting for its
+    // retry, due now.
+    await addPeriodsAhead(pool, STARTS);
     const waitingIds: string[] = [];
     for (const start of STARTS.slice(0, 2)) {
       const messageId = `msg_${start}00000000000000000001`;

@@ -56,3 +56,43 @@ export async function detachCutShort(pool: Pool, table: string, partition: strin
   );
   expect(pending[0]?.pending).toBe(true);
 }
+
+/** The time-partitioned tables with the prefix of their ids. */
+export const TIME_PARTITIONED_TABLES = [
+  { name: 'messages', prefix: 'msg' },
+  { name: 'deliveries', prefix: 'dlv' },
+  { name: 'attempts', prefix: 'atmpt' },
+];
+
+/**
+ * Periods far ahead of now, for a database a migration test writes as an earlier release would: for
+ * each table, one period from the legacy partition's end (the minute after the database was made: its
+ * migrations, not the maintenance, made its partitions) to the first start, where an event sent during
+ * the test lands; periods `p21000101t0000`, `p21000101t0100`, ... between consecutive `starts` (12 hex
+ * digits of milliseconds, of 2100); and the overflow from the last. Without the first, a run that
+ * crossed that minute had no partition for the event (once in a full suite on a loaded machine).
+ */
+export async function addPeriodsAhead(pool: Pool, starts: string[]): Promise<void> {
+  for (const table of TIME_PARTITIONED_TABLES) {
+    const { rows: legacy } = await pool.query<{ upper: string }>(
+      `SELECT substring(pg_get_expr(c.relpartbound, c.oid) FROM 'TO \\(''([^'']+)''\\)') AS upper
+         FROM pg_inherits AS i JOIN pg_class AS c ON c.oid = i.inhrelid
+        WHERE i.inhparent = $1::regclass AND pg_get_expr(c.relpartbound, c.oid) LIKE '%MINVALUE%'`,
+      [`hookline.${table.name}`],
+    );
+    await pool.query(
+      `CREATE TABLE hookline.${table.name}_until_2100 PARTITION OF hookline.${table.name}
+         FOR VALUES FROM ('${legacy[0]!.upper}') TO ('${table.prefix}_${starts[0]}')`,
+    );
+    for (let index = 0; index + 1 < starts.length; index++) {
+      await pool.query(
+        `CREATE TABLE hookline.${table.name}_p21000101t0${index}00 PARTITION OF hookline.${table.name}
+           FOR VALUES FROM ('${table.prefix}_${starts[index]}') TO ('${table.prefix}_${starts[index + 1]}')`,
+      );
+    }
+    await pool.query(
+      `CREATE TABLE hookline.${table.name}_overflow PARTITION OF hookline.${table.name}
+         FOR VALUES FROM ('${table.prefix}_${starts.at(-1)}') TO (MAXVALUE)`,
+    );
+  }
+}

@@ -2,7 +2,7 @@
 // a replay job acts on exactly the rows its dry-run count counted, 100,000 deliveries are replayed
 // while the worker is delivering, a cancel stops a job within a batch, a killed worker's job is resumed
 // without redoing a committed batch, and a backfill of 10,000 messages reaches a new endpoint complete
-// and in creation order.
+// and in id order.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getPrisma } from '../../lib/database/db';
 import { deliveryWhere } from '../../lib/domain/deliveries/delivery-where';
@@ -64,9 +64,9 @@ async function jobRow(id: string) {
 
 /**
  * `count` messages of `eventType` with one delivery each to `endpointId`, created 1 ms apart, payload
- * `{n}` numbering them in creation order, in `state` (dead: failed once with a 500). Ids (which start
- * with the insert's clock) follow creation order, or run against it with `idsNewestFirst`, so a test
- * can tell creation order from id order. Plain SQL, so the fixture does not depend
+ * `{n}` numbering them in creation order, in `state` (dead: failed once with a 500). Ids (one
+ * millisecond apart) follow creation order, or run against it with `idsNewestFirst`, so a test can
+ * tell creation order from id order. Plain SQL, so the fixture does not depend
  * on the code under test; ~1 s for 100,000 rows. Fanned out long ago (written_by NULL, as every message
  * from before migration 20261130090000_fanout_by_transaction): the fan-out leaves them alone.
  */
@@ -82,8 +82,9 @@ async function insertDeliveries(
 ): Promise<void> {
   await db.pool.query(
     `WITH m AS (
-       INSERT INTO hookline.messages (app_id, event_type, payload, created_at, written_by)
-       SELECT $1, $3, jsonb_build_object('n', CASE WHEN $6 THEN $4 - i + 1 ELSE i END),
+       INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at, written_by)
+       SELECT hookline.new_id('msg', hookline.id_at('msg', now() - make_interval(secs => ($4 - i) / 1000.0))),
+              $1, $3, jsonb_build_object('n', CASE WHEN $6 THEN $4 - i + 1 ELSE i END),
               now() - make_interval(secs => (CASE WHEN $6 THEN i ELSE $4 - i END) / 1000.0), NULL
          FROM generate_series(1, $4) AS i
        RETURNING id, created_at)
@@ -392,7 +393,7 @@ describe('a worker killed in the middle of a job', () => {
 });
 
 describe('backfilling a new endpoint', () => {
-  it('sends it every matching message since T exactly once, complete and in creation order', async () => {
+  it('sends it every matching message since T exactly once, complete and in id order', async () => {
     const receiver = await startReceiver();
     receivers.push(receiver);
     const appId = await createApp(db.pool, 'backfill');
@@ -407,7 +408,8 @@ describe('backfilling a new endpoint', () => {
          FROM generate_series(1, 50) AS i`,
       [appId, since],
     );
-    // Ids against creation order: the backfill must follow created_at, not the primary key.
+    // Ids against created_at: the backfill follows the ids (the time each message was written,
+    // migration 20261207090000_messages_keyed_by_app), not the time its transaction began.
     await insertDeliveries(appId, old, 10_000, {
       state: 'succeeded',
       eventType: 'order.created',
@@ -440,8 +442,9 @@ describe('backfilling a new endpoint', () => {
     expect(await jobRow(job.id)).toMatchObject({ state: 'succeeded', total: 9_997, processed: 9_997 });
     const sent = receiver.requests.map((request) => (JSON.parse(request.body) as { data: { n: number } }).data.n);
     expect(sent).toHaveLength(9_997);
-    // The fixture's n is its creation order: 4..10000 (1..3 were delivered before), ascending.
-    expect(sent).toEqual(Array.from({ length: 9_997 }, (_, index) => index + 4));
+    // The fixture's n is its created_at order, against the ids: 10000 down to 4 (1..3 were delivered
+    // before).
+    expect(sent).toEqual(Array.from({ length: 9_997 }, (_, index) => 10_000 - index));
     const ids = new Set(receiver.requests.map((request) => request.headers['webhook-id']));
     expect(ids.size).toBe(9_997);
     for (const { id } of already) expect(ids.has(id)).toBe(false);

@@ -47,6 +47,7 @@ UPDATE hookline.deliveries AS d
   LEFT JOIN hookline.endpoints AS e ON e.id = due.endpoint_id,
        hookline.messages AS m
  WHERE d.id = due.id
+   AND m.app_id = d.app_id
    AND m.id = d.message_id
 RETURNING d.id, d.app_id, d.endpoint_id, d.message_id, d.attempt_count,
           m.event_type, m.created_at, m.payload::text AS payload, m.traceparent, m.tracestate,

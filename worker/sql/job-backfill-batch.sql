@@ -1,6 +1,7 @@
 -- Parameters: $1 appId, $2 endpointId, $3 since, $4 asOf, $5 cursor, $6 limit.
 -- One batch of a backfill job: deliveries to endpoint $2 for the next messages of app $1 created
--- since $3 and before the job ($4), after cursor $5 ({createdAt, id}: creation order), that the
+-- since $3 and before the job ($4), after cursor $5 ({id}: id order, the app's part of messages_pkey;
+-- an id begins with its millisecond, never earlier than its created_at), that the
 -- endpoint subscribes to and has no delivery for, up to the first message not yet fanned out (not
 -- fanned out by hookline.fanout_cursor: hookline.fanned_out, prisma/functions/fanout-snapshot.sql).
 -- That one and those after it wait for their fan-out (waits_for_fan_out: the runner tries again
@@ -15,7 +16,7 @@
 -- they would never get this endpoint's delivery; counting its rest as fanned out would give them two.
 -- Order: claims take the oldest claimable_at first (claim-deliveries.sql), so each new delivery is
 -- due one microsecond after the one before it, continuing after the last batch's (the cursor's
--- lastDue), never before now: the claim queue hands them out in message creation order.
+-- lastDue), never before now: the claim queue hands them out in message id order (their milliseconds).
 -- Pace: at most $6 of the endpoint's deliveries wait in the claim queue at once (room). A batch only
 -- fills the room the endpoint's workers freed by sending, so a backfill of a million messages moves
 -- at the endpoint's speed (its max concurrency and rate limit) instead of flooding the queue ahead
@@ -35,21 +36,26 @@ WITH endpoint AS (
                                                     c.partial_through_id)) AS fanned_out
     FROM hookline.messages AS m, endpoint AS e
    WHERE m.app_id = $1
+     AND m.id >= hookline.id_at('msg', $3)
+     -- A cursor written before migration 20261207090000_messages_keyed_by_app ordered by (createdAt, id):
+     -- it goes on from its createdAt's millisecond, whose messages already given their delivery are
+     -- skipped below (fresh).
+     AND m.id > CASE WHEN $5::jsonb ? 'createdAt' THEN hookline.id_at('msg', ($5::jsonb ->> 'createdAt')::timestamptz)
+                     ELSE coalesce($5::jsonb ->> 'id', '') END
      AND m.created_at >= $3
      AND m.created_at <= $4
-     AND ($5::jsonb IS NULL OR (m.created_at, m.id) > (($5::jsonb ->> 'createdAt')::timestamptz, $5::jsonb ->> 'id'))
      AND m.target_endpoint_id IS NULL
      AND (cardinality(e.event_types) = 0 OR m.event_type = ANY (e.event_types))
-   ORDER BY m.created_at, m.id
+   ORDER BY m.id
    LIMIT (SELECT n FROM room)
 ), batch AS (
   -- Up to the first not yet fanned out.
   SELECT c.id, c.event_type, c.created_at
     FROM candidates AS c
    WHERE NOT EXISTS (SELECT 1 FROM candidates AS w
-                      WHERE NOT w.fanned_out AND (w.created_at, w.id) <= (c.created_at, c.id))
+                      WHERE NOT w.fanned_out AND w.id <= c.id)
 ), fresh AS (
-  SELECT b.*, row_number() OVER (ORDER BY b.created_at, b.id) AS rank
+  SELECT b.*, row_number() OVER (ORDER BY b.id) AS rank
     FROM batch AS b
    -- The message's range of deliveries_pkey (prisma/functions/deliveries-of-message.sql). OFFSET 0 keeps
    -- it a probe per message: as an anti-join, a range known only per row is priced at 0.5 % of a
@@ -70,7 +76,7 @@ WITH endpoint AS (
             FROM fresh) AS f
   RETURNING d.claimable_at
 ), last AS (
-  SELECT created_at, id FROM batch ORDER BY created_at DESC, id DESC LIMIT 1
+  SELECT id FROM batch ORDER BY id DESC LIMIT 1
 )
 SELECT (SELECT count(*) FROM endpoint)::int AS endpoints,
        (SELECT n FROM room) AS room,
@@ -78,7 +84,6 @@ SELECT (SELECT count(*) FROM endpoint)::int AS endpoints,
        EXISTS (SELECT 1 FROM candidates WHERE NOT fanned_out) AS waits_for_fan_out,
        (SELECT count(*) FROM inserted)::int AS changed,
        (SELECT jsonb_build_object(
-                 'createdAt', last.created_at,
                  'id', last.id,
                  'lastDue', coalesce((SELECT max(claimable_at) FROM inserted),
                                      ($5::jsonb ->> 'lastDue')::timestamptz))

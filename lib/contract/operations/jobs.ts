@@ -15,7 +15,7 @@ export const jobOperations = {
     tag: 'Jobs',
     summary: 'Send the endpoint every message since a time that it has no delivery for (dryRun counts them)',
     description:
-      "Messages of its event types created since `since`, in creation order, at the endpoint's own pace; " +
+      "Messages of its event types created since `since`, oldest first by id (the time each was written), at the endpoint's own pace; " +
       'without dryRun, answers {job}.',
     access: 'principal',
     params: endpointParams,

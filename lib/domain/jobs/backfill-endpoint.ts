@@ -5,7 +5,7 @@ import { findEndpoint } from '../endpoints/find-endpoint';
 /**
  * "Send every matching message since T" to an endpoint: every message of the app created since
  * `since` that the endpoint subscribes to (its event types; none: all) and has no delivery for yet,
- * sent in creation order at the endpoint's own pace (worker/sql/job-backfill-batch.sql). For the REST
+ * sent oldest first by id at the endpoint's own pace (worker/sql/job-backfill-batch.sql). For the REST
  * API, the dashboard and the customer portal alike; a dry run only counts the messages.
  */
 export async function backfillEndpoint({ appId, endpointId, since, dryRun }: EndpointSinceInput) {

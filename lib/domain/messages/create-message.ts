@@ -34,9 +34,9 @@ export async function createMessage({
   // must too, even if the event type was archived or deleted in between.
   if (idempotencyKey !== undefined) {
     const key = await prisma.idempotencyKey.findUnique({ where: { appId_idempotencyKey: { appId, idempotencyKey } } });
-    const earlier = key && (await prisma.message.findUnique({ where: { id: key.messageId } }));
+    const earlier = key && (await prisma.message.findUnique({ where: { appId_id: { appId, id: key.messageId } } }));
     if (earlier) {
-      await assertSameRequest(earlier.id, eventType, json);
+      await assertSameRequest(appId, earlier.id, eventType, json);
       return messageView(earlier);
     }
   }
@@ -63,7 +63,7 @@ export async function createMessage({
           const id = await send(tx);
           await tx.$executeRaw`
             UPDATE hookline.messages SET traceparent = ${traceContext.traceparent}, tracestate = ${traceContext.tracestate}
-             WHERE id = ${id} AND traceparent IS NULL`;
+             WHERE app_id = ${appId} AND id = ${id} AND traceparent IS NULL`;
           return id;
         })
       : await send(prisma);
@@ -75,15 +75,15 @@ export async function createMessage({
   }
   // A concurrent request with the same key may have won the race since the lookup above; hookline.send
   // then returned its message.
-  if (idempotencyKey !== undefined) await assertSameRequest(messageId, eventType, json);
-  return messageView(await prisma.message.findUniqueOrThrow({ where: { id: messageId } }));
+  if (idempotencyKey !== undefined) await assertSameRequest(appId, messageId, eventType, json);
+  return messageView(await prisma.message.findUniqueOrThrow({ where: { appId_id: { appId, id: messageId } } }));
 }
 
-async function assertSameRequest(messageId: string, eventType: string, json: string): Promise<void> {
+async function assertSameRequest(appId: string, messageId: string, eventType: string, json: string): Promise<void> {
   // jsonb equality ignores key order and whitespace, as a retry's re-serialised body may differ in both.
   const [same] = await getPrisma().$queryRaw<{ same_body: boolean }[]>`
     SELECT (event_type = ${eventType} AND payload = ${json}::jsonb) AS same_body
-      FROM hookline.messages WHERE id = ${messageId}`;
+      FROM hookline.messages WHERE app_id = ${appId} AND id = ${messageId}`;
   if (!same?.same_body) {
     throw new DomainError(
       'idempotency_key_reused',

@@ -2,12 +2,8 @@ import { Prisma, type Message } from '../../generated/prisma/client';
 import { readPrisma } from '../../database/read-replica';
 import { getApiSettings } from '../../runtime/api-settings';
 import { decodeSearchCursor, encodeSearchCursor } from '../search/search-cursor';
-import { idTimeMs, messageIdAt, walkBack } from '../search/walk-back';
+import { TRANSACTION_MARGIN_MS, idTimeMs, messageIdAt, walkBack } from '../search/walk-back';
 import { withOutcomes } from './with-outcomes';
-
-// A message's id is made in its producer's transaction, its created_at at that transaction's start:
-// the id can be later. A range's end is searched from this much after it, and created_at decides.
-const TRANSACTION_MARGIN_MS = 5 * 60_000;
 
 /**
  * One page of a payload search over messages, newest first by id (its time): the messages matching

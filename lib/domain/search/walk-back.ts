@@ -39,6 +39,14 @@ const FIRST_QUERY_MS = 100;
 /** Matches per slice query, handed to the caller at a time. */
 export const CHUNK = 500;
 
+/**
+ * A message's id is made in its producer's transaction, its created_at at that transaction's start: the
+ * id can be later. A range that ends at a created_at is read by id up to this much after it, and
+ * created_at decides: a message whose transaction ran longer than this before writing it is listed by
+ * the time of its id.
+ */
+export const TRANSACTION_MARGIN_MS = 5 * MINUTE;
+
 /** The first message id of millisecond `ms` (hookline.id_at('msg', ms)). */
 export const messageIdAt = (ms: number, prefix = 'msg') =>
   `${prefix}_${Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0')}`;
@@ -98,23 +106,19 @@ export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult
   const table = options.table ?? 'messages';
   const { relation, alias, prefix } = WALKED[table];
   const idAt = (ms: number) => messageIdAt(ms, prefix);
-  // The app's oldest message ends the walk (an id is never earlier than its created_at, and a
-  // delivery's never earlier than its message's): one probe of (app_id, created_at) per partition, and
-  // no walk through years of a legacy partition's MINVALUE. Deliveries are partitioned as messages are.
+  // The app's oldest message ends the walk (a delivery's id is never earlier than its message's): one
+  // probe of the app's part of messages_pkey (app_id, id) per partition, and no walk through years of a
+  // legacy partition's MINVALUE. Deliveries are partitioned as messages are.
   const [partitions, [clock], [oldestMessage]] = await Promise.all([
     prisma.$queryRaw<Partition[]>`
       SELECT lower_at, upper_at FROM hookline.time_partitions(${table}) WHERE NOT detach_pending ORDER BY lower_at NULLS FIRST`,
     prisma.$queryRaw<{ now: Date }[]>`SELECT clock_timestamp() AS now`,
-    prisma.$queryRaw<{ created_at: Date }[]>`
-      SELECT created_at FROM hookline.messages WHERE app_id = ${options.appId} ORDER BY created_at LIMIT 1`,
+    prisma.$queryRaw<{ id: string }[]>`
+      SELECT id FROM hookline.messages WHERE app_id = ${options.appId} ORDER BY id LIMIT 1`,
   ]);
   if (!oldestMessage)
     return { next: null, searchedBackTo: options.fromMs === undefined ? null : new Date(options.fromMs) };
-  const floorMs = Math.max(
-    options.fromMs ?? 0,
-    partitions[0]?.lower_at?.getTime() ?? 0,
-    oldestMessage.created_at.getTime(),
-  );
+  const floorMs = Math.max(options.fromMs ?? 0, partitions[0]?.lower_at?.getTime() ?? 0, idTimeMs(oldestMessage.id));
   const floorId = idAt(floorMs);
   const exhausted = (): WalkBackResult => ({ next: null, searchedBackTo: new Date(floorMs) });
 
