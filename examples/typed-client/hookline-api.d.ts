@@ -3657,9 +3657,9 @@ export interface operations {
                 payloadValue?: string;
                 /** @description How payloadValue matches the field at payloadPath: equals (the default) or contains */
                 payloadMatch?: "equals" | "contains";
-                /** @description Created at or after */
+                /** @description Written at or after: the time its id begins with, when its producer wrote it (createdAt is when its transaction began) */
                 from?: string;
-                /** @description Created before */
+                /** @description Written before (as from) */
                 to?: string;
                 /** @description Page size, 1 to 250 (default 50) */
                 limit?: number;

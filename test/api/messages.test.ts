@@ -106,7 +106,7 @@ describe('POST /apps/{appId}/messages', () => {
 });
 
 describe('GET /apps/{appId}/messages', () => {
-  it('filters by event type and by a created_at range, newest first', async () => {
+  it('filters by event type and by a range of the time its id carries, newest first', async () => {
     const app = await createApp(ctx.db.pool, 'listing');
     await createEventType(ctx.db.pool, app, 'a.type');
     await createEventType(ctx.db.pool, app, 'b.type');
@@ -137,6 +137,18 @@ describe('GET /apps/{appId}/messages', () => {
     expect(await ids({ to: hoursAgo(1.5) })).toEqual([b2, a3]);
     expect(await ids({ from: hoursAgo(2.5), to: hoursAgo(1.5) })).toEqual([b2]);
     expect(await ids({ eventType: 'b.type', from: hoursAgo(1.5) })).toEqual([]);
+    // The range is the time a message's id carries (when its producer wrote it), not the start of the
+    // producer's transaction: one that began 2.6 hours ago and wrote its message 2.4 hours ago is in a
+    // range from 2.5 hours ago, and not in one before it.
+    const { rows: late } = await ctx.db.pool.query<{ id: string }>(
+      `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at, written_by)
+       SELECT hookline.id_at('msg', now() - interval '2.4 hours') || substr(hookline.new_id(''), 14), $1, 'b.type', '{}',
+              now() - interval '2.6 hours', NULL
+       RETURNING id`,
+      [app],
+    );
+    expect(await ids({ from: hoursAgo(2.5), to: hoursAgo(1.5) })).toEqual([b2, late[0]!.id]);
+    expect(await ids({ to: hoursAgo(2.5) })).toEqual([a3]);
   });
 
   it("finds a message by id, idempotency key, its deliveries' outcome and a payload field, with each outcome counted", async () => {

@@ -38,9 +38,10 @@ async function pageThrough(
 }
 
 /** The ids of a table in the API's order: created_at (with microseconds) newest first, then id. */
+/** The API's order: newest first by created_at, then id; messages by id alone (their key, (app_id, id)). */
 async function idsInOrder(table: string, where: string, params: unknown[]): Promise<string[]> {
   const { rows } = await ctx.db.pool.query<{ id: string }>(
-    `SELECT id FROM hookline.${table} WHERE ${where} ORDER BY created_at DESC, id DESC`,
+    `SELECT id FROM hookline.${table} WHERE ${where} ORDER BY ${table === 'messages' ? '' : 'created_at DESC, '}id DESC`,
     params,
   );
   return rows.map((row) => row.id);

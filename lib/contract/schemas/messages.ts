@@ -88,8 +88,12 @@ export const listMessagesQuery = z.object({
     .optional()
     .describe('Messages with a delivery tried this often (a search: see searchedBackTo)'),
   ...payloadSearchQuery,
-  from: isoDate.optional().describe('Created at or after'),
-  to: isoDate.optional().describe('Created before'),
+  from: isoDate
+    .optional()
+    .describe(
+      'Written at or after: the time its id begins with, when its producer wrote it (createdAt is when its transaction began)',
+    ),
+  to: isoDate.optional().describe('Written before (as from)'),
   limit: limitQuery,
   cursor: cursorQuery,
 });

@@ -4,7 +4,7 @@ import { getApiSettings } from '../../runtime/api-settings';
 import type { DeliveryFilter } from '../../contract/schemas/deliveries';
 import { decodeSearchCursor, encodeSearchCursor } from '../search/search-cursor';
 import { conditionsOfFilter, deliveryConditionsSql } from '../search/delivery-conditions';
-import { TRANSACTION_MARGIN_MS, walkBack } from '../search/walk-back';
+import { walkBack } from '../search/walk-back';
 import { deliveriesOfMessages } from './deliveries-of-messages';
 import { deliveryInclude, deliveryView, type DeliveryRow } from './delivery-view';
 import { deliveryWhere } from './delivery-where';
@@ -61,6 +61,11 @@ export async function searchDeliveries({
     searchedBackTo: walk.searchedBackTo,
   };
 }
+
+// A message's id is made in its producer's transaction, its created_at at that transaction's start, and
+// its deliveries' ids carry the message's time: a delivery list's range (of created_at) is walked to
+// this much after its end, and created_at decides.
+const TRANSACTION_MARGIN_MS = 5 * 60_000;
 
 /**
  * One page of a delivery list filtered on what no index serves (event type, status code, error class,

@@ -5,7 +5,7 @@ import { Prisma } from '../../generated/prisma/client';
 import type { ListMessagesQuery } from '../../contract/schemas/messages';
 import { deliveriesCondition, deliveryConditionsSql, eventTypeCondition } from '../search/delivery-conditions';
 import { payloadCondition } from '../search/payload-condition';
-import { TRANSACTION_MARGIN_MS, idTimeMs, messageIdAt } from '../search/walk-back';
+import { idTimeMs, messageIdAt } from '../search/walk-back';
 import { messageIdForKey } from './message-id-for-key';
 import { withOutcomes } from './with-outcomes';
 import { searchMessages, searchMessagesByDeliveries } from './search-messages';
@@ -16,7 +16,7 @@ type ListMessagesOptions = Omit<ListMessagesQuery, 'limit'> & { appId: string; l
  * Newest first, each with its deliveries counted by state. With no index but the ones a producer's
  * message row needs: the app's part of messages_pkey (app_id, id) read backwards is its messages newest
  * first (an id begins with its millisecond), id and idempotency key are unique lookups (a key through
- * hookline.idempotency_keys), and the time range is a range of ids. The event type, a payload
+ * hookline.idempotency_keys), and the time range is a range of ids (messageWhere). The event type, a payload
  * search (search, payloadPath) and a condition on the messages' deliveries (status code, error class,
  * attempts) walk back through time under a budget instead: searchMessages walks the messages, and
  * searchMessagesByDeliveries the deliveries when only their conditions (and the event type) are asked.
@@ -69,7 +69,7 @@ export async function listMessages(options: ListMessagesOptions) {
           : { from: new Date(only), to: new Date(only + 1) };
     return searchMessages({ appId, where, condition: Prisma.join(conditions, ' AND '), limit, cursor, ...range });
   }
-  const page = await findMessagePage({ where, cursor, limit, from: options.from, to: options.to });
+  const page = await findMessagePage({ where, cursor, limit });
   return { ...(await withOutcomes(appId, page.data)), nextCursor: page.nextCursor, searchedBackTo: null };
 }
 
@@ -77,32 +77,21 @@ export async function listMessages(options: ListMessagesOptions) {
  * A page of the app's messages by id, newest first, after the cursor's id (findPage's cursor, which
  * positioned by created_at before migration 20261207090000_messages_keyed_by_app: an id is never earlier
  * than its created_at, so an old cursor goes on by its id). No cursor row is read: a message retention
- * dropped still bounds the page. created_at >= from holds only for ids from from's millisecond on; a
- * created_at before `to` bounds the id by TRANSACTION_MARGIN_MS after it, and created_at decides.
+ * dropped still bounds the page.
  */
 async function findMessagePage({
   where,
   cursor,
   limit,
-  from,
-  to,
 }: {
   where: Prisma.MessageWhereInput;
   cursor?: string;
   limit: number;
-  from?: Date;
-  to?: Date;
 }) {
   const position = decodeCursor(cursor);
-  const ids: Prisma.StringFilter = {};
-  if (from !== undefined) ids.gte = messageIdAt(from.getTime());
-  const before = [position?.id, to && messageIdAt(to.getTime() + TRANSACTION_MARGIN_MS)].filter(
-    (id) => id !== undefined,
-  );
-  if (before.length > 0) ids.lt = before.sort()[0];
   const prisma = await readPrisma();
   const rows = await prisma.message.findMany({
-    where: { AND: [where, { id: ids }] },
+    where: position ? { AND: [where, { id: { lt: position.id } }] } : where,
     orderBy: { id: 'desc' },
     take: limit + 1,
   });
@@ -111,12 +100,24 @@ async function findMessagePage({
   return { data, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
 }
 
-/** The list's filters on the message itself, as a Prisma condition. */
+/**
+ * The list's filters on the message itself, as a Prisma condition. The time range is the time its id
+ * begins with (when its producer wrote it; created_at is when that producer's transaction began): a
+ * range of the app's part of messages_pkey, where a range of created_at would have to read past its
+ * end for the messages of transactions that began before it.
+ */
 async function messageWhere({ appId, ...filter }: ListMessagesOptions): Promise<Prisma.MessageWhereInput> {
   return {
     appId,
     id:
       filter.idempotencyKey === undefined ? filter.id : await messageIdForKey(appId, filter.idempotencyKey, filter.id),
-    createdAt: { gte: filter.from, lt: filter.to },
+    AND: [
+      {
+        id: {
+          gte: filter.from && messageIdAt(filter.from.getTime()),
+          lt: filter.to && messageIdAt(filter.to.getTime()),
+        },
+      },
+    ],
   };
 }

@@ -2,7 +2,7 @@ import { Prisma, type Message } from '../../generated/prisma/client';
 import { readPrisma } from '../../database/read-replica';
 import { getApiSettings } from '../../runtime/api-settings';
 import { decodeSearchCursor, encodeSearchCursor } from '../search/search-cursor';
-import { TRANSACTION_MARGIN_MS, idTimeMs, messageIdAt, walkBack } from '../search/walk-back';
+import { idTimeMs, messageIdAt, walkBack } from '../search/walk-back';
 import { withOutcomes } from './with-outcomes';
 
 /**
@@ -34,7 +34,7 @@ export async function searchMessages({
     appId,
     condition,
     fromMs: from?.getTime(),
-    toMs: to === undefined ? undefined : to.getTime() + TRANSACTION_MARGIN_MS,
+    toMs: to?.getTime(),
     // A delivery search's cursor names a message whose later deliveries are still to come: here the
     // message itself was listed, so only what is below it is left.
     start: start && { before: start.before, sliceMs: start.sliceMs },
@@ -97,7 +97,7 @@ export async function searchMessagesByDeliveries({
     condition: Prisma.join(deliveryConditions, ' AND '),
     wholeMilliseconds: true,
     fromMs: from?.getTime(),
-    toMs: to === undefined ? undefined : to.getTime() + TRANSACTION_MARGIN_MS,
+    toMs: to?.getTime(),
     start,
     budgetMs: getApiSettings().searchBudgetMs,
     take: async (deliveryIds) => {

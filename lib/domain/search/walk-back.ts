@@ -39,14 +39,6 @@ const FIRST_QUERY_MS = 100;
 /** Matches per slice query, handed to the caller at a time. */
 export const CHUNK = 500;
 
-/**
- * A message's id is made in its producer's transaction, its created_at at that transaction's start: the
- * id can be later. A range that ends at a created_at is read by id up to this much after it, and
- * created_at decides: a message whose transaction ran longer than this before writing it is listed by
- * the time of its id.
- */
-export const TRANSACTION_MARGIN_MS = 5 * MINUTE;
-
 /** The first message id of millisecond `ms` (hookline.id_at('msg', ms)). */
 export const messageIdAt = (ms: number, prefix = 'msg') =>
   `${prefix}_${Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0')}`;
