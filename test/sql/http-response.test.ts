@@ -240,6 +240,30 @@ describe('hookline.http_collect_response', () => {
     expect(await collect(id)).toEqual({ status: 'PENDING', message: 'queued; not yet attempted', response: null });
   });
 
+  it('answers PENDING while the first attempt is in flight, which has no delivery row until its outcome', async () => {
+    const id = await requestId(`hookline.http_post($1)`, [`http://127.0.0.1:${silent.port}/in-flight`]);
+    await startTestWorker(db.url);
+    // Seen within the attempt's 2 s timeout: the fan-out's batch row holds the attempt, and its delivery
+    // row is written with the outcome (migration 20261206090000_first_attempts_written_once).
+    const seen = await waitUntil(
+      async () => {
+        const result = await collect(id);
+        if (result.message !== 'first attempt in flight') return false;
+        const rows = await deliveriesOf(
+          db.pool,
+          `message_id IN (SELECT id FROM hookline.messages WHERE request_id = $1)`,
+          [id],
+        );
+        return { result, rows: rows.length };
+      },
+      { what: 'the first attempt in flight', timeoutMs: 10_000, intervalMs: 20 },
+    );
+    expect(seen).toEqual({
+      result: { status: 'PENDING', message: 'first attempt in flight', response: null },
+      rows: 0,
+    });
+  });
+
   it('waits for the result with async := false, and refuses to wait for its own transaction', async () => {
     const id = await requestId(`hookline.http_post($1, '{"wait": true}')`, [`${receiver.url}/waited`]);
     const client = new pg.Client({ connectionString: db.url });
