@@ -68,10 +68,10 @@ BEGIN
   IF v_prefix IS NULL THEN
     RAISE EXCEPTION 'hookline.add_time_partition: % is not a time-partitioned table', quote_literal(table_name);
   END IF;
-  -- Deliveries are updated in place (a result, a lease): half-full pages keep those updates HOT
-  -- (migration 20261124110000_hot_first_attempts). A partitioned parent has no storage to set it on.
-  EXECUTE format('CREATE TABLE hookline.%I (LIKE hookline.%I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)%s',
-                 v_name, table_name, CASE WHEN table_name = 'deliveries' THEN ' WITH (fillfactor = 50)' ELSE '' END);
+  -- Pages filled (the default fillfactor): no update of a delivery is HOT for the room a page keeps
+  -- (migration 20261207100000_deliveries_pages_filled).
+  EXECUTE format('CREATE TABLE hookline.%I (LIKE hookline.%I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)',
+                 v_name, table_name);
   IF table_name = 'deliveries' THEN
     EXECUTE format('ALTER TABLE hookline.%I ADD CONSTRAINT %I CHECK (substr(id, 5, 12) = substr(message_id, 5, 12))',
                    v_name, v_name || '_same_time');
