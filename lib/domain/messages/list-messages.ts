@@ -74,10 +74,12 @@ export async function listMessages(options: ListMessagesOptions) {
 }
 
 /**
- * A page of the app's messages by id, newest first, after the cursor's id (findPage's cursor, which
- * positioned by created_at before migration 20261207090000_messages_keyed_by_app: an id is never earlier
- * than its created_at, so an old cursor goes on by its id). No cursor row is read: a message retention
- * dropped still bounds the page.
+ * A page of the app's messages by id, newest first, below the cursor's id. No cursor row is read: a
+ * message retention dropped still bounds the page. A cursor handed out before migration
+ * 20261207090000_messages_keyed_by_app (pages then went by created_at, then id) goes on below its row's
+ * id too: a message whose transaction began before that row's but wrote it later sorted after the
+ * cursor then and above it now, and is not on the pages that follow (a client paging across the
+ * upgrade only).
  */
 async function findMessagePage({
   where,
