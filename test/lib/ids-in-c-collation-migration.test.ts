@@ -13,7 +13,12 @@ import { databaseBefore } from '../support/database-before';
 import { createTestDatabase } from '../support/database';
 import { waitUntilSucceeded } from '../support/deliveries';
 import { answer, startReceiver, type Receiver } from '../support/receiver';
-import { addPeriodsAhead, detachCutShort, TIME_PARTITIONED_TABLES as TABLES } from '../support/time-partitions';
+import {
+  addPeriodsAhead,
+  detachCutShort,
+  STARTS_AHEAD as STARTS,
+  TIME_PARTITIONED_TABLES as TABLES,
+} from '../support/time-partitions';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 
 const MIGRATION = '20261203090000_ids_in_c_collation';
@@ -27,9 +32,6 @@ afterAll(async () => {
   await pool?.end();
   await dropDatabase?.();
 });
-
-// Two periods of 2100 (ids of that time), and the overflow after them.
-const STARTS = ['0f4865700000', '0f4865800000', '0f4865900000'];
 
 interface TextColumn {
   table_name: string;
@@ -96,8 +98,8 @@ describe(`migration ${MIGRATION}`, () => {
     );
     const endpointId = endpoints[0]!.id;
 
-    // The periods of 2100, and one before them where the test's new event lands; in each of 2100 a
-    // message, a finished delivery and its attempt; in the second, a delivery still waiting for its
+    // Two periods far ahead, and one before them where the test's new event lands; in each of the two
+    // far ahead a message, a finished delivery and its attempt; in the second, a delivery still waiting for its
     // retry, due now.
     await addPeriodsAhead(pool, STARTS);
     const waitingIds: string[] = [];

@@ -11,7 +11,7 @@ import { maintainTimePartitions } from '../../worker/time-partitions';
 import { databaseBefore } from '../support/database-before';
 import { waitUntilSucceeded } from '../support/deliveries';
 import { answer, startReceiver, type Receiver } from '../support/receiver';
-import { addPeriodsAhead, detachCutShort } from '../support/time-partitions';
+import { addPeriodsAhead, detachCutShort, STARTS_AHEAD as STARTS } from '../support/time-partitions';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 
 const MIGRATION = '20261207090000_messages_keyed_by_app';
@@ -25,9 +25,6 @@ afterAll(async () => {
   await pool?.end();
   await dropDatabase?.();
 });
-
-// Two periods of 2100 (ids of that time), and the overflow after them.
-const STARTS = ['0f4865700000', '0f4865800000', '0f4865900000'];
 
 /** The indexes of the messages' parent, of each of its partitions and of the loose period, by table. */
 async function messageIndexes(): Promise<Record<string, string[]>> {

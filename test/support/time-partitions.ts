@@ -65,12 +65,19 @@ export const TIME_PARTITIONED_TABLES = [
 ];
 
 /**
+ * The starts (12 hex digits of milliseconds) of two periods far ahead of now and of the overflow after
+ * them: 2502-06-27 06:31, 06:49 and 07:06 UTC, so ~17-minute periods no clock-made period reaches.
+ */
+export const STARTS_AHEAD = ['0f4865700000', '0f4865800000', '0f4865900000'];
+
+/**
  * Periods far ahead of now, for a database a migration test writes as an earlier release would: for
  * each table, one period from the legacy partition's end (the minute after the database was made: its
  * migrations, not the maintenance, made its partitions) to the first start, where an event sent during
- * the test lands; periods `p21000101t0000`, `p21000101t0100`, ... between consecutive `starts` (12 hex
- * digits of milliseconds, of 2100); and the overflow from the last. Without the first, a run that
- * crossed that minute had no partition for the event (once in a full suite on a loaded machine).
+ * the test lands; periods between consecutive `starts` (STARTS_AHEAD), named `p21000101t0000`,
+ * `p21000101t0100`, ... as the migration tests have always named them (a name, not their time); and
+ * the overflow from the last. Without the first, a run that crossed that minute had no partition for
+ * the event (once in a full suite on a loaded machine).
  */
 export async function addPeriodsAhead(pool: Pool, starts: string[]): Promise<void> {
   for (const table of TIME_PARTITIONED_TABLES) {
@@ -81,7 +88,7 @@ export async function addPeriodsAhead(pool: Pool, starts: string[]): Promise<voi
       [`hookline.${table.name}`],
     );
     await pool.query(
-      `CREATE TABLE hookline.${table.name}_until_2100 PARTITION OF hookline.${table.name}
+      `CREATE TABLE hookline.${table.name}_until_ahead PARTITION OF hookline.${table.name}
          FOR VALUES FROM ('${legacy[0]!.upper}') TO ('${table.prefix}_${starts[0]}')`,
     );
     for (let index = 0; index + 1 < starts.length; index++) {
