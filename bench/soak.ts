@@ -148,7 +148,7 @@ export async function runSoak(context: BenchContext, options: SoakOptions): Prom
   const retentionSeconds = Math.round((minutes * 60) / 3);
   const windows = soakWindows(minutes);
   const name = 'bench_soak';
-  const url = await createCaseDatabase(context, name);
+  const url = await createCaseDatabase(context, name, { retentionMs: retentionSeconds * 1000 });
   const { receiver } = context;
   try {
     return await withClient(url, async (client) => {
