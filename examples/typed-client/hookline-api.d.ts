@@ -301,7 +301,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a delivery with its attempts and message */
+        /**
+         * Get a delivery with its attempts and message
+         * @description A first attempt being sent now has no row until its outcome is written; it is shown as the row it will be: delivering, attemptCount 0, no attempts.
+         */
         get: operations["getDelivery"];
         put?: never;
         post?: never;
@@ -357,7 +360,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a pending or in-flight delivery */
+        /**
+         * Cancel a pending or in-flight delivery
+         * @description A retry in flight is cancelled and its outcome not recorded. A first attempt in flight (attemptCount 0) answers 409 delivery_in_flight until its outcome is written.
+         */
         post: operations["cancelDelivery"];
         delete?: never;
         options?: never;

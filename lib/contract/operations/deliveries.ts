@@ -39,6 +39,9 @@ export const deliveryOperations = {
     path: '/apps/{appId}/deliveries/{deliveryId}',
     tag: 'Deliveries',
     summary: 'Get a delivery with its attempts and message',
+    description:
+      'A first attempt being sent now has no row until its outcome is written; it is shown as the row it ' +
+      'will be: delivering, attemptCount 0, no attempts.',
     access: 'principal',
     params: deliveryParams,
     status: 200,
@@ -79,6 +82,9 @@ export const deliveryOperations = {
     path: '/apps/{appId}/deliveries/{deliveryId}/cancel',
     tag: 'Deliveries',
     summary: 'Cancel a pending or in-flight delivery',
+    description:
+      'A retry in flight is cancelled and its outcome not recorded. A first attempt in flight (attemptCount 0) ' +
+      'answers 409 delivery_in_flight until its outcome is written.',
     access: 'principal',
     params: deliveryParams,
     status: 200,

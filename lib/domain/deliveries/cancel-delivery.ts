@@ -3,6 +3,7 @@ import { recordAuditEvent } from '../audit/record-audit-event';
 import { DomainError, notFound } from '../errors';
 import { deliveryStateOf } from './delivery-states';
 import { deliveryInclude, deliveryView } from './delivery-view';
+import { firstAttemptInFlight, firstAttemptInFlightError } from './first-attempts-in-flight';
 
 /**
  * Stops a delivery that has not finished. Cancelling one in flight wins over its worker: the worker's
@@ -28,7 +29,11 @@ export async function cancelDelivery({ appId, deliveryId }: { appId: string; del
     return count;
   });
   const row = await prisma.delivery.findFirst({ where: { id: deliveryId, appId }, include: deliveryInclude });
-  if (!row) throw notFound('Delivery', deliveryId);
+  if (!row) {
+    // Its first attempt's row is written with the outcome: nothing to cancel until then.
+    if (await firstAttemptInFlight(prisma, appId, deliveryId)) throw firstAttemptInFlightError('cancel');
+    throw notFound('Delivery', deliveryId);
+  }
   if (count === 0)
     throw new DomainError(
       'delivery_finished',

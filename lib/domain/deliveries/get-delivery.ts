@@ -5,33 +5,47 @@ import { messageView } from '../messages/message-view';
 import { hasPayloadTemplate } from '../operational-events/has-payload-template';
 import { attemptView, deliveryInclude, deliveryView } from './delivery-view';
 import { explainWait } from './explain-wait';
+import { firstAttemptInFlight } from './first-attempts-in-flight';
 import { rebuildRequestBody } from './rebuild-request-body';
 import { successAttemptFromDelivery } from './success-attempt';
 
+const endpointSelect = {
+  url: true,
+  method: true,
+  headers: true,
+  implicit: true,
+  enabled: true,
+  disabledReason: true,
+  circuitState: true,
+  circuitOpenUntil: true,
+  retryScheduleMs: true,
+  timeoutMs: true,
+  app: { select: { retryScheduleMs: true, timeoutMs: true } },
+} as const;
+
+/** A first attempt in flight has no row yet (first-attempts-in-flight.ts): its page shows the row it will be. */
+async function inFlightWithIncludes(appId: string, deliveryId: string) {
+  const prisma = getPrisma();
+  const inFlight = await firstAttemptInFlight(prisma, appId, deliveryId);
+  if (!inFlight) return null;
+  const [endpoint, message] = await Promise.all([
+    prisma.endpoint.findUnique({ where: { id: inFlight.endpointId }, select: endpointSelect }),
+    prisma.message.findUnique({ where: { appId_id: { appId, id: inFlight.messageId } } }),
+  ]);
+  if (!endpoint || !message) return null;
+  return { ...inFlight, endpoint, message };
+}
+
 export async function getDelivery({ appId, deliveryId }: { appId: string; deliveryId: string }) {
   const prisma = getPrisma();
-  const row = await prisma.delivery.findFirst({
-    where: { id: deliveryId, appId },
-    include: {
-      ...deliveryInclude,
-      endpoint: {
-        select: {
-          url: true,
-          method: true,
-          headers: true,
-          implicit: true,
-          enabled: true,
-          disabledReason: true,
-          circuitState: true,
-          circuitOpenUntil: true,
-          retryScheduleMs: true,
-          timeoutMs: true,
-          app: { select: { retryScheduleMs: true, timeoutMs: true } },
-        },
-      },
-      message: true,
-    },
-  });
+  const written = () =>
+    prisma.delivery.findFirst({
+      where: { id: deliveryId, appId },
+      include: { ...deliveryInclude, endpoint: { select: endpointSelect }, message: true },
+    });
+  // Read again after the first attempts in flight: one whose outcome was written between the two reads
+  // is in neither.
+  const row = (await written()) ?? (await inFlightWithIncludes(appId, deliveryId)) ?? (await written());
   if (!row) throw notFound('Delivery', deliveryId);
   const [payload] = await prisma.$queryRaw<{ text: string }[]>`
     SELECT payload::text AS text FROM hookline.messages WHERE id = ${row.messageId} AND app_id = ${appId}`;

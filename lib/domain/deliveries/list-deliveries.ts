@@ -12,6 +12,8 @@ import { deliveryWhere } from './delivery-where';
 import { searchDeliveries, walkDeliveries } from './search-deliveries';
 import { listAppDeliveries, listable } from './list-app-deliveries';
 import { expandStateFilter } from './delivery-states';
+import { firstAttemptsInFlight, inFlightMatches, withFirstAttemptsInFlight } from './first-attempts-in-flight';
+import { messageIdForKey } from '../messages/message-id-for-key';
 
 /** A filter naming one message (by id or idempotency key): its deliveries are its range of the primary key. */
 const namesMessage = (filter: DeliveryFilter) => filter.messageId !== undefined || filter.idempotencyKey !== undefined;
@@ -61,8 +63,19 @@ export async function listDeliveries({
     return { data: page.data.map(deliveryView), nextCursor: page.nextCursor, searchedBackTo: null };
   }
   const where = await deliveryWhere(appId, filter, prisma);
-  const page = await findPage({ where, cursor, limit }, (query) =>
+  let page = await findPage({ where, cursor, limit }, (query) =>
     prisma.delivery.findMany({ ...query, include: deliveryInclude }),
   );
+  if (namesMessage(filter)) {
+    // Its first attempts being sent now have no row yet (first-attempts-in-flight.ts).
+    const messageId =
+      filter.idempotencyKey === undefined
+        ? filter.messageId!
+        : await messageIdForKey(appId, filter.idempotencyKey, filter.messageId);
+    const inFlight = (await firstAttemptsInFlight(prisma, appId, [messageId])).filter((row) =>
+      inFlightMatches(filter, row),
+    );
+    page = withFirstAttemptsInFlight(page, inFlight, { cursor, limit });
+  }
   return { data: page.data.map(deliveryView), nextCursor: page.nextCursor, searchedBackTo: null };
 }

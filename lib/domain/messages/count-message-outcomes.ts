@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { firstAttemptsInFlight } from '../deliveries/first-attempts-in-flight';
 
 export interface MessageOutcome {
   deliveries: number;
@@ -16,7 +17,8 @@ export interface MessageOutcome {
  * rows at most. Counted message by message (an aggregate in a LATERAL subquery stays a loop): the
  * planner prices a range known only per row at 0.5 % of a partition, and, joined as sets, chose to
  * hash a whole partition of deliveries instead (2.5 M rows, 655 ms p50 for the message list, bench
- * :dashboard) of ~50 probes. */
+ * :dashboard) of ~50 probes. First attempts being sent now have no row yet and count as delivering
+ * (lib/domain/deliveries/first-attempts-in-flight.ts). */
 export async function countMessageOutcomes(appId: string, messageIds: string[]): Promise<Map<string, MessageOutcome>> {
   const rows = messageIds.length
     ? await getPrisma().$queryRaw<({ message_id: string } & MessageOutcome)[]>`
@@ -48,5 +50,13 @@ export async function countMessageOutcomes(appId: string, messageIds: string[]):
   };
   const outcomes = new Map<string, MessageOutcome>(messageIds.map((id) => [id, none]));
   for (const { message_id: messageId, ...outcome } of rows) outcomes.set(messageId, outcome);
+  for (const inFlight of await firstAttemptsInFlight(getPrisma(), appId, messageIds)) {
+    const outcome = outcomes.get(inFlight.messageId)!;
+    outcomes.set(inFlight.messageId, {
+      ...outcome,
+      deliveries: outcome.deliveries + 1,
+      delivering: outcome.delivering + 1,
+    });
+  }
   return outcomes;
 }

@@ -1,0 +1,133 @@
+import type { PrismaClient } from '../../database/db';
+import type { DeliveryFilter } from '../../contract/schemas/deliveries';
+import { decodeCursor, encodeCursor } from '../cursor';
+import { DomainError } from '../errors';
+import { expandStateFilter } from './delivery-states';
+import type { DeliveryRow } from './delivery-view';
+
+// A message's first attempts that are being sent now have no delivery row until their outcome is
+// written (migration 20261206090000_first_attempts_written_once): prisma/functions/first-attempts-in-flight.sql
+// finds them. Shown as the rows they will be, 'delivering' with no attempt counted yet, under the ids
+// those rows will have, so that a message's deliveries and a delivery's page show them, and the page a
+// list links to exists.
+
+type Db = Pick<PrismaClient, '$queryRaw'>;
+
+interface InFlightRow {
+  id: string;
+  message_id: string;
+  endpoint_id: string;
+  event_type: string;
+  created_at: Date;
+  lease_owner: string;
+  lease_expires_at: Date;
+  endpoint_url: string;
+}
+
+function asDeliveryRow(appId: string, row: InFlightRow): DeliveryRow {
+  return {
+    id: row.id,
+    appId,
+    messageId: row.message_id,
+    endpointId: row.endpoint_id,
+    eventType: row.event_type,
+    state: 'delivering',
+    attemptCount: 0,
+    // Due when its message was written, as the written row's will read until its outcome.
+    nextAttemptAt: row.created_at,
+    claimableAt: null,
+    leaseOwner: row.lease_owner,
+    leaseExpiresAt: row.lease_expires_at,
+    lastAttemptAt: null,
+    lastStatusCode: null,
+    lastErrorClass: null,
+    lastDurationMs: null,
+    createdAt: row.created_at,
+    updatedAt: row.created_at,
+    endpoint: { url: row.endpoint_url },
+    attempts: [],
+  };
+}
+
+/** The first attempts in flight of these messages of the app, as delivery rows, newest first. */
+export async function firstAttemptsInFlight(db: Db, appId: string, messageIds: string[]): Promise<DeliveryRow[]> {
+  if (messageIds.length === 0) return [];
+  const rows = await db.$queryRaw<InFlightRow[]>`
+    SELECT f.*, e.url AS endpoint_url
+      FROM hookline.first_attempts_in_flight(${appId}, ${messageIds}::text[]) AS f
+      JOIN hookline.endpoints AS e ON e.id = f.endpoint_id
+     ORDER BY f.created_at DESC, f.id DESC`;
+  return rows.map((row) => asDeliveryRow(appId, row));
+}
+
+/**
+ * The first attempt in flight with this delivery id, if there is one. A delivery's id starts with its
+ * message's 12 hex digits of milliseconds (hookline.delivery_id): the app's messages of that
+ * millisecond are the candidates, a range of its key.
+ */
+export async function firstAttemptInFlight(db: Db, appId: string, deliveryId: string): Promise<DeliveryRow | null> {
+  const millisecond = /^dlv_([0-9a-f]{12})[0-9a-f]{20}$/.exec(deliveryId)?.[1];
+  if (millisecond === undefined) return null;
+  const messages = await db.$queryRaw<{ id: string }[]>`
+    SELECT m.id FROM hookline.messages AS m
+     WHERE m.app_id = ${appId} AND m.id >= ${`msg_${millisecond}`} AND m.id < ${`msg_${millisecond}g`}`;
+  const inFlight = await firstAttemptsInFlight(
+    db,
+    appId,
+    messages.map((message) => message.id),
+  );
+  return inFlight.find((row) => row.id === deliveryId) ?? null;
+}
+
+/** Whether a first attempt in flight (state delivering, no attempt counted, no outcome) passes the filter. */
+export function inFlightMatches(filter: DeliveryFilter, row: DeliveryRow): boolean {
+  if (filter.state !== undefined && !expandStateFilter(filter.state).includes('delivering')) return false;
+  if (filter.id !== undefined && filter.id !== row.id) return false;
+  if (filter.endpointId !== undefined && filter.endpointId !== row.endpointId) return false;
+  if (filter.eventType !== undefined && filter.eventType !== row.eventType) return false;
+  if (filter.attemptCount !== undefined && filter.attemptCount !== 0) return false;
+  if (filter.minAttempts !== undefined && filter.minAttempts > 0) return false;
+  if (filter.errorClass !== undefined || filter.statusCode !== undefined) return false;
+  if (filter.from !== undefined && row.createdAt < filter.from) return false;
+  if (filter.to !== undefined && row.createdAt >= filter.to) return false;
+  return true;
+}
+
+const newestFirst = (a: DeliveryRow, b: DeliveryRow) =>
+  b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/**
+ * A page of one message's deliveries (lib/domain/cursor.ts: newest first) with its first attempts in
+ * flight put where their rows will be. They all have their message's created_at, as its written rows
+ * do, so their place is by id. Those before the cursor were on an earlier page; past the page's last
+ * row, on a later one (when there is one).
+ */
+export function withFirstAttemptsInFlight(
+  page: { data: DeliveryRow[]; nextCursor: string | null },
+  inFlight: DeliveryRow[],
+  { cursor, limit }: { cursor?: string; limit: number },
+): { data: DeliveryRow[]; nextCursor: string | null } {
+  if (inFlight.length === 0) return page;
+  const position = decodeCursor(cursor);
+  const last = page.data.at(-1);
+  const placed = inFlight.filter(
+    (row) =>
+      (!position ||
+        row.createdAt.getTime() < position.t ||
+        (row.createdAt.getTime() === position.t && row.id < position.id)) &&
+      (page.nextCursor === null || !last || newestFirst(row, last) <= 0),
+  );
+  const merged = [...page.data, ...placed].sort(newestFirst);
+  const data = merged.slice(0, limit);
+  const more = merged.length > limit || page.nextCursor !== null;
+  const end = data.at(-1);
+  return { data, nextCursor: more && end ? encodeCursor(end) : null };
+}
+
+/** Refuses to change a delivery whose first attempt is being sent: it has no row to change yet. */
+export function firstAttemptInFlightError(action: 'cancel' | 'replay'): DomainError {
+  return new DomainError(
+    'delivery_in_flight',
+    `The delivery is being sent for the first time right now; ${action} it once this attempt is recorded`,
+  );
+}
