@@ -470,6 +470,41 @@ describe('taking work behind a backlog', () => {
  * exists. No autovacuum ANALYZE of messages or deliveries invalidates a plan behind the test's back (a
  * storage parameter of each partition: the partitioned tables have no storage).
  */
+/**
+ * The take connection's statements (worker/take-deliveries.ts) as a test runs them on `client`,
+ * prepared as fan_out and claim: their arguments, and EXPLAIN ANALYZE of one in a rolled-back transaction.
+ */
+function takeStatementsOn(client: pg.PoolClient, pool: pg.Pool) {
+  return {
+    fanOutArgs: async () =>
+      executeArgs(
+        client,
+        statements.fanOutMessages.values({
+          workerId: 'a-worker',
+          messages: 256,
+          room: 256,
+          leaseSeconds: 10,
+          ...(await readFanOutCursor(pool)),
+        }),
+      ),
+    claimArgs: executeArgs(
+      client,
+      statements.claimDeliveries.values({ workerId: 'a-worker', limit: 256, leaseSeconds: 10, stillOursIds: [] }),
+    ),
+    explainPlan: async (statement: string, args: string): Promise<PlanNode> => {
+      await client.query('BEGIN');
+      try {
+        const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+          `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE ${statement}(${args})`,
+        );
+        return rows[0]!['QUERY PLAN'][0].Plan;
+      } finally {
+        await client.query('ROLLBACK');
+      }
+    },
+  };
+}
+
 async function freshDatabase(appName: string, eventType: string) {
   const fresh = await createTestDatabase();
   const freshApp = await createApp(fresh.pool, appName);
@@ -530,32 +565,8 @@ describe('the recording plan, made once per connection', () => {
     // 256, PostgreSQL 18.)
     const { fresh, freshApp, freshEndpoint } = await freshDatabase('Ix', 'ix.navigator');
     const client = await fresh.pool.connect();
-    const fanOutArgs = async () =>
-      executeArgs(
-        client,
-        statements.fanOutMessages.values({
-          workerId: 'a-worker',
-          messages: 256,
-          room: 256,
-          leaseSeconds: 10,
-          ...(await readFanOutCursor(fresh.pool)),
-        }),
-      );
-    const claimArgs = executeArgs(
-      client,
-      statements.claimDeliveries.values({ workerId: 'a-worker', limit: 256, leaseSeconds: 10, stillOursIds: [] }),
-    );
-    const explained = async (statement: string, args: string) => {
-      await client.query('BEGIN');
-      try {
-        const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-          `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE ${statement}(${args})`,
-        );
-        return reads(rows[0]!['QUERY PLAN'][0].Plan);
-      } finally {
-        await client.query('ROLLBACK');
-      }
-    };
+    const { fanOutArgs, claimArgs, explainPlan } = takeStatementsOn(client, fresh.pool);
+    const explained = async (statement: string, args: string) => reads(await explainPlan(statement, args));
     const backlog = ['messages', 'deliveries'];
     const expectReadByIndex = async (when: string) => {
       const fanOut = await explained('fan_out', await fanOutArgs());
@@ -622,32 +633,7 @@ describe('the recording plan, made once per connection', () => {
     // 3,100-3,800/s instead of 6,900-7,900 (PostgreSQL 18, until autovacuum analysed the period again).
     const { fresh, freshApp, freshEndpoint } = await freshDatabase('Tleilax', 'tleilax.face');
     const client = await fresh.pool.connect();
-    const claimArgs = executeArgs(
-      client,
-      statements.claimDeliveries.values({ workerId: 'a-worker', limit: 256, leaseSeconds: 10, stillOursIds: [] }),
-    );
-    const fanOutArgs = async () =>
-      executeArgs(
-        client,
-        statements.fanOutMessages.values({
-          workerId: 'a-worker',
-          messages: 256,
-          room: 256,
-          leaseSeconds: 10,
-          ...(await readFanOutCursor(fresh.pool)),
-        }),
-      );
-    const explained = async (statement: string, args: string) => {
-      await client.query('BEGIN');
-      try {
-        const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-          `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE ${statement}(${args})`,
-        );
-        return rows[0]!['QUERY PLAN'][0].Plan;
-      } finally {
-        await client.query('ROLLBACK');
-      }
-    };
+    const { fanOutArgs, claimArgs, explainPlan: explained } = takeStatementsOn(client, fresh.pool);
     const backlog = ['messages', 'deliveries'];
     const expectByIndex = (plan: PlanNode, limit: number) => {
       const read = reads(plan);
