@@ -137,7 +137,14 @@ export function DeliveryDetail({ appId, deliveryId }: { appId: string; deliveryI
         <AttemptsTimeline attempts={d.attempts} nextAttemptAt={d.wait?.until ?? null} />
         {attempts.length === 0 ? (
           <Card>
-            <Empty title="Not attempted yet">It is sent within a few seconds.</Empty>
+            {d.state === 'delivering' ? (
+              // A first attempt in flight: its row, and this log, are written with its outcome.
+              <Empty title="Being sent now">
+                Its first attempt is in flight; the outcome shows here once the endpoint answers.
+              </Empty>
+            ) : (
+              <Empty title="Not attempted yet">It is sent within a few seconds.</Empty>
+            )}
           </Card>
         ) : (
           attempts.map((attempt, index) => (
