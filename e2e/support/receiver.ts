@@ -4,6 +4,10 @@ import { createServer, type Server } from 'node:http';
 
 export type ReceiverMode = 'ok' | 'fail' | 'xss';
 
+/** Requests to a path under this are answered 200 only after HOLD_MS: an attempt held in flight. */
+export const HOLD_PATH = '/hold/';
+export const HOLD_MS = 8_000;
+
 /** What a receiver might echo back that a careless dashboard would render as HTML. */
 export const XSS_RESPONSE_BODY = '<img src=x onerror="window.__hooklineXss=1"><script>window.__hooklineXss=2</script>';
 
@@ -28,7 +32,12 @@ export async function startE2eReceiver(): Promise<E2eReceiver> {
         return;
       }
       received += 1;
-      if (mode === 'fail') {
+      if (url.pathname.startsWith(HOLD_PATH)) {
+        setTimeout(() => {
+          response.writeHead(200, { 'content-type': 'text/plain' });
+          response.end('ok, late');
+        }, HOLD_MS).unref();
+      } else if (mode === 'fail') {
         response.writeHead(500, { 'content-type': 'text/plain' });
         response.end('receiver is down for the test');
       } else if (mode === 'xss') {

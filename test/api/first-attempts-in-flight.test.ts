@@ -66,6 +66,12 @@ describe('first attempts in flight', () => {
     expect((await get(deliveries, { messageId, state: 'succeeded' })).body.data).toEqual([]);
     expect((await get(deliveries, { messageId, state: 'delivering' })).body.data).toHaveLength(2);
 
+    // So does the message's own page, oldest first.
+    const message = await get(`/v1/apps/${appId}/messages/${messageId}`);
+    expect(message.body.deliveries.map((d: Record<string, unknown>) => [d.id, d.state, d.attemptCount])).toEqual(
+      [...ids].reverse().map((id) => [id, 'delivering', 0]),
+    );
+
     // The message list counts them.
     const messages = await get(`/v1/apps/${appId}/messages`);
     const listedMessage = messages.body.data.find((m: { id: string }) => m.id === messageId);
@@ -97,6 +103,15 @@ describe('first attempts in flight', () => {
     expect(after.body.data.map((d: Record<string, unknown>) => [d.id, d.state, d.attemptCount])).toEqual([
       [ids[0], 'succeeded', 1],
       [ids[1], 'delivering', 0],
+    ]);
+    expect(
+      (await get(`/v1/apps/${appId}/messages/${messageId}`)).body.deliveries.map((d: Record<string, unknown>) => [
+        d.id,
+        d.state,
+      ]),
+    ).toEqual([
+      [ids[1], 'delivering'],
+      [ids[0], 'succeeded'],
     ]);
     const counted = (await get(`/v1/apps/${appId}/messages`)).body.data.find((m: { id: string }) => m.id === messageId);
     expect(counted.outcome).toMatchObject({ deliveries: 2, delivering: 1, succeeded: 1 });

@@ -1,6 +1,7 @@
 import { getPrisma } from '../../database/db';
 import { deliveriesOfMessages } from '../deliveries/deliveries-of-messages';
 import { deliveryInclude, deliveryView } from '../deliveries/delivery-view';
+import { firstAttemptsInFlight } from '../deliveries/first-attempts-in-flight';
 import { notFound } from '../errors';
 import { messageView } from './message-view';
 
@@ -8,10 +9,16 @@ export async function getMessage({ appId, messageId }: { appId: string; messageI
   const prisma = getPrisma();
   const message = await prisma.message.findFirst({ where: { id: messageId, appId } });
   if (!message) throw notFound('Message', messageId);
-  const deliveries = await prisma.delivery.findMany({
+  const written = await prisma.delivery.findMany({
     where: { AND: [{ appId }, await deliveriesOfMessages([messageId], prisma)] },
     include: deliveryInclude,
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
+  // Its first attempts being sent now have no row yet (lib/domain/deliveries/first-attempts-in-flight.ts);
+  // they share its created_at with its written rows, so their place is by id.
+  const inFlight = await firstAttemptsInFlight(prisma, appId, [messageId]);
+  const deliveries = [...written, ...inFlight].sort(
+    (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
   return { ...messageView(message), deliveries: deliveries.map(deliveryView) };
 }
