@@ -2,6 +2,7 @@
 // 20261206090000_first_attempts_written_once). While a slow endpoint holds it, the message's page lists
 // it as delivering and its own page says it is being sent; once the endpoint answers, it has succeeded.
 import { expect, test } from '@playwright/test';
+import { e2eEnv } from './support/env';
 import { HOLD_MS, HOLD_PATH } from './support/receiver';
 import { createApp, sendMessages, signIn } from './support/helpers';
 
@@ -12,7 +13,7 @@ test('a first attempt a slow endpoint holds shows as being sent on its message a
   const app = await createApp({ name: 'E2E Slow Receiver', endpointPath: `${HOLD_PATH}slow-receiver` });
   await signIn(page);
   const [messageId] = await sendMessages(1, { appId: app.appId });
-  await page.goto(`/apps/${app.appId}/messages/${messageId}`);
+  await page.goto(`${e2eEnv().baseUrl}/apps/${app.appId}/messages/${messageId}`);
   // The endpoint answers only after HOLD_MS: until then the delivery is the attempt in flight.
   const row = page.getByRole('row').filter({ hasText: 'Delivering' });
   await expect(row).toBeVisible({ timeout: HOLD_MS / 2 });
