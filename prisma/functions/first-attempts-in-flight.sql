@@ -31,3 +31,25 @@ LANGUAGE sql STABLE AS $$
      -- A probe by primary key, as the live queue's (hookline.unfinished_deliveries).
      AND (SELECT d.id FROM hookline.deliveries AS d WHERE d.id = hookline.delivery_id(m.id, e.id)) IS NULL
 $$;
+
+-- The same for one endpoint of the app: its first attempts in flight, whatever their messages. A batch
+-- names the endpoints it leased first attempts to; its messages are the range of
+-- messages_written_by_idx between its two cursors, as hookline.unfinished_deliveries reads them.
+CREATE OR REPLACE FUNCTION hookline.first_attempts_in_flight_to(app_id text, endpoint_id text)
+RETURNS TABLE (id text, message_id text, endpoint_id text, event_type text, created_at timestamptz,
+               lease_owner text, lease_expires_at timestamptz)
+LANGUAGE sql STABLE AS $$
+  SELECT hookline.delivery_id(m.id, e.id), m.id, e.id, m.event_type, m.created_at, b.lease_owner,
+         b.lease_expires_at
+    FROM hookline.endpoints AS e
+    JOIN hookline.fanout_batches AS b ON e.id = ANY (b.endpoint_ids)
+    JOIN hookline.messages AS m
+      ON m.written_by >= pg_snapshot_xmin(b.after) AND m.written_by <= pg_snapshot_xmax(b.through)
+     AND hookline.fanned_out(m.written_by, m.id, b.through, b.through_partial_xid, b.through_partial_id)
+     AND NOT hookline.fanned_out(m.written_by, m.id, b.after, b.after_partial_xid, b.after_partial_id)
+   WHERE e.id = first_attempts_in_flight_to.endpoint_id
+     AND e.app_id = first_attempts_in_flight_to.app_id
+     AND m.app_id = e.app_id
+     AND hookline.endpoint_takes(e.id, e.event_types, m.event_type, m.target_endpoint_id)
+     AND (SELECT d.id FROM hookline.deliveries AS d WHERE d.id = hookline.delivery_id(m.id, e.id)) IS NULL
+$$;

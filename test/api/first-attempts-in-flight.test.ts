@@ -62,6 +62,16 @@ describe('first attempts in flight', () => {
     const second = await get(deliveries, { messageId, limit: 1, cursor: first.body.nextCursor });
     expect(second.body.data.map((d: { id: string }) => d.id)).toEqual([ids[1]]);
     expect(second.body.nextCursor).toBeNull();
+    // Each is in its endpoint's list, and found by its id.
+    for (const row of leased) {
+      expect(
+        (await get(deliveries, { endpointId: row.endpoint_id })).body.data.map((d: Record<string, unknown>) => [
+          d.id,
+          d.state,
+        ]),
+      ).toEqual([[row.id, 'delivering']]);
+      expect((await get(deliveries, { id: row.id })).body.data.map((d: { id: string }) => d.id)).toEqual([row.id]);
+    }
     // A filter they do not pass leaves them out.
     expect((await get(deliveries, { messageId, state: 'succeeded' })).body.data).toEqual([]);
     expect((await get(deliveries, { messageId, state: 'delivering' })).body.data).toHaveLength(2);
@@ -113,6 +123,13 @@ describe('first attempts in flight', () => {
       [ids[1], 'delivering'],
       [ids[0], 'succeeded'],
     ]);
+    const firstEndpoint = leased.find((row) => row.id === ids[0])!.endpoint_id;
+    expect(
+      (await get(deliveries, { endpointId: firstEndpoint })).body.data.map((d: Record<string, unknown>) => [
+        d.id,
+        d.state,
+      ]),
+    ).toEqual([[ids[0], 'succeeded']]);
     const counted = (await get(`/v1/apps/${appId}/messages`)).body.data.find((m: { id: string }) => m.id === messageId);
     expect(counted.outcome).toMatchObject({ deliveries: 2, delivering: 1, succeeded: 1 });
   });

@@ -60,6 +60,16 @@ export async function firstAttemptsInFlight(db: Db, appId: string, messageIds: s
   return rows.map((row) => asDeliveryRow(appId, row));
 }
 
+/** The first attempts in flight to one endpoint of the app, as delivery rows, newest first. */
+export async function firstAttemptsInFlightTo(db: Db, appId: string, endpointId: string): Promise<DeliveryRow[]> {
+  const rows = await db.$queryRaw<InFlightRow[]>`
+    SELECT f.*, e.url AS endpoint_url
+      FROM hookline.first_attempts_in_flight_to(${appId}, ${endpointId}) AS f
+      JOIN hookline.endpoints AS e ON e.id = f.endpoint_id
+     ORDER BY f.created_at DESC, f.id DESC`;
+  return rows.map((row) => asDeliveryRow(appId, row));
+}
+
 /**
  * The first attempt in flight with this delivery id, if there is one. A delivery's id starts with its
  * message's 12 hex digits of milliseconds (hookline.delivery_id): the app's messages of that
@@ -97,10 +107,11 @@ const newestFirst = (a: DeliveryRow, b: DeliveryRow) =>
   b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /**
- * A page of one message's deliveries (lib/domain/cursor.ts: newest first) with its first attempts in
- * flight put where their rows will be. They all have their message's created_at, as its written rows
- * do, so their place is by id. Those before the cursor were on an earlier page; past the page's last
- * row, on a later one (when there is one).
+ * A page of one message's or one endpoint's deliveries (lib/domain/cursor.ts: newest first) with its
+ * first attempts in flight put where their rows will be: by their message's created_at, as their
+ * written rows will have it, then id. Those before the cursor were on an earlier page; past the page's
+ * last row, on a later one (when there is one). The cursor carries milliseconds: one in flight of
+ * another message of the cursor row's millisecond is placed by id alone.
  */
 export function withFirstAttemptsInFlight(
   page: { data: DeliveryRow[]; nextCursor: string | null },

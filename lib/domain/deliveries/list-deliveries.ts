@@ -7,12 +7,18 @@ import type { PayloadSearchParams } from '../../contract/schemas/payload-search'
 import { isDeliverySearch } from '../../contract/payload-search-params';
 import { conditionsOfFilter, deliveriesCondition, eventTypeCondition } from '../search/delivery-conditions';
 import { payloadCondition } from '../search/payload-condition';
-import { deliveryInclude, deliveryView } from './delivery-view';
+import { deliveryInclude, deliveryView, type DeliveryRow } from './delivery-view';
 import { deliveryWhere } from './delivery-where';
 import { searchDeliveries, walkDeliveries } from './search-deliveries';
 import { listAppDeliveries, listable } from './list-app-deliveries';
 import { expandStateFilter } from './delivery-states';
-import { firstAttemptsInFlight, inFlightMatches, withFirstAttemptsInFlight } from './first-attempts-in-flight';
+import {
+  firstAttemptInFlight,
+  firstAttemptsInFlight,
+  firstAttemptsInFlightTo,
+  inFlightMatches,
+  withFirstAttemptsInFlight,
+} from './first-attempts-in-flight';
 import { messageIdForKey } from '../messages/message-id-for-key';
 
 /** A filter naming one message (by id or idempotency key): its deliveries are its range of the primary key. */
@@ -66,16 +72,24 @@ export async function listDeliveries({
   let page = await findPage({ where, cursor, limit }, (query) =>
     prisma.delivery.findMany({ ...query, include: deliveryInclude }),
   );
+  // A message's or an endpoint's first attempts being sent now have no row yet (first-attempts-in-flight.ts).
+  let inFlight: DeliveryRow[] = [];
   if (namesMessage(filter)) {
-    // Its first attempts being sent now have no row yet (first-attempts-in-flight.ts).
     const messageId =
       filter.idempotencyKey === undefined
         ? filter.messageId!
         : await messageIdForKey(appId, filter.idempotencyKey, filter.messageId);
-    const inFlight = (await firstAttemptsInFlight(prisma, appId, [messageId])).filter((row) =>
-      inFlightMatches(filter, row),
-    );
-    page = withFirstAttemptsInFlight(page, inFlight, { cursor, limit });
+    inFlight = await firstAttemptsInFlight(prisma, appId, [messageId]);
+  } else if (filter.id !== undefined) {
+    const one = await firstAttemptInFlight(prisma, appId, filter.id);
+    inFlight = one ? [one] : [];
+  } else if (filter.endpointId !== undefined) {
+    inFlight = await firstAttemptsInFlightTo(prisma, appId, filter.endpointId);
   }
+  page = withFirstAttemptsInFlight(
+    page,
+    inFlight.filter((row) => inFlightMatches(filter, row)),
+    { cursor, limit },
+  );
   return { data: page.data.map(deliveryView), nextCursor: page.nextCursor, searchedBackTo: null };
 }
