@@ -1,3 +1,4 @@
+import { Prisma } from '../../generated/prisma/client';
 import type { PrismaClient } from '../../database/db';
 import type { DeliveryFilter } from '../../contract/schemas/deliveries';
 import { decodeCursor, encodeCursor } from '../cursor';
@@ -49,25 +50,26 @@ function asDeliveryRow(appId: string, row: InFlightRow): DeliveryRow {
   };
 }
 
-/** The first attempts in flight of these messages of the app, as delivery rows, newest first. */
-export async function firstAttemptsInFlight(db: Db, appId: string, messageIds: string[]): Promise<DeliveryRow[]> {
-  if (messageIds.length === 0) return [];
+/** The rows one of prisma/functions/first-attempts-in-flight.sql's functions returns, as delivery rows, newest first. */
+async function readInFlight(db: Db, appId: string, inFlight: Prisma.Sql, where = Prisma.empty): Promise<DeliveryRow[]> {
   const rows = await db.$queryRaw<InFlightRow[]>`
     SELECT f.*, e.url AS endpoint_url
-      FROM hookline.first_attempts_in_flight(${appId}, ${messageIds}::text[]) AS f
+      FROM ${inFlight} AS f
       JOIN hookline.endpoints AS e ON e.id = f.endpoint_id
+     ${where}
      ORDER BY f.created_at DESC, f.id DESC`;
   return rows.map((row) => asDeliveryRow(appId, row));
 }
 
+/** The first attempts in flight of these messages of the app, as delivery rows, newest first. */
+export async function firstAttemptsInFlight(db: Db, appId: string, messageIds: string[]): Promise<DeliveryRow[]> {
+  if (messageIds.length === 0) return [];
+  return readInFlight(db, appId, Prisma.sql`hookline.first_attempts_in_flight(${appId}, ${messageIds}::text[])`);
+}
+
 /** The first attempts in flight to one endpoint of the app, as delivery rows, newest first. */
 export async function firstAttemptsInFlightTo(db: Db, appId: string, endpointId: string): Promise<DeliveryRow[]> {
-  const rows = await db.$queryRaw<InFlightRow[]>`
-    SELECT f.*, e.url AS endpoint_url
-      FROM hookline.first_attempts_in_flight_to(${appId}, ${endpointId}) AS f
-      JOIN hookline.endpoints AS e ON e.id = f.endpoint_id
-     ORDER BY f.created_at DESC, f.id DESC`;
-  return rows.map((row) => asDeliveryRow(appId, row));
+  return readInFlight(db, appId, Prisma.sql`hookline.first_attempts_in_flight_to(${appId}, ${endpointId})`);
 }
 
 /**
@@ -78,15 +80,16 @@ export async function firstAttemptsInFlightTo(db: Db, appId: string, endpointId:
 export async function firstAttemptInFlight(db: Db, appId: string, deliveryId: string): Promise<DeliveryRow | null> {
   const millisecond = /^dlv_([0-9a-f]{12})[0-9a-f]{20}$/.exec(deliveryId)?.[1];
   if (millisecond === undefined) return null;
-  const messages = await db.$queryRaw<{ id: string }[]>`
-    SELECT m.id FROM hookline.messages AS m
-     WHERE m.app_id = ${appId} AND m.id >= ${`msg_${millisecond}`} AND m.id < ${`msg_${millisecond}g`}`;
-  const inFlight = await firstAttemptsInFlight(
+  const candidates = Prisma.sql`
+    ARRAY(SELECT m.id FROM hookline.messages AS m
+           WHERE m.app_id = ${appId} AND m.id >= ${`msg_${millisecond}`} AND m.id < ${`msg_${millisecond}g`})`;
+  const [row] = await readInFlight(
     db,
     appId,
-    messages.map((message) => message.id),
+    Prisma.sql`hookline.first_attempts_in_flight(${appId}, ${candidates})`,
+    Prisma.sql`WHERE f.id = ${deliveryId}`,
   );
-  return inFlight.find((row) => row.id === deliveryId) ?? null;
+  return row ?? null;
 }
 
 /** Whether a first attempt in flight (state delivering, no attempt counted, no outcome) passes the filter. */
@@ -103,7 +106,8 @@ export function inFlightMatches(filter: DeliveryFilter, row: DeliveryRow): boole
   return true;
 }
 
-const newestFirst = (a: DeliveryRow, b: DeliveryRow) =>
+/** Newest first, as lib/domain/cursor.ts pages: by created_at, then id. */
+export const newestFirst = (a: DeliveryRow, b: DeliveryRow) =>
   b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /**

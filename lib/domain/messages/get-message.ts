@@ -1,7 +1,7 @@
 import { getPrisma } from '../../database/db';
 import { deliveriesOfMessages } from '../deliveries/deliveries-of-messages';
 import { deliveryInclude, deliveryView } from '../deliveries/delivery-view';
-import { firstAttemptsInFlight } from '../deliveries/first-attempts-in-flight';
+import { firstAttemptsInFlight, newestFirst } from '../deliveries/first-attempts-in-flight';
 import { notFound } from '../errors';
 import { messageView } from './message-view';
 
@@ -15,10 +15,8 @@ export async function getMessage({ appId, messageId }: { appId: string; messageI
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
   // Its first attempts being sent now have no row yet (lib/domain/deliveries/first-attempts-in-flight.ts);
-  // they share its created_at with its written rows, so their place is by id.
+  // oldest first, as the written rows are read.
   const inFlight = await firstAttemptsInFlight(prisma, appId, [messageId]);
-  const deliveries = [...written, ...inFlight].sort(
-    (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-  );
+  const deliveries = [...written, ...inFlight].sort((a, b) => newestFirst(b, a));
   return { ...messageView(message), deliveries: deliveries.map(deliveryView) };
 }
