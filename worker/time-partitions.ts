@@ -24,9 +24,11 @@ import type { Pool } from '../lib/database/pg';
 import { withTryLock } from './advisory-lock';
 
 const TIME_PARTITIONS_LOCK = 72_616_917_343;
+// The prefix of a table's ids in its partition bounds (hookline.id_at): none for the tables keyed by
+// uuid (migration 20261208090000_ids_as_uuid).
 const TABLES = [
-  { name: 'messages', prefix: 'msg' },
-  { name: 'deliveries', prefix: 'dlv' },
+  { name: 'messages', prefix: '' },
+  { name: 'deliveries', prefix: '' },
   { name: 'attempts', prefix: 'atmpt' },
 ] as const;
 type TableName = (typeof TABLES)[number]['name'];

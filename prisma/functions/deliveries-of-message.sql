@@ -9,18 +9,18 @@
 -- anywhere in the legacy partition: its range is all of it, where an index on message_id finds them.
 -- IMMUTABLE, as hookline.legacy_ids_end() is: for a constant message id both fold to constants, and
 -- the planner prunes the other partitions before it runs; inside a join, the executor prunes per row.
--- The upper bound is the millisecond followed by 'g', which sorts after every hex digit in every
--- collation, as the digits sort the same in all of them (migration 20261126130000_time_partitions).
--- Any text is accepted: an id that is not a message's gets a range that holds none of its deliveries.
+-- Ids are uuids (migration 20261208090000_ids_as_uuid), which compare byte by byte: the range is from
+-- the millisecond's first id to the next millisecond's.
 
-CREATE OR REPLACE FUNCTION hookline.delivery_ids_from(message_id text) RETURNS text
+CREATE OR REPLACE FUNCTION hookline.delivery_ids_from(message_id uuid) RETURNS uuid
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT CASE WHEN substr(message_id, 5, 12) < hookline.legacy_ids_end() THEN ''
-              ELSE 'dlv_' || substr(message_id, 5, 12) END
+  SELECT (CASE WHEN substr(encode(uuid_send(message_id), 'hex'), 1, 12) < hookline.legacy_ids_end() THEN '000000000000'
+               ELSE substr(encode(uuid_send(message_id), 'hex'), 1, 12) END || '00000000000000000000')::uuid
 $$;
 
-CREATE OR REPLACE FUNCTION hookline.delivery_ids_before(message_id text) RETURNS text
+CREATE OR REPLACE FUNCTION hookline.delivery_ids_before(message_id uuid) RETURNS uuid
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT 'dlv_' || CASE WHEN substr(message_id, 5, 12) < hookline.legacy_ids_end() THEN hookline.legacy_ids_end()
-                        ELSE substr(message_id, 5, 12) || 'g' END
+  SELECT (CASE WHEN substr(encode(uuid_send(message_id), 'hex'), 1, 12) < hookline.legacy_ids_end() THEN hookline.legacy_ids_end()
+               ELSE lpad(to_hex(('x' || substr(encode(uuid_send(message_id), 'hex'), 1, 12))::bit(48)::bigint + 1), 12, '0')
+          END || '00000000000000000000')::uuid
 $$;

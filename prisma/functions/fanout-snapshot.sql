@@ -93,8 +93,8 @@ END $$;
 -- Whether a message has been fanned out by a cursor (the invariant above): the cursor's snapshot and
 -- its transaction taken in part. A plain SQL expression, inlined where it is called. NULL written_by
 -- (messages older than migration 20261130090000) gives NULL: callers say what those are.
-CREATE OR REPLACE FUNCTION hookline.fanned_out(written_by xid8, id text, through pg_snapshot, partial_xid xid8,
-                                               partial_through_id text)
+CREATE OR REPLACE FUNCTION hookline.fanned_out(written_by xid8, id uuid, through pg_snapshot, partial_xid xid8,
+                                               partial_through_id uuid)
 RETURNS boolean
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT pg_catalog.pg_visible_in_snapshot(written_by, through)

@@ -10,10 +10,10 @@
 -- expired lease writes them in the statement that deletes it, so a pair is either here or in
 -- hookline.deliveries, never in neither. The endpoint's subscription is read as it is now, as the
 -- live queue reads it: one changed since the fan-out may show or hide a pair until its batch ends.
--- The ids are those the rows will have (hookline.delivery_id); created_at is the message's, as the
--- written row's will be.
-CREATE OR REPLACE FUNCTION hookline.first_attempts_in_flight(app_id text, message_ids text[])
-RETURNS TABLE (id text, message_id text, endpoint_id text, event_type text, created_at timestamptz,
+-- The ids are those the rows will have (hookline.delivery_id), stored ids as the rows' are (uuid:
+-- lib/ids.ts makes them public); created_at is the message's, as the written row's will be.
+CREATE OR REPLACE FUNCTION hookline.first_attempts_in_flight(app_id text, message_ids uuid[])
+RETURNS TABLE (id uuid, message_id uuid, endpoint_id text, event_type text, created_at timestamptz,
                lease_owner text, lease_expires_at timestamptz)
 LANGUAGE sql STABLE AS $$
   SELECT hookline.delivery_id(m.id, e.id), m.id, e.id, m.event_type, m.created_at, b.lease_owner,
@@ -36,7 +36,7 @@ $$;
 -- names the endpoints it leased first attempts to; its messages are the range of
 -- messages_written_by_idx between its two cursors, as hookline.unfinished_deliveries reads them.
 CREATE OR REPLACE FUNCTION hookline.first_attempts_in_flight_to(app_id text, endpoint_id text)
-RETURNS TABLE (id text, message_id text, endpoint_id text, event_type text, created_at timestamptz,
+RETURNS TABLE (id uuid, message_id uuid, endpoint_id text, event_type text, created_at timestamptz,
                lease_owner text, lease_expires_at timestamptz)
 LANGUAGE sql STABLE AS $$
   SELECT hookline.delivery_id(m.id, e.id), m.id, e.id, m.event_type, m.created_at, b.lease_owner,

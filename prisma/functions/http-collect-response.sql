@@ -21,7 +21,7 @@ CREATE OR REPLACE FUNCTION hookline.http_collect_response(
 LANGUAGE plpgsql VOLATILE AS $$
 #variable_conflict use_variable
 DECLARE
-  v_message_id text;
+  v_message_id uuid;
   v_app_id text;
   v_mine boolean;
   v_fanned_out boolean;

@@ -31,19 +31,57 @@ LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
       OPERATOR(pg_catalog.||) pg_catalog.substr(hookline.new_id(''), 14)
 $$;
 
+-- Messages and deliveries store their ids as uuid (migration 20261208090000_ids_as_uuid): the same
+-- 32 hex digits as the public id ('msg_' or 'dlv_' and the digits), in 16 bytes instead of 37. Those two
+-- tables are written once per event, and their ids fill three of their four indexes: as text they cost
+-- ~149 B of WAL per event more (bench/experiments/ids-as-uuid-wal.sql, PostgreSQL 18 and 15). Every
+-- other table, and everything a caller sees, keeps the public ids: hookline.public_id and
+-- hookline.uuid_of turn one into the other, both ways, without a lookup. A uuid compares byte by byte,
+-- so the digits' order is the ids' order, and the 12 hex digits of milliseconds that begin it keep its
+-- time partition.
+
+-- hookline.new_uuid(): a message's id, as hookline.new_id('msg') without its prefix.
+CREATE OR REPLACE FUNCTION hookline.new_uuid() RETURNS uuid
+LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
+  SELECT pg_catalog.substr(hookline.new_id(''), 2)::pg_catalog.uuid
+$$;
+
+-- hookline.new_uuid(sibling): a delivery's id of its message's time (as hookline.new_id(prefix, sibling)).
+CREATE OR REPLACE FUNCTION hookline.new_uuid(sibling uuid) RETURNS uuid
+LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
+  SELECT (pg_catalog.substr(pg_catalog.encode(pg_catalog.uuid_send(sibling), 'hex'), 1, 12)
+      OPERATOR(pg_catalog.||) pg_catalog.substr(hookline.new_id(''), 14))::pg_catalog.uuid
+$$;
+
+-- hookline.public_id(prefix, id): the id callers see, 'msg_' or 'dlv_' and the uuid's 32 hex digits.
+CREATE OR REPLACE FUNCTION hookline.public_id(prefix text, id uuid) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT prefix OPERATOR(pg_catalog.||) '_' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.uuid_send(id), 'hex')
+$$;
+
+-- hookline.uuid_of(public_id): the stored id of a public one, its digits after the prefix. For ids
+-- Hookline made: anything else raises (invalid input syntax for type uuid). lib/ids.ts checks the
+-- callers' ids before a statement gets one.
+CREATE OR REPLACE FUNCTION hookline.uuid_of(public_id text) RETURNS uuid
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT pg_catalog.substr(public_id, pg_catalog.strpos(public_id, '_') OPERATOR(pg_catalog.+) 1)::pg_catalog.uuid
+$$;
+
 -- hookline.delivery_id(message_id, endpoint_id): the id of the delivery a fan-out makes of a message
 -- for an endpoint. Not drawn: a first attempt has no row until its outcome is written
 -- (migration 20261206090000_first_attempts_written_once), and if its worker dies first, the release of
 -- its batch's expired lease writes the row under the id that was sent, the webhook-id its receiver
 -- deduplicates by. The message's 12 hex digits of milliseconds (its time partition, as
--- hookline.new_id(prefix, sibling)), then 80 bits of SHA-256 of the two ids. Deliveries made otherwise
--- (a replay, a backfill) keep drawn ids: a message may have several for one endpoint.
+-- hookline.new_uuid(sibling)), then 80 bits of SHA-256 of the two public ids: the same digits as before
+-- the ids were stored as uuid, so a first attempt sent before that migration is written under the id
+-- it was sent with. Deliveries made otherwise (a replay, a backfill) keep drawn ids: a message may have
+-- several for one endpoint.
 -- STABLE, as textsend is: declared IMMUTABLE it was not inlined, and ran as a statement of its own for
 -- every delivery a fan-out made (20,704 calls of ~5 us in a 20k drain on PostgreSQL 15).
-CREATE OR REPLACE FUNCTION hookline.delivery_id(message_id text, endpoint_id text) RETURNS text
+CREATE OR REPLACE FUNCTION hookline.delivery_id(message_id uuid, endpoint_id text) RETURNS uuid
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
-  SELECT 'dlv_'
-      OPERATOR(pg_catalog.||) pg_catalog.substr(message_id, pg_catalog.strpos(message_id, '_') OPERATOR(pg_catalog.+) 1, 12)
+  SELECT (pg_catalog.substr(pg_catalog.encode(pg_catalog.uuid_send(message_id), 'hex'), 1, 12)
       OPERATOR(pg_catalog.||) pg_catalog.substr(pg_catalog.encode(pg_catalog.sha256(pg_catalog.textsend(
-           message_id OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) endpoint_id)), 'hex'), 1, 20)
+           hookline.public_id('msg', message_id) OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) endpoint_id)), 'hex'), 1, 20)
+      )::pg_catalog.uuid
 $$;

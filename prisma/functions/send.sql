@@ -43,7 +43,8 @@ CREATE OR REPLACE FUNCTION hookline.send(
 LANGUAGE plpgsql SECURITY DEFINER AS $$
 #variable_conflict use_column
 DECLARE
-  v_message_id pg_catalog.text;
+  v_message_id pg_catalog.uuid;
+  v_earlier_id pg_catalog.text;
   v_archived pg_catalog.bool;
   v_bad_at pg_catalog.int4;
   v_bad_code pg_catalog.text;
@@ -95,9 +96,9 @@ BEGIN
     -- index on the time-partitioned messages cannot be: migration 20261126130000_time_partitions).
     -- ON CONFLICT waits for a concurrent claim of the same key to commit or roll back, so two racing
     -- callers end with one message. A claim whose message is refused below rolls back with the error.
-    v_message_id := hookline.new_id('msg');
+    v_message_id := hookline.new_uuid();
     INSERT INTO hookline.idempotency_keys AS k (app_id, idempotency_key, message_id)
-    VALUES (send.app_id, send.idempotency_key, v_message_id)
+    VALUES (send.app_id, send.idempotency_key, hookline.public_id('msg', v_message_id))
     ON CONFLICT (app_id, idempotency_key) DO NOTHING;
     v_claimed := FOUND;
     IF v_claimed THEN
@@ -119,7 +120,7 @@ BEGIN
     IF NOT EXISTS (SELECT 1 FROM hookline.polling_workers AS w WHERE w.until OPERATOR(pg_catalog.>) pg_catalog.now()) THEN
       PERFORM pg_catalog.pg_notify('hookline_deliveries', '');
     END IF;
-    RETURN v_message_id;
+    RETURN hookline.public_id('msg', v_message_id);
   END IF;
 
   -- Nothing written. A repeat of an idempotency key answers the first message (even if its event
@@ -127,11 +128,11 @@ BEGIN
   -- message was just refused: that claim goes with the error below (answering its id returned a
   -- message that never existed, and kept the key bound to it).
   IF idempotency_key IS NOT NULL AND NOT v_claimed THEN
-    SELECT k.message_id INTO v_message_id FROM hookline.idempotency_keys AS k
+    SELECT k.message_id INTO v_earlier_id FROM hookline.idempotency_keys AS k
      WHERE k.app_id OPERATOR(pg_catalog.=) (send.app_id COLLATE pg_catalog."C")
        AND k.idempotency_key OPERATOR(pg_catalog.=) (send.idempotency_key COLLATE pg_catalog."C");
     IF FOUND THEN
-      RETURN v_message_id;
+      RETURN v_earlier_id;
     END IF;
   END IF;
   -- ...anything else is an error naming what is missing.

@@ -1,27 +1,29 @@
 -- Time partitions of messages, deliveries and attempts (migration 20261126130000_time_partitions):
 -- the catalog read as periods, and the DDL that adds one. worker/time-partitions.ts decides when:
 -- periods ahead of now, the old ones dropped by retention.
--- A partition's bounds are ids: the table's prefix and 12 hex digits of milliseconds. Every period
+-- A partition's bounds are ids: 12 hex digits of milliseconds, after the table's prefix for attempts
+-- (text ids), before 20 zeros for messages and deliveries (uuid ids: migration 20261208090000_ids_as_uuid). Every period
 -- has one partition in each of the three tables, named <table>_p<start, UTC, YYYYMMDDtHHMI>; the
 -- legacy partitions (<table>_before_<end>) start at MINVALUE, the overflow ones (<table>_overflow)
 -- end at MAXVALUE.
 
--- The three tables and their id prefixes.
+-- The three tables and their id prefixes: '' for the tables whose ids are uuid.
 CREATE OR REPLACE FUNCTION hookline.time_partitioned_tables() RETURNS TABLE (table_name text, prefix text)
 LANGUAGE sql IMMUTABLE AS $$
-  VALUES ('messages', 'msg'), ('deliveries', 'dlv'), ('attempts', 'atmpt')
+  VALUES ('messages', ''), ('deliveries', ''), ('attempts', 'atmpt')
 $$;
 
--- The first id of `prefix` at time `at`: a partition bound.
+-- The first id of `prefix` at time `at`: a partition bound (with prefix '', a uuid's text).
 CREATE OR REPLACE FUNCTION hookline.id_at(prefix text, at timestamptz) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT prefix || '_' || lpad(to_hex(floor(extract(epoch FROM at) * 1000)::bigint), 12, '0')
+  SELECT CASE WHEN prefix = '' THEN lpad(to_hex(floor(extract(epoch FROM at) * 1000)::bigint), 12, '0') || '00000000000000000000'
+              ELSE prefix || '_' || lpad(to_hex(floor(extract(epoch FROM at) * 1000)::bigint), 12, '0') END
 $$;
 
--- The time an id (or a bound) stands for.
+-- The time an id (or a bound) stands for: a text id, or a uuid's text (its dashes taken out).
 CREATE OR REPLACE FUNCTION hookline.id_time(id text) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT to_timestamp(('x' || lpad(substr(id, strpos(id, '_') + 1, 12), 16, '0'))::bit(64)::bigint / 1000.0)
+  SELECT to_timestamp(('x' || lpad(substr(replace(id, '-', ''), strpos(id, '_') + 1, 12), 16, '0'))::bit(64)::bigint / 1000.0)
 $$;
 
 -- The partitions of one table in time order, with the times of their bounds: lower_at NULL for the
@@ -40,6 +42,17 @@ LANGUAGE sql STABLE AS $$
                                    $re$FROM \((?:'([^']*)'|MINVALUE)\) TO \((?:'([^']*)'|MAXVALUE)\)$re$) AS b
    WHERE i.inhparent = format('hookline.%I', table_name)::regclass
    ORDER BY 2 NULLS FIRST
+$$;
+
+-- The condition a period of deliveries or attempts holds its rows to: an id of its parent row's time
+-- (the first 6 bytes of a uuid, its 12 hex digits of milliseconds; an attempt's text id carries its
+-- delivery's, after the prefixes). NULL for messages.
+CREATE OR REPLACE FUNCTION hookline.same_time_check(table_name text) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE table_name
+           WHEN 'deliveries' THEN 'substring(uuid_send(id) FROM 1 FOR 6) = substring(uuid_send(message_id) FROM 1 FOR 6)'
+           WHEN 'attempts' THEN 'substr(id, 7, 12) = substr(delivery_id, 5, 12)'
+         END
 $$;
 
 -- Creates one empty partition of `table_name` for [lower_at, upper_at) (upper_at NULL: the overflow
@@ -73,11 +86,11 @@ BEGIN
   EXECUTE format('CREATE TABLE hookline.%I (LIKE hookline.%I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)',
                  v_name, table_name);
   IF table_name = 'deliveries' THEN
-    EXECUTE format('ALTER TABLE hookline.%I ADD CONSTRAINT %I CHECK (substr(id, 5, 12) = substr(message_id, 5, 12))',
-                   v_name, v_name || '_same_time');
+    EXECUTE format('ALTER TABLE hookline.%I ADD CONSTRAINT %I CHECK (%s)',
+                   v_name, v_name || '_same_time', hookline.same_time_check('deliveries'));
   ELSIF table_name = 'attempts' THEN
-    EXECUTE format('ALTER TABLE hookline.%I ADD CONSTRAINT %I CHECK (substr(id, 7, 12) = substr(delivery_id, 5, 12))',
-                   v_name, v_name || '_same_time');
+    EXECUTE format('ALTER TABLE hookline.%I ADD CONSTRAINT %I CHECK (%s)',
+                   v_name, v_name || '_same_time', hookline.same_time_check('attempts'));
   END IF;
   EXECUTE format('ALTER TABLE hookline.%I ATTACH PARTITION hookline.%I FOR VALUES FROM (%L) TO (%s)',
                  table_name, v_name, v_lower, coalesce(quote_literal(v_upper), 'MAXVALUE'));
