@@ -53,6 +53,14 @@ LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
       OPERATOR(pg_catalog.||) pg_catalog.substr(hookline.new_id(''), 14))::pg_catalog.uuid
 $$;
 
+-- hookline.new_id(prefix, sibling): an attempt's text id of its delivery's time.
+CREATE OR REPLACE FUNCTION hookline.new_id(prefix text, sibling uuid) RETURNS text
+LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
+  SELECT prefix OPERATOR(pg_catalog.||) '_'
+      OPERATOR(pg_catalog.||) pg_catalog.substr(pg_catalog.encode(pg_catalog.uuid_send(sibling), 'hex'), 1, 12)
+      OPERATOR(pg_catalog.||) pg_catalog.substr(hookline.new_id(''), 14)
+$$;
+
 -- hookline.public_id(prefix, id): the id callers see, 'msg_' or 'dlv_' and the uuid's 32 hex digits.
 CREATE OR REPLACE FUNCTION hookline.public_id(prefix text, id uuid) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$

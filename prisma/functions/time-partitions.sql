@@ -45,13 +45,13 @@ LANGUAGE sql STABLE AS $$
 $$;
 
 -- The condition a period of deliveries or attempts holds its rows to: an id of its parent row's time
--- (the first 6 bytes of a uuid, its 12 hex digits of milliseconds; an attempt's text id carries its
--- delivery's, after the prefixes). NULL for messages.
+-- (the first 6 bytes of a uuid are its 12 hex digits of milliseconds; an attempt's text id carries
+-- them after its prefix). NULL for messages.
 CREATE OR REPLACE FUNCTION hookline.same_time_check(table_name text) RETURNS text
 LANGUAGE sql IMMUTABLE AS $$
   SELECT CASE table_name
            WHEN 'deliveries' THEN 'substring(uuid_send(id) FROM 1 FOR 6) = substring(uuid_send(message_id) FROM 1 FOR 6)'
-           WHEN 'attempts' THEN 'substr(id, 7, 12) = substr(delivery_id, 5, 12)'
+           WHEN 'attempts' THEN 'substr(id, 7, 12) = encode(substring(uuid_send(delivery_id) FROM 1 FOR 6), ''hex'')'
          END
 $$;
 

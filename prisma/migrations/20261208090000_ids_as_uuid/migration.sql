@@ -1,5 +1,7 @@
--- Messages and deliveries store their ids as uuid: hookline.messages.id, hookline.deliveries.id and
--- hookline.deliveries.message_id, 16 bytes each instead of 37.
+-- Message and delivery ids are stored as uuid: hookline.messages.id, hookline.deliveries.id, and
+-- every column that names a message or a delivery (deliveries.message_id, attempts' delivery_id and
+-- message_id, idempotency_keys.message_id, issue_deliveries.delivery_id, and the fan-out's cursor and
+-- batches), 16 bytes each instead of 37.
 --
 -- Why: every event writes a message row and a delivery row, and their ids fill three of the four
 -- index entries the two rows cost. Stored as text they were 149 B of WAL per event more: 100,000
@@ -9,30 +11,29 @@
 --
 -- What callers see does not change: a message's id is still 'msg_' and 32 hex digits, a delivery's
 -- 'dlv_' and 32, and those digits are the uuid's (hookline.public_id, hookline.uuid_of: both ways
--- without a lookup). Every other table keeps the public ids (attempts, idempotency keys, issues'
--- deliveries, jobs' filters): they are written per failure, per key or per issue, not per event, and
--- read by people. A uuid compares byte by byte, so ids keep their order and the 12 hex digits of
--- milliseconds that begin them keep their time partition.
+-- without a lookup; lib/database/ids.ts in the application). Ids inside JSON (jobs' filters,
+-- operational events' payloads) stay public. An attempt's own id stays text ('atmpt_'): it is the
+-- attempts' partition key, and attempts are written per failure, not per event. A uuid compares byte
+-- by byte, so ids keep their order, and the 12 hex digits of milliseconds that begin them keep their
+-- time partition.
 --
 -- How: as migration 20261203090000_ids_in_c_collation did for the collation, since a partition key's
--- type cannot change in place: each of the two parents is renamed and a new one takes its name, with
--- the same columns (the ids as uuid), defaults, constraints, indexes (their names too), trigger, owner,
+-- type cannot change in place: messages and deliveries each get a new parent, renamed in, with the
+-- same columns (the ids as uuid), defaults, constraints, indexes (their names too), trigger, owner,
 -- grants, publications, comment, statistics targets and trigger modes; every period is detached, its
 -- ids converted (a rewrite of the period and its indexes), and attached with its bounds as uuids.
--- Periods retention detached and has not dropped yet are converted too, their bound CHECKs with them.
--- The views over these tables are dropped first: Hookline's own are created again below as they now
--- read (hookline.unfinished_deliveries, hookline._http_response), any other (hookline.dead_deliveries,
--- net._http_response, a view of yours) from its own definition, with its options, owner, grants and
--- comments; one that no longer type-checks over uuid ids refuses the migration, naming it. What a new
--- parent could not carry refuses the migration before any change, as that migration's did.
--- hookline.fanout_cursor.partial_through_id and hookline.fanout_batches' after_partial_id and
--- through_partial_id name messages by id and become uuid too.
+-- Attempts, not keyed by these ids, change in place. Periods retention detached and has not dropped
+-- yet are converted too, with their CHECKs. The views over these tables are dropped first and created
+-- again from their own definitions, with their options, owners, grants and comments; one that no
+-- longer type-checks over uuid ids refuses the migration, naming it. What a new parent could not
+-- carry refuses the migration before any change, as that migration's did.
 -- Cost: the migration holds its tables exclusively (producers' hookline.send waits) while it rewrites
--- them: about as long as the collation's, ~6 s for 1,000,000 messages with their deliveries.
+-- them: about as long as the collation's, ~6 s for 1,000,000 messages with their deliveries, more with
+-- many attempts.
 
--- The functions the views below call, in their uuid form (prisma/functions/new-id.sql,
--- deliveries-of-message.sql and fanout-snapshot.sql hold the current bodies, applied after every
--- migration); the text forms go with the views that use them.
+-- The functions the views below call, in their uuid form (prisma/functions/new-id.sql and
+-- deliveries-of-message.sql hold the current bodies, applied after every migration); the text forms go
+-- with the views that use them.
 CREATE OR REPLACE FUNCTION hookline.new_uuid() RETURNS uuid
 LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
   SELECT pg_catalog.substr(hookline.new_id(''), 2)::pg_catalog.uuid
@@ -73,7 +74,7 @@ DECLARE
   v_check record;
   v_defs text[];
   v_checks text[];
-  v_check_names text[];
+  v_check_names text[] := '{}';
   v_statement text;
   v_refused text[] := '{}';
   -- The id columns that become uuid, by table, and how a period's bound or CHECK literal converts:
@@ -88,7 +89,8 @@ BEGIN
         FROM pg_depend AS d
         JOIN pg_rewrite AS r ON r.oid = d.objid
        WHERE d.classid = 'pg_rewrite'::regclass
-         AND d.refobjid IN ('hookline.messages'::regclass, 'hookline.deliveries'::regclass)
+         AND d.refobjid IN ('hookline.messages'::regclass, 'hookline.deliveries'::regclass, 'hookline.attempts'::regclass,
+                            'hookline.idempotency_keys'::regclass, 'hookline.issue_deliveries'::regclass)
          AND r.ev_class <> d.refobjid
       UNION
       SELECT r.ev_class, dependent.depth + 1
@@ -128,9 +130,9 @@ BEGIN
      ORDER BY max(dependent.depth)
   LOOP
     IF v_view.relkind = 'm' THEN
-      v_refused := v_refused || format('materialized view %I.%I reads hookline.messages or deliveries', v_view.nspname, v_view.relname);
+      v_refused := v_refused || format('materialized view %I.%I reads message or delivery ids', v_view.nspname, v_view.relname);
     ELSIF NOT v_view.ours THEN
-      v_refused := v_refused || format('view %I.%I reads hookline.messages or deliveries and belongs to %I, whose views this role may not drop',
+      v_refused := v_refused || format('view %I.%I reads message or delivery ids and belongs to %I, whose views this role may not drop',
                                        v_view.nspname, v_view.relname, v_view.owner);
     END IF;
     v_views := v_views || jsonb_build_object(
@@ -180,11 +182,38 @@ BEGIN
   DROP FUNCTION IF EXISTS hookline.first_attempts_in_flight(text, text[]);
   DROP FUNCTION IF EXISTS hookline.first_attempts_in_flight_to(text, text);
 
-  -- 2. The cursor and the fan-out batches: the message they stopped at.
+  -- 2. Tables not keyed by these ids: their columns change in place.
   ALTER TABLE hookline.fanout_cursor ALTER COLUMN partial_through_id TYPE uuid USING hookline.uuid_of(partial_through_id);
   ALTER TABLE hookline.fanout_batches
     ALTER COLUMN after_partial_id TYPE uuid USING hookline.uuid_of(after_partial_id),
     ALTER COLUMN through_partial_id TYPE uuid USING hookline.uuid_of(through_partial_id);
+  ALTER TABLE hookline.idempotency_keys ALTER COLUMN message_id TYPE uuid USING hookline.uuid_of(message_id);
+  ALTER TABLE hookline.issue_deliveries ALTER COLUMN delivery_id TYPE uuid USING hookline.uuid_of(delivery_id);
+  -- Attempts: each period's same-time CHECK reads delivery_id as text, so it goes first and comes back
+  -- in uuid terms (prisma/functions/time-partitions.sql, hookline.same_time_check); the periods
+  -- retention detached change with it.
+  FOR v_part IN
+    SELECT c.oid, c.relname, c.relispartition
+      FROM pg_class AS c
+     WHERE c.relnamespace = 'hookline'::regnamespace AND c.relkind = 'r'
+       AND c.relname ~ '^attempts_(p\d{8}t\d{4}|before_\d{8}t\d{4}|overflow)$'
+  LOOP
+    IF EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = v_part.oid AND conname = v_part.relname || '_same_time') THEN
+      EXECUTE format('ALTER TABLE hookline.%I DROP CONSTRAINT %I', v_part.relname, v_part.relname || '_same_time');
+      v_check_names := v_check_names || v_part.relname::text;
+    END IF;
+    IF NOT v_part.relispartition THEN
+      EXECUTE format('ALTER TABLE hookline.%I ALTER COLUMN delivery_id TYPE uuid USING hookline.uuid_of(delivery_id), '
+                     'ALTER COLUMN message_id TYPE uuid USING hookline.uuid_of(message_id)', v_part.relname);
+    END IF;
+  END LOOP;
+  ALTER TABLE hookline.attempts
+    ALTER COLUMN delivery_id TYPE uuid USING hookline.uuid_of(delivery_id),
+    ALTER COLUMN message_id TYPE uuid USING hookline.uuid_of(message_id);
+  FOREACH v_statement IN ARRAY v_check_names LOOP
+    EXECUTE format('ALTER TABLE hookline.%I ADD CONSTRAINT %I CHECK (substr(id, 7, 12) = encode(substring(uuid_send(delivery_id) FROM 1 FOR 6), ''hex''))',
+                   v_statement, v_statement || '_same_time');
+  END LOOP;
 
   -- 3. Each table: a new parent, every period moved to it, and the periods detached by retention.
   FOR v_table IN
@@ -254,8 +283,7 @@ BEGIN
                    v_table.relname || '_text_ids');
     EXECUTE 'ALTER TABLE hookline.uuid_template ALTER COLUMN id DROP DEFAULT';
     EXECUTE format('ALTER TABLE hookline.uuid_template %s', v_table.alters);
-    EXECUTE format('ALTER TABLE hookline.uuid_template ALTER COLUMN id SET DEFAULT %s',
-                   CASE v_table.relname WHEN 'messages' THEN 'hookline.new_uuid()' ELSE 'gen_random_uuid()' END);
+    EXECUTE 'ALTER TABLE hookline.uuid_template ALTER COLUMN id SET DEFAULT hookline.new_uuid()';
     EXECUTE format('CREATE TABLE hookline.%I (LIKE hookline.uuid_template INCLUDING ALL EXCLUDING INDEXES) PARTITION BY RANGE (id)',
                    v_table.relname);
     EXECUTE 'DROP TABLE hookline.uuid_template';
@@ -312,8 +340,7 @@ BEGIN
     EXECUTE format('DROP TABLE hookline.%I', v_table.relname || '_text_ids');
   END LOOP;
 
-  -- 4. The views again, shallowest first: hookline._http_response as it now reads (an attempt names its
-  -- delivery by the public id), every other one as it was, with what it had.
+  -- 4. The views again, shallowest first, as they were.
   FOR v_view IN SELECT * FROM jsonb_to_recordset(v_views)
                   AS v (schema text, name text, depth int, definition text, options text, owner text, restore jsonb)
                  ORDER BY depth
@@ -321,45 +348,9 @@ BEGIN
     BEGIN
       EXECUTE format('CREATE VIEW %I.%I %s AS %s', v_view.schema, v_view.name,
                      CASE WHEN v_view.options = '' THEN '' ELSE 'WITH (' || v_view.options || ')' END,
-                     CASE WHEN (v_view.schema, v_view.name) = ('hookline', '_http_response') THEN $view$
-SELECT m.request_id AS id,
-       CASE WHEN a.id IS NULL THEN d.last_status_code ELSE a.status_code END AS status_code,
-       a.response_headers ->> 'content-type' AS content_type,
-       a.response_headers AS headers,
-       a.response_body AS content,
-       coalesce(CASE WHEN a.id IS NULL THEN d.last_error_class ELSE a.error_class END = 'timeout', false) AS timed_out,
-       CASE WHEN a.id IS NULL THEN d.last_error_class
-            WHEN a.error_class IS NULL THEN NULL
-            ELSE a.error_class || coalesce(': ' || a.error_message, '')
-       END AS error_msg,
-       CASE WHEN a.id IS NULL
-            THEN d.last_attempt_at + make_interval(secs => coalesce(d.last_duration_ms, 0) / 1000)
-            ELSE a.started_at + make_interval(secs => a.duration_ms / 1000)
-       END AS created
-  FROM hookline.messages AS m
-  CROSS JOIN LATERAL (
-    -- An implicit endpoint's message has one delivery; the newest attempted one if ever more.
-    SELECT d.id, d.attempt_count, d.last_status_code, d.last_error_class, d.last_attempt_at, d.last_duration_ms
-      FROM hookline.deliveries AS d
-     WHERE d.message_id = m.id
-       AND d.id >= hookline.delivery_ids_from(m.id)
-       AND d.id < hookline.delivery_ids_before(m.id)
-       AND d.attempt_count > 0
-     ORDER BY d.created_at DESC, d.id DESC
-     LIMIT 1
-  ) AS d
-  LEFT JOIN LATERAL (
-    SELECT a.id, a.status_code, a.error_class, a.error_message, a.response_headers, a.response_body,
-           a.started_at, a.duration_ms
-      FROM hookline.attempts AS a
-     WHERE a.delivery_id = hookline.public_id('dlv', d.id) AND a.attempt_number = d.attempt_count
-     ORDER BY a.started_at DESC
-     LIMIT 1
-  ) AS a ON true
- WHERE m.request_id IS NOT NULL$view$
-                          ELSE v_view.definition END);
+                     v_view.definition);
     EXCEPTION WHEN OTHERS THEN
-      RAISE EXCEPTION 'view %.% reads hookline.messages or deliveries and cannot be created again over their uuid ids: %. Drop it, migrate, then create it again.',
+      RAISE EXCEPTION 'view %.% reads message or delivery ids and cannot be created again over them as uuid: %. Drop it, migrate, then create it again.',
         quote_ident(v_view.schema), quote_ident(v_view.name), SQLERRM;
     END;
     FOR v_statement IN SELECT jsonb_array_elements_text(v_view.restore) LOOP

@@ -1,0 +1,36 @@
+// Message and delivery ids as stored and as seen (migration 20261208090000_ids_as_uuid).
+//
+// PostgreSQL stores them as uuid, 16 bytes instead of 37 (149 B of WAL less per event); everything
+// outside it (the API, the dashboard, webhook-id headers, jobs' filters, logs) sees the public ids,
+// 'msg_' or 'dlv_' and the same 32 hex digits. These turn one into the other without a lookup, as
+// hookline.public_id and hookline.uuid_of do in SQL (prisma/functions/new-id.sql).
+//
+// A public id that is not one of its kind's ('dlv_…' asked for as a message, a typo, an id of another
+// system) has no stored form: storedMessageId and storedDeliveryId answer null, and the caller answers
+// as it does for an id nothing has (404, an empty list). Passed to PostgreSQL as it is, it was an
+// error (invalid input syntax for type uuid), where a text id had simply matched no row.
+
+export type IdKind = 'msg' | 'dlv';
+
+const PUBLIC_ID = /^(msg|dlv)_([0-9a-f]{32})$/;
+
+/** The uuid a public id is stored as (32 hex digits, which PostgreSQL reads as a uuid), or null. */
+export function storedId(kind: IdKind, publicId: string): string | null {
+  const match = PUBLIC_ID.exec(publicId);
+  return match && match[1] === kind ? match[2]! : null;
+}
+
+/** The public id of a stored uuid, as PostgreSQL returns it (with dashes) or as 32 hex digits. */
+export function publicId(kind: IdKind, stored: string): string {
+  return `${kind}_${stored.replaceAll('-', '')}`;
+}
+
+export const storedMessageId = (id: string) => storedId('msg', id);
+export const storedDeliveryId = (id: string) => storedId('dlv', id);
+export const publicMessageId = (stored: string) => publicId('msg', stored);
+export const publicDeliveryId = (stored: string) => publicId('dlv', stored);
+
+/** The stored forms of those of `ids` that are ids of `kind`; the others name nothing and are left out. */
+export function storedIds(kind: IdKind, ids: readonly string[]): string[] {
+  return ids.map((id) => storedId(kind, id)).filter((id): id is string => id !== null);
+}
