@@ -27,6 +27,7 @@
 // conventions link a consumer's spans to the creation context for the same reason.
 import type * as OpenTelemetryApi from '@opentelemetry/api';
 import type { Attributes, Link, Span, SpanContext, Tracer, TracerProvider } from '@opentelemetry/api';
+import { publicDeliveryId, publicMessageId } from '../lib/database/ids';
 import { parseTraceparent } from '../lib/domain/messages/trace-context';
 import type { AttemptResult, ClaimedDelivery, EndpointSettings } from './deliver';
 
@@ -85,8 +86,8 @@ export class AttemptSpans {
         startTime,
         // What is known before the request, for the sampler; the outcome is added at the end.
         attributes: {
-          [ATTEMPT_ATTRIBUTES.messageId]: delivery.messageId,
-          [ATTEMPT_ATTRIBUTES.deliveryId]: delivery.id,
+          [ATTEMPT_ATTRIBUTES.messageId]: publicMessageId(delivery.messageId),
+          [ATTEMPT_ATTRIBUTES.deliveryId]: publicDeliveryId(delivery.id),
           [ATTEMPT_ATTRIBUTES.endpointId]: delivery.endpointId,
           [ATTEMPT_ATTRIBUTES.appId]: delivery.appId,
           [ATTEMPT_ATTRIBUTES.eventType]: delivery.eventType,

@@ -1,6 +1,7 @@
 // One HTTP attempt for one claimed delivery. Never throws: whatever the receiver does (refuse,
 // reset, hang, answer 500, answer 50 MB) becomes an AttemptResult, data for the attempt log. Only
 // the database can stop the worker, never a receiver.
+import { publicMessageId } from '../lib/database/ids';
 import { isReservedHeader } from '../lib/domain/webhooks/reserved-headers';
 import { signatureHeader } from '../lib/domain/webhooks/sign';
 import { realClock, type Clock } from './clock';
@@ -9,6 +10,8 @@ import type { HttpMethod, HttpPools } from './http-pools';
 import { nextRetryDelay, parseRetryAfter } from './retry-schedule';
 
 export interface ClaimedDelivery {
+  /** The delivery's and its message's ids as stored (uuid text); their public forms are made where
+   * they leave the worker (the webhook-id header, attempt spans): lib/database/ids.ts. */
   id: string;
   appId: string;
   endpointId: string;
@@ -134,9 +137,11 @@ export function buildRequestHeaders(
   if (traceHeaders) for (const [name, value] of Object.entries(traceHeaders)) headers[name] = value;
   // No body, no content type: the signature below still covers the (empty) body.
   if (body !== '') headers['content-type'] = 'application/json';
-  headers['webhook-id'] = delivery.messageId;
+  // The message's public id (the worker holds ids as PostgreSQL stores them: lib/database/ids.ts).
+  const webhookId = publicMessageId(delivery.messageId);
+  headers['webhook-id'] = webhookId;
   headers['webhook-timestamp'] = String(timestampSeconds);
-  headers['webhook-signature'] = signatureHeader(endpoint.secrets, delivery.messageId, timestampSeconds, body);
+  headers['webhook-signature'] = signatureHeader(endpoint.secrets, webhookId, timestampSeconds, body);
   return headers;
 }
 

@@ -147,7 +147,7 @@ async function extendAhead(
   if (!overflowStart || overflowStart.getTime() >= target) return;
   const start = overflowStart.getTime();
   const { rows } = await query<{ newest: Date | null }>(
-    `SELECT greatest(${TABLES.map((t) => `(SELECT hookline.id_time(max(id)) FROM hookline.${t.name}_overflow)`).join(', ')}) AS newest`,
+    `SELECT greatest(${TABLES.map((t) => `(SELECT hookline.id_time(id::text) FROM hookline.${t.name}_overflow ORDER BY id DESC LIMIT 1)`).join(', ')}) AS newest`,
   );
   const newest = rows[0]?.newest?.getTime() ?? null;
   // Ids at or after the overflow's start may be written any moment once now is near it: then the
@@ -266,11 +266,11 @@ async function periodIsFinished(
   const { rows } = await query<{ finished: boolean }>(
     `SELECT NOT EXISTS (SELECT 1 FROM hookline.${deliveriesTable} WHERE claimable_at IS NOT NULL)
         AND NOT EXISTS (SELECT 1 FROM hookline.messages AS m, hookline.fanout_cursor AS c
-                         WHERE ($1::text IS NULL OR m.id >= $1) AND m.id < $2
+                         WHERE ($1::uuid IS NULL OR m.id >= $1::uuid) AND m.id < $2::uuid
                            AND m.written_by >= pg_snapshot_xmin(c.fanned_out_through)
                            AND NOT pg_visible_in_snapshot(m.written_by, c.fanned_out_through))
         AND NOT EXISTS (SELECT 1 FROM hookline.fanout_batches AS b, hookline.messages AS m
-                         WHERE ($1::text IS NULL OR m.id >= $1) AND m.id < $2
+                         WHERE ($1::uuid IS NULL OR m.id >= $1::uuid) AND m.id < $2::uuid
                            AND m.written_by >= pg_snapshot_xmin(b.after)
                            AND m.written_by <= pg_snapshot_xmax(b.through)
                            AND hookline.fanned_out(m.written_by, m.id, b.through, b.through_partial_xid, b.through_partial_id)
@@ -328,7 +328,7 @@ async function dropExpired(query: Query, cutoff: number, result: TimePartitionRe
     .filter((p) => p.upper_at !== null && p.upper_at.getTime() <= cutoff)
     .map((p) => ({ name: periodName('messages', p.partition_name), lowerAt: p.lower_at, upperAt: p.upper_at! }));
   for (const period of expired) {
-    const messageBounds = await boundsOf(query, 'msg', period);
+    const messageBounds = await boundsOf(query, '', period);
     if (
       (await periodHasOpenWriters(query, period)) ||
       !(await periodIsFinished(query, `deliveries_${period.name}`, messageBounds))
@@ -354,7 +354,7 @@ async function dropOrReattach(
     await inTransaction(query, async () => {
       for (const { name } of TABLES) await query(`DROP TABLE hookline.${name}_${period.name}`);
       await query(
-        `DELETE FROM hookline.idempotency_keys WHERE ($1::text IS NULL OR message_id >= $1) AND message_id < $2`,
+        `DELETE FROM hookline.idempotency_keys WHERE ($1::uuid IS NULL OR message_id >= $1::uuid) AND message_id < $2::uuid`,
         [messageBounds.lower, messageBounds.upper],
       );
     });
@@ -440,7 +440,7 @@ async function finishInterruptedDetaches(query: Query, result: TimePartitionResu
       if (attached)
         await query(`ALTER TABLE hookline.${name} DETACH PARTITION hookline.${name}_${period.name} CONCURRENTLY`);
     }
-    await dropOrReattach(query, period, await boundsOf(query, 'msg', period), result);
+    await dropOrReattach(query, period, await boundsOf(query, '', period), result);
   }
 }
 

@@ -67,12 +67,14 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT prefix OPERATOR(pg_catalog.||) '_' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.uuid_send(id), 'hex')
 $$;
 
--- hookline.uuid_of(public_id): the stored id of a public one, its digits after the prefix. For ids
--- Hookline made: anything else raises (invalid input syntax for type uuid). lib/ids.ts checks the
--- callers' ids before a statement gets one.
+-- hookline.uuid_of(public_id): the stored id of a public one, its digits after the prefix (a uuid's
+-- text, dashed or not, reads as itself). NULL for text that is no id: an id a caller made up names
+-- no row, as it did when ids were text (lib/database/ids.ts answers the same in the application).
 CREATE OR REPLACE FUNCTION hookline.uuid_of(public_id text) RETURNS uuid
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT pg_catalog.substr(public_id, pg_catalog.strpos(public_id, '_') OPERATOR(pg_catalog.+) 1)::pg_catalog.uuid
+  SELECT CASE WHEN d OPERATOR(pg_catalog.~) '^[0-9a-f]{32}$' THEN d::pg_catalog.uuid END
+    FROM (SELECT pg_catalog.replace(pg_catalog.substr(public_id, pg_catalog.strpos(public_id, '_') OPERATOR(pg_catalog.+) 1),
+                                    '-', '') AS d) AS digits
 $$;
 
 -- hookline.delivery_id(message_id, endpoint_id): the id of the delivery a fan-out makes of a message

@@ -98,7 +98,7 @@ BEGIN
     -- callers end with one message. A claim whose message is refused below rolls back with the error.
     v_message_id := hookline.new_uuid();
     INSERT INTO hookline.idempotency_keys AS k (app_id, idempotency_key, message_id)
-    VALUES (send.app_id, send.idempotency_key, hookline.public_id('msg', v_message_id))
+    VALUES (send.app_id, send.idempotency_key, v_message_id)
     ON CONFLICT (app_id, idempotency_key) DO NOTHING;
     v_claimed := FOUND;
     IF v_claimed THEN
@@ -128,7 +128,7 @@ BEGIN
   -- message was just refused: that claim goes with the error below (answering its id returned a
   -- message that never existed, and kept the key bound to it).
   IF idempotency_key IS NOT NULL AND NOT v_claimed THEN
-    SELECT k.message_id INTO v_earlier_id FROM hookline.idempotency_keys AS k
+    SELECT hookline.public_id('msg', k.message_id) INTO v_earlier_id FROM hookline.idempotency_keys AS k
      WHERE k.app_id OPERATOR(pg_catalog.=) (send.app_id COLLATE pg_catalog."C")
        AND k.idempotency_key OPERATOR(pg_catalog.=) (send.idempotency_key COLLATE pg_catalog."C");
     IF FOUND THEN

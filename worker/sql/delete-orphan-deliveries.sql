@@ -3,6 +3,6 @@
 -- (with its deliveries) while their message was being fanned out, so the fan-out wrote them after the
 -- delete. Without this they would be claimed again at every lease expiry, forever.
 DELETE FROM hookline.deliveries AS d
- WHERE d.id = ANY ($2::text[])
+ WHERE d.id = ANY ($2::uuid[])
    AND d.lease_owner = $1
    AND NOT EXISTS (SELECT 1 FROM hookline.endpoints AS e WHERE e.id = d.endpoint_id)

@@ -64,7 +64,7 @@ WITH ordered AS (
                   m.payload, m.traceparent, m.tracestate
              FROM hookline.messages AS m
             WHERE m.written_by = $6::xid8
-              AND m.id > $7::text
+              AND m.id > $7::uuid
             ORDER BY m.written_by, m.id
             LIMIT $2 + 1)
           UNION ALL
@@ -88,7 +88,7 @@ WITH ordered AS (
               -- first branch does by `m.id > $7`. Without it every fan-out with no transaction taken
               -- in part (every one, when producers write one message a transaction) set up and ended
               -- an index scan of every period for nothing.
-              AND m.id >= CASE WHEN $6::xid8 IS NULL THEN NULL ELSE ''::text END
+              AND m.id >= CASE WHEN $6::xid8 IS NULL THEN NULL ELSE '00000000000000000000000000000000'::uuid END
               AND m.written_by < pg_snapshot_xmax(pg_current_snapshot())
               AND pg_visible_in_snapshot(m.written_by, pg_current_snapshot())
               AND NOT pg_visible_in_snapshot(m.written_by, $5::pg_snapshot)
@@ -107,7 +107,7 @@ WITH ordered AS (
    WHERE EXISTS (SELECT 1 FROM ordered)
      AND c.fanned_out_through::text = $5::pg_snapshot::text
      AND c.partial_xid IS NOT DISTINCT FROM $6::xid8
-     AND c.partial_through_id IS NOT DISTINCT FROM $7::text
+     AND c.partial_through_id IS NOT DISTINCT FROM $7::uuid
      FOR UPDATE SKIP LOCKED
 ), messages AS (
   SELECT o.id, o.app_id, o.event_type, o.created_at, o.target_endpoint_id, o.payload, o.traceparent, o.tracestate
@@ -220,7 +220,7 @@ SELECT leased.*, counts.*
                NOT EXISTS (SELECT 1 FROM advanced)
                  AND (cursor.through::text IS DISTINCT FROM $5::pg_snapshot::text
                       OR cursor.partial_xid IS DISTINCT FROM $6::xid8
-                      OR cursor.partial_through_id IS DISTINCT FROM $7::text) AS cursor_moved,
+                      OR cursor.partial_through_id IS DISTINCT FROM $7::uuid) AS cursor_moved,
                EXISTS (SELECT 1 FROM ordered) AND NOT EXISTS (SELECT 1 FROM cursor_row) AS cursor_busy
           FROM (SELECT through, through_partial_xid AS partial_xid, through_partial_id AS partial_through_id
                   FROM advanced

@@ -36,12 +36,13 @@ WITH endpoint AS (
                                                     c.partial_through_id)) AS fanned_out
     FROM hookline.messages AS m, endpoint AS e
    WHERE m.app_id = $1
-     AND m.id >= hookline.id_at('msg', $3)
+     AND m.id >= hookline.id_at('', $3)::uuid
      -- A cursor written before migration 20261207090000_messages_keyed_by_app ordered by (createdAt, id):
      -- it goes on from its createdAt's millisecond, whose messages already given their delivery are
      -- skipped below (fresh).
-     AND m.id > CASE WHEN $5::jsonb ? 'createdAt' THEN hookline.id_at('msg', ($5::jsonb ->> 'createdAt')::timestamptz)
-                     ELSE coalesce($5::jsonb ->> 'id', '') END
+     -- The cursor's id is public (the job's JSON); hookline.uuid_of reads it.
+     AND m.id > CASE WHEN $5::jsonb ? 'createdAt' THEN hookline.id_at('', ($5::jsonb ->> 'createdAt')::timestamptz)::uuid
+                     ELSE coalesce(hookline.uuid_of($5::jsonb ->> 'id'), '00000000000000000000000000000000') END
      AND m.created_at >= $3
      AND m.created_at <= $4
      AND m.target_endpoint_id IS NULL
@@ -69,7 +70,7 @@ WITH endpoint AS (
 ), inserted AS (
   INSERT INTO hookline.deliveries AS d
          (id, app_id, message_id, endpoint_id, event_type, state, next_attempt_at, claimable_at, created_at, updated_at)
-  SELECT hookline.new_id('dlv', f.id), $1, f.id, $2, f.event_type, 'pending', f.due, f.due, now(), now()
+  SELECT hookline.new_uuid(f.id), $1, f.id, $2, f.event_type, 'pending', f.due, f.due, now(), now()
     FROM (SELECT fresh.*,
                  greatest(now(), coalesce(($5::jsonb ->> 'lastDue')::timestamptz, now()))
                    + make_interval(secs => rank / 1e6) AS due
@@ -84,7 +85,7 @@ SELECT (SELECT count(*) FROM endpoint)::int AS endpoints,
        EXISTS (SELECT 1 FROM candidates WHERE NOT fanned_out) AS waits_for_fan_out,
        (SELECT count(*) FROM inserted)::int AS changed,
        (SELECT jsonb_build_object(
-                 'id', last.id,
+                 'id', hookline.public_id('msg', last.id),
                  'lastDue', coalesce((SELECT max(claimable_at) FROM inserted),
                                      ($5::jsonb ->> 'lastDue')::timestamptz))
           FROM last) AS cursor

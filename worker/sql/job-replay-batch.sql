@@ -1,4 +1,6 @@
 -- Parameters: $1 appId, $2 match, $3 afterId, $4 asOf, $5 limit.
+-- Ids in $2 and the cursor ($3, last_id) are public ones (the job's JSON); hookline.uuid_of reads them,
+-- NULL for an id that names nothing, which matches no row.
 -- One batch of a replay or recover job: the next $5 deliveries of app $1 after cursor $3 (keyset on
 -- the primary key) that match $2 and existed when the job was created ($4), put back to pending, due
 -- now: exactly what lib/domain/deliveries/replay-deliveries.ts does to the rows countReplayable counted for
@@ -20,16 +22,16 @@ WITH batch AS (
   SELECT d.id
     FROM hookline.deliveries AS d
    WHERE d.app_id = $1
-     AND d.id > $3
+     AND d.id > coalesce(hookline.uuid_of($3), '00000000000000000000000000000000')
      AND d.created_at <= $4
      AND d.state <> 'delivering'
      AND ($2::jsonb ->> 'endpointId' IS NULL OR d.endpoint_id = $2::jsonb ->> 'endpointId')
      AND ($2::jsonb ->> 'eventType' IS NULL OR d.event_type = $2::jsonb ->> 'eventType')
-     AND ($2::jsonb ->> 'id' IS NULL OR d.id = $2::jsonb ->> 'id')
+     AND ($2::jsonb ->> 'id' IS NULL OR d.id = hookline.uuid_of($2::jsonb ->> 'id'))
      -- A message's deliveries are its range of the primary key (prisma/functions/deliveries-of-message.sql).
-     AND ($2::jsonb ->> 'messageId' IS NULL OR (d.message_id = $2::jsonb ->> 'messageId'
-                                                AND d.id >= hookline.delivery_ids_from($2::jsonb ->> 'messageId')
-                                                AND d.id < hookline.delivery_ids_before($2::jsonb ->> 'messageId')))
+     AND ($2::jsonb ->> 'messageId' IS NULL OR (d.message_id = hookline.uuid_of($2::jsonb ->> 'messageId')
+                                                AND d.id >= hookline.delivery_ids_from(hookline.uuid_of($2::jsonb ->> 'messageId'))
+                                                AND d.id < hookline.delivery_ids_before(hookline.uuid_of($2::jsonb ->> 'messageId'))))
      AND ($2::jsonb ->> 'errorClass' IS NULL OR d.last_error_class = $2::jsonb ->> 'errorClass')
      AND ($2::jsonb ->> 'statusCode' IS NULL OR d.last_status_code = ($2::jsonb ->> 'statusCode')::int)
      AND ($2::jsonb ->> 'attemptCount' IS NULL OR d.attempt_count = ($2::jsonb ->> 'attemptCount')::int)
@@ -94,4 +96,5 @@ WITH batch AS (
 )
 SELECT (SELECT count(*) FROM batch)::int AS scanned,
        (SELECT count(*) FROM replayed)::int AS changed,
-       (SELECT max(id) FROM batch) AS last_id
+       -- (uuid has no max() aggregate)
+       (SELECT hookline.public_id('dlv', id) FROM batch ORDER BY id DESC LIMIT 1) AS last_id

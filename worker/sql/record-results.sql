@@ -50,9 +50,9 @@
 -- aborts one statement, and that worker keeps its batch and flushes it again.
 WITH results AS (
   SELECT *
-    FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::float8[], $7::int[],
+    FROM unnest($2::uuid[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::float8[], $7::int[],
                 $8::text[], $9::text[], $10::jsonb[], $11::jsonb[], $12::text[], $13::bool[], $21::int[],
-                $22::bigint[], $23::text[], $24::text[], $25::text[], $26::text[], $27::timestamptz[])
+                $22::bigint[], $23::text[], $24::text[], $25::uuid[], $26::text[], $27::timestamptz[])
       AS r(delivery_id, state, next_attempt_at, started_at, duration_ms, status_code,
            error_class, error_message, request_headers, response_headers, response_body, response_truncated,
            attempts_before, batch_id, app_id, endpoint_id, message_id, event_type, created_at)
@@ -143,7 +143,7 @@ WITH results AS (
      SELECT ($9::text[])[i] AS error_message, ($10::jsonb[])[i] AS request_headers,
             ($11::jsonb[])[i] AS response_headers, ($12::text[])[i] AS response_body,
             ($13::bool[])[i] AS response_truncated
-       FROM (SELECT CASE WHEN w.error_class IS NOT NULL OR $18::bool THEN array_position($2::text[], w.id) END AS i) AS at
+       FROM (SELECT CASE WHEN w.error_class IS NOT NULL OR $18::bool THEN array_position($2::uuid[], w.id) END AS i) AS at
    ) AS p
 ), inserted AS (
   INSERT INTO hookline.attempts
@@ -219,7 +219,7 @@ SELECT (SELECT count(*) FROM recorded)::int AS recorded,
        (SELECT count(*) FILTER (WHERE state = 'dead') FROM (SELECT state FROM updated UNION ALL SELECT state FROM written) AS s)::int AS dead,
        (SELECT rows FROM rollups) AS rollup_rows,
        -- The results the fence refused, only when there are any (a CASE branch not taken runs nothing).
-       CASE WHEN (SELECT count(*) FROM recorded) < cardinality($2::text[])
-            THEN ARRAY(SELECT unnest($2::text[]) EXCEPT ALL SELECT delivery_id FROM recorded) END AS unrecorded,
+       CASE WHEN (SELECT count(*) FROM recorded) < cardinality($2::uuid[])
+            THEN ARRAY(SELECT unnest($2::uuid[]) EXCEPT ALL SELECT delivery_id FROM recorded) END AS unrecorded,
        (SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'circuitState', circuit_state, 'enabled', enabled)), '[]')
           FROM endpoint_health) AS endpoints

@@ -15,7 +15,7 @@
 -- Lock order: batch rows, then deliveries (record-results.sql says why).
 WITH releases AS (
   SELECT *
-    FROM unnest($2::text[], $3::timestamptz[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[],
+    FROM unnest($2::uuid[], $3::timestamptz[], $5::bigint[], $6::text[], $7::text[], $8::uuid[], $9::text[],
                 $10::timestamptz[])
       AS r(id, due_at, batch_id, app_id, endpoint_id, message_id, event_type, created_at)
 ), settled_batches AS (

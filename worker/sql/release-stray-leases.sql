@@ -30,6 +30,6 @@ UPDATE hookline.deliveries AS d
        updated_at = now()
  WHERE d.claimable_at > now()
    AND d.lease_owner = $1
-   AND NOT (d.id = ANY ($2::text[]))
+   AND NOT (d.id = ANY ($2::uuid[]))
    AND d.lease_expires_at <= now() + make_interval(secs => $4)
    AND (SELECT count(*) FROM stray_batches) >= 0

@@ -25,7 +25,7 @@ WITH batches AS (
          claimable_at = CASE WHEN d.claimable_at IS NULL THEN NULL ELSE now() + make_interval(secs => $3) END,
          next_attempt_at = CASE WHEN d.claimable_at IS NULL THEN d.next_attempt_at
                                 ELSE now() + make_interval(secs => $3) END
-   WHERE d.id = ANY ($2::text[])
+   WHERE d.id = ANY ($2::uuid[])
      AND d.lease_owner = $1
      AND (SELECT count(*) FROM batches) >= 0
   RETURNING d.id

@@ -15,6 +15,6 @@ SELECT count(*) FILTER (WHERE d.lease_owner IS NOT NULL)::int AS taken_over,
          AS given_back,
        count(*) FILTER (WHERE d.lease_owner IS NULL AND d.state IN ('succeeded', 'dead', 'cancelled'))::int
          AS already_finished,
-       (cardinality($1::text[]) - count(*))::int AS gone
+       (cardinality($1::uuid[]) - count(*))::int AS gone
   FROM hookline.deliveries AS d
- WHERE d.id = ANY ($1::text[])
+ WHERE d.id = ANY ($1::uuid[])

@@ -44,7 +44,9 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 $$;
 CREATE OR REPLACE FUNCTION hookline.uuid_of(public_id text) RETURNS uuid
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT pg_catalog.substr(public_id, pg_catalog.strpos(public_id, '_') OPERATOR(pg_catalog.+) 1)::pg_catalog.uuid
+  SELECT CASE WHEN d OPERATOR(pg_catalog.~) '^[0-9a-f]{32}$' THEN d::pg_catalog.uuid END
+    FROM (SELECT pg_catalog.replace(pg_catalog.substr(public_id, pg_catalog.strpos(public_id, '_') OPERATOR(pg_catalog.+) 1),
+                                    '-', '') AS d) AS digits
 $$;
 CREATE OR REPLACE FUNCTION hookline.delivery_id(message_id uuid, endpoint_id text) RETURNS uuid
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
@@ -178,7 +180,7 @@ BEGIN
   DROP FUNCTION hookline.delivery_id(text, text);
   DROP FUNCTION hookline.delivery_ids_from(text);
   DROP FUNCTION hookline.delivery_ids_before(text);
-  DROP FUNCTION hookline.fanned_out(xid8, text, pg_snapshot, xid8, text);
+  DROP FUNCTION IF EXISTS hookline.fanned_out(xid8, text, pg_snapshot, xid8, text);
   DROP FUNCTION IF EXISTS hookline.first_attempts_in_flight(text, text[]);
   DROP FUNCTION IF EXISTS hookline.first_attempts_in_flight_to(text, text);
 

@@ -37,7 +37,8 @@ WITH since AS (
    WHERE d.last_attempt_at >= since.at
 )
 SELECT d.app_id, d.endpoint_id, d.last_error_class AS error_class,
-       array_agg(d.id ORDER BY d.id) AS delivery_ids,
+       -- Public ids: they go into the event's data as they are.
+       array_agg(hookline.public_id('dlv', d.id) ORDER BY d.id) AS delivery_ids,
        max(d.last_status_code) AS last_status_code
   FROM dead AS d
   LEFT JOIN hookline.issues AS i ON i.subject_id = d.endpoint_id AND i.error_class = d.last_error_class
