@@ -129,7 +129,7 @@ async function fill(url: string, attempts: number): Promise<void> {
     await step(
       'messages',
       `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at, written_by)
-       SELECT hookline.id_at('msg', t) || lpad(to_hex(g), 20, '0'), '${APP_ID}', ($2::text[])[1 + g % ${EVENT_TYPES.length}],
+       SELECT (left(hookline.id_at('', t), 12) || lpad(to_hex(g), 20, '0'))::uuid, '${APP_ID}', ($2::text[])[1 + g % ${EVENT_TYPES.length}],
               jsonb_build_object('id', g, 'total', g % 1000, 'currency', 'EUR'), t, NULL
          FROM generate_series(1, $1) AS g,
               LATERAL (SELECT now() - make_interval(secs => ($1 - g)::float8 * ${DAYS * 86_400} / $1) AS t) AS at`,
@@ -142,13 +142,13 @@ async function fill(url: string, attempts: number): Promise<void> {
       `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
                                         next_attempt_at, claimable_at, last_attempt_at, last_status_code,
                                         last_error_class, created_at, updated_at)
-       SELECT replace(m.id, 'msg_', 'dlv_'), m.app_id, m.id, format('ep_bench_%s', lpad((g % ${ENDPOINTS})::text, 3, '0')),
+       SELECT m.id, m.app_id, m.id, format('ep_bench_%s', lpad((g % ${ENDPOINTS})::text, 3, '0')),
               m.event_type, s.state, 4, CASE WHEN s.state = 'pending' THEN now() + interval '1 day' ELSE m.created_at END,
               CASE WHEN s.state = 'pending' THEN now() + interval '1 day' END,
               m.created_at, CASE s.state WHEN 'succeeded' THEN 200 ELSE 503 END,
               CASE s.state WHEN 'succeeded' THEN NULL ELSE 'http_5xx' END, m.created_at, m.created_at
          FROM hookline.messages AS m,
-              LATERAL (SELECT ('x' || right(m.id, 16))::bit(64)::bigint AS g) AS n,
+              LATERAL (SELECT ('x' || right(replace(m.id::text, '-', ''), 16))::bit(64)::bigint AS g) AS n,
               LATERAL (SELECT CASE WHEN g % 100 = 0 THEN 'pending'
                                    WHEN g % ${ENDPOINTS} IN (7, 42) AND g % 3 = 0 THEN 'dead'
                                    ELSE 'succeeded' END AS state) AS s`,
@@ -159,8 +159,8 @@ async function fill(url: string, attempts: number): Promise<void> {
       `INSERT INTO hookline.attempts (id, app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id,
                                       started_at, duration_ms, status_code, error_class, error_message,
                                       request_headers, response_headers, response_body)
-       SELECT format('atmpt_%s_%s', substr(d.id, 5), a), d.app_id, d.id, d.message_id, d.endpoint_id, a, 'bench',
-              d.created_at + make_interval(secs => a * 5), 20 + (hashtext(d.id) & 255) + a * 10,
+       SELECT format('atmpt_%s_%s', replace(d.id::text, '-', ''), a), d.app_id, d.id, d.message_id, d.endpoint_id, a, 'bench',
+              d.created_at + make_interval(secs => a * 5), 20 + (hashtext(d.id::text) & 255) + a * 10,
               CASE WHEN a < 4 THEN CASE a WHEN 1 THEN NULL WHEN 2 THEN 503 ELSE 500 END ELSE d.last_status_code END,
               CASE WHEN a < 4 THEN CASE a WHEN 1 THEN 'timeout' WHEN 2 THEN 'http_5xx' ELSE 'http_5xx' END ELSE d.last_error_class END,
               CASE WHEN a = 1 THEN 'no complete response within 15000 ms' END,
@@ -320,11 +320,11 @@ async function measure(
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const { rows } = await client.query<{ id: string }>(
-    `SELECT id FROM hookline.deliveries WHERE app_id = $1 AND state = 'dead' ORDER BY created_at DESC LIMIT 1`,
+    `SELECT hookline.public_id('dlv', id) AS id FROM hookline.deliveries WHERE app_id = $1 AND state = 'dead' ORDER BY created_at DESC LIMIT 1`,
     [APP_ID],
   );
   const { rows: someMessage } = await client.query<{ id: string }>(
-    `SELECT id FROM hookline.messages WHERE app_id = $1 ORDER BY created_at DESC OFFSET 1234 LIMIT 1`,
+    `SELECT hookline.public_id('msg', id) AS id FROM hookline.messages WHERE app_id = $1 ORDER BY created_at DESC OFFSET 1234 LIMIT 1`,
     [APP_ID],
   );
   const deadDelivery = rows[0]!.id;

@@ -473,7 +473,7 @@ export const PRODUCER_PARTS = {
   // An experiment, not the schema (issue 22: "measure the WAL and TPS smaller keys buy before
   // deciding"): the row of `written` in a table like hookline.messages, partitioned the same way by its
   // id, with the same indexes, but whose id and app id are bigints (8 bytes in every index entry
-  // instead of a 36- and 36-character text: msg_ or app_, 12 hex digits of time, 20 random).
+  // instead of a 16-byte uuid and a 36-character app id: app_, 12 hex digits of time, 20 random).
   narrow: {
     label: 'the same row and indexes with bigint ids (experiment)',
     setup: `CREATE SEQUENCE bench_narrow_low_bits;

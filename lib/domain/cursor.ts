@@ -12,6 +12,11 @@
 // - When the cursor row was deleted (retention, a deleted endpoint), Prisma finds nothing, which reads
 //   as the last page. The cursor also carries the row's created_at in milliseconds, and the page then
 //   starts at the end of that millisecond: never a skip, at worst a repeat of rows from that millisecond.
+// A cursor carries the public id of its row: for a model whose ids are stored as uuid (deliveries:
+// migration 20261208090000_ids_as_uuid), findPage is told their kind, makes the id public for the
+// cursor and stored again for the query. A cursor id that is no id of that kind names no row, and
+// pages as a cursor whose row is gone.
+import { publicId, storedId, type IdKind } from '../database/ids';
 import { DomainError } from './errors';
 
 export interface CursorPosition {
@@ -73,22 +78,29 @@ export function decodeCursor(cursor: string | undefined): CursorPosition | undef
 
 /**
  * One page of `limit` rows matching `where`, after `cursor`. `findMany` runs the model's findMany with
- * the given arguments (adding an include if the view needs one).
+ * the given arguments (adding an include if the view needs one). `ids`: the kind of the model's ids
+ * when they are stored as uuid (lib/database/ids.ts); the rows keep their stored ids, the cursor the
+ * public one.
  */
 export async function findPage<Where, Row extends PageRow>(
-  { where, cursor, limit }: { where: Where; cursor?: string; limit: number },
+  { where, cursor, limit, ids }: { where: Where; cursor?: string; limit: number; ids?: IdKind },
   findMany: (query: PageQuery<Where>) => Promise<Row[]>,
 ): Promise<{ data: Row[]; nextCursor: string | null }> {
   const orderBy: NewestFirst = [{ createdAt: 'desc' }, { id: 'desc' }];
   const position = decodeCursor(cursor);
+  const stored = position && (ids ? storedId(ids, position.id) : position.id);
+  const shown = (row: PageRow) => (ids ? publicId(ids, row.id) : row.id);
   let rows: Row[];
   if (!position) {
     rows = await findMany({ where, take: limit + 1, orderBy });
   } else {
     // One more than usual: the cursor row itself comes back first when it still matches the filter.
-    rows = await findMany({ where, cursor: { id: position.id }, take: limit + 2, orderBy });
-    if (rows[0]?.id === position.id) rows = rows.slice(1);
-    else if (rows.length === 0 && (await findMany({ where: { id: position.id }, take: 1, orderBy })).length === 0) {
+    rows = stored === null ? [] : await findMany({ where, cursor: { id: stored! }, take: limit + 2, orderBy });
+    if (rows[0] && shown(rows[0]) === position.id) rows = rows.slice(1);
+    else if (
+      rows.length === 0 &&
+      (stored === null || (await findMany({ where: { id: stored! }, take: 1, orderBy })).length === 0)
+    ) {
       rows = await findMany({
         where: { AND: [where, { createdAt: { lt: new Date(position.t + 1) } }] },
         take: limit + 1,
@@ -98,5 +110,5 @@ export async function findPage<Where, Row extends PageRow>(
   }
   const data = rows.slice(0, limit);
   const last = data.at(-1);
-  return { data, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  return { data, nextCursor: rows.length > limit && last ? encodeCursor({ ...last, id: shown(last) }) : null };
 }

@@ -49,17 +49,40 @@ export async function sendEvent(
   return rows[0]!.id;
 }
 
+/**
+ * The columns of a hookline table with its message and delivery ids public ('msg_' or 'dlv_' and 32
+ * hex digits), as the API and webhook-id headers show them and as tests compare them: stored as uuid
+ * since migration 20261208090000_ids_as_uuid. A database migrated only so far (a migration test's)
+ * still stores them as text, the public ids themselves, and gets them as they are.
+ */
+async function publicColumns(pool: Pool, table: 'deliveries' | 'attempts'): Promise<string> {
+  const { rows } = await pool.query<{ columns: string }>(
+    `SELECT string_agg(CASE WHEN a.atttypid = 'uuid'::regtype
+                            THEN format('hookline.public_id(%L, t.%I) AS %I',
+                                        CASE WHEN a.attname = 'message_id' THEN 'msg' ELSE 'dlv' END, a.attname, a.attname)
+                            ELSE format('t.%I', a.attname) END, ', ' ORDER BY a.attnum) AS columns
+       FROM pg_attribute AS a
+      WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped`,
+    [`hookline.${table}`],
+  );
+  return rows[0]!.columns;
+}
+
+/** Deliveries matching `where`, which reads their ids public (publicColumns) and gets them so. */
 export async function deliveriesOf(pool: Pool, where: string, params: unknown[] = []): Promise<DeliveryRow[]> {
   const { rows } = await pool.query<DeliveryRow>(
-    `SELECT * FROM hookline.deliveries WHERE ${where} ORDER BY created_at, id`,
+    `SELECT * FROM (SELECT ${await publicColumns(pool, 'deliveries')} FROM hookline.deliveries AS t) AS d
+      WHERE ${where} ORDER BY created_at, id`,
     params,
   );
   return rows;
 }
 
+/** The attempts of a delivery (its public id), with their delivery's and message's ids public. */
 export async function attemptsOf(pool: Pool, deliveryId: string): Promise<AttemptRow[]> {
   const { rows } = await pool.query<AttemptRow>(
-    'SELECT * FROM hookline.attempts WHERE delivery_id = $1 ORDER BY attempt_number',
+    `SELECT * FROM (SELECT ${await publicColumns(pool, 'attempts')} FROM hookline.attempts AS t) AS a
+      WHERE delivery_id = $1 ORDER BY attempt_number`,
     [deliveryId],
   );
   return rows;
@@ -90,11 +113,9 @@ export function waitUntilSucceeded(
 ): Promise<boolean> {
   return waitUntil(
     async () => {
-      const { rows } = await pool.query<{ message_id: string }>(
-        `SELECT message_id FROM hookline.deliveries WHERE endpoint_id = $1 AND state = 'succeeded'`,
-        [endpointId],
+      const ids = new Set(
+        (await deliveriesOf(pool, `endpoint_id = $1 AND state = 'succeeded'`, [endpointId])).map((row) => row.message_id),
       );
-      const ids = new Set(rows.map((row) => row.message_id));
       return messageIds.every((id) => ids.has(id));
     },
     { what },
@@ -130,8 +151,8 @@ export async function waitingForFanOut(pool: Pool, messageId?: string): Promise<
     `SELECT count(*)::int AS n FROM hookline.messages AS m, hookline.fanout_cursor AS c
       WHERE m.written_by IS NOT NULL
         AND NOT hookline.fanned_out(m.written_by, m.id, c.fanned_out_through, c.partial_xid, c.partial_through_id)
-        AND ($1::text IS NULL OR m.id = $1)`,
-    [messageId ?? null],
+        ${messageId === undefined ? '' : 'AND m.id = hookline.uuid_of($1)'}`,
+    messageId === undefined ? [] : [messageId],
   );
   return rows[0]!.n;
 }

@@ -1,3 +1,4 @@
+import { publicDeliveryId, publicMessageId } from '../../database/ids';
 import type { Attempt, Delivery } from '../../generated/prisma/client';
 import { deliveryStateOf } from './delivery-states';
 import { FROM_DELIVERY_ROW } from './keep-replayed-successes';
@@ -9,15 +10,16 @@ export const deliveryInclude = {
   attempts: { select: { durationMs: true }, orderBy: { attemptNumber: 'desc' as const }, take: 1 },
 };
 
+/** A delivery as read, its ids stored (uuid: lib/database/ids.ts); deliveryView shows them public. */
 export type DeliveryRow = Delivery & { endpoint: { url: string }; attempts: { durationMs: number }[] };
 
 const FINISHED = new Set(['succeeded', 'dead', 'cancelled']);
 
 export function deliveryView(row: DeliveryRow) {
   return {
-    id: row.id,
+    id: publicDeliveryId(row.id),
     appId: row.appId,
-    messageId: row.messageId,
+    messageId: publicMessageId(row.messageId),
     endpointId: row.endpointId,
     endpointUrl: row.endpoint.url,
     eventType: row.eventType,
@@ -55,7 +57,7 @@ export interface AttemptView {
 export function attemptView(row: Attempt): AttemptView {
   return {
     id: row.id,
-    deliveryId: row.deliveryId,
+    deliveryId: publicDeliveryId(row.deliveryId),
     attemptNumber: row.attemptNumber,
     workerId: row.workerId,
     startedAt: row.startedAt,

@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { publicDeliveryId, publicMessageId } from '../../database/ids';
 import { decryptSecret } from '../../runtime/secret-box';
 import { signatureHeader } from '../webhooks/sign';
 import type { AttemptView } from './delivery-view';
@@ -24,6 +25,8 @@ export async function successAttemptFromDelivery(delivery: {
   requestBody: string;
   endpointHeaders: unknown;
 }): Promise<AttemptView> {
+  // The delivery's row has its ids stored (uuid); the headers and the view have them public, as sent.
+  const webhookId = publicMessageId(delivery.messageId);
   const timestampSeconds = Math.floor(delivery.lastAttemptAt.getTime() / 1000);
   const secrets = await getPrisma().endpointSecret.findMany({
     where: {
@@ -47,20 +50,20 @@ export async function successAttemptFromDelivery(delivery: {
     ...custom,
     // As the worker: no content type without a body (a GET, or a DELETE without one).
     ...(delivery.requestBody === '' ? {} : { 'content-type': 'application/json' }),
-    'webhook-id': delivery.messageId,
+    'webhook-id': webhookId,
     'webhook-timestamp': String(timestampSeconds),
   };
   if (secrets.length > 0) {
     requestHeaders['webhook-signature'] = signatureHeader(
       secrets.map((row) => decryptSecret(row.secret)),
-      delivery.messageId,
+      webhookId,
       timestampSeconds,
       delivery.requestBody,
     );
   }
   return {
     id: null,
-    deliveryId: delivery.id,
+    deliveryId: publicDeliveryId(delivery.id),
     attemptNumber: delivery.attemptCount,
     workerId: null,
     startedAt: delivery.lastAttemptAt,

@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { publicMessageId, storedIds } from '../../database/ids';
 import { firstAttemptsInFlight } from '../deliveries/first-attempts-in-flight';
 
 export interface MessageOutcome {
@@ -18,12 +19,13 @@ export interface MessageOutcome {
  * planner prices a range known only per row at 0.5 % of a partition, and, joined as sets, chose to
  * hash a whole partition of deliveries instead (2.5 M rows, 655 ms p50 for the message list, bench
  * :dashboard) of ~50 probes. First attempts being sent now have no row yet and count as delivering
- * (lib/domain/deliveries/first-attempts-in-flight.ts). */
+ * (lib/domain/deliveries/first-attempts-in-flight.ts). `messageIds` are public ids, and key the answer. */
 export async function countMessageOutcomes(appId: string, messageIds: string[]): Promise<Map<string, MessageOutcome>> {
-  const rows = messageIds.length
+  const stored = storedIds('msg', messageIds);
+  const rows = stored.length
     ? await getPrisma().$queryRaw<({ message_id: string } & MessageOutcome)[]>`
         SELECT m.id AS message_id, o.*
-          FROM unnest(${messageIds}::text[]) AS m (id)
+          FROM unnest(${stored}::uuid[]) AS m (id)
          CROSS JOIN LATERAL (
            SELECT count(*)::int AS deliveries,
                   count(*) FILTER (WHERE d.state = 'pending' AND d.attempt_count = 0)::int AS waiting,
@@ -49,10 +51,11 @@ export async function countMessageOutcomes(appId: string, messageIds: string[]):
     cancelled: 0,
   };
   const outcomes = new Map<string, MessageOutcome>(messageIds.map((id) => [id, none]));
-  for (const { message_id: messageId, ...outcome } of rows) outcomes.set(messageId, outcome);
+  for (const { message_id: messageId, ...outcome } of rows) outcomes.set(publicMessageId(messageId), outcome);
   for (const inFlight of await firstAttemptsInFlight(getPrisma(), appId, messageIds)) {
-    const outcome = outcomes.get(inFlight.messageId)!;
-    outcomes.set(inFlight.messageId, {
+    const messageId = publicMessageId(inFlight.messageId);
+    const outcome = outcomes.get(messageId)!;
+    outcomes.set(messageId, {
       ...outcome,
       deliveries: outcome.deliveries + 1,
       delivering: outcome.delivering + 1,

@@ -1,5 +1,6 @@
 import { requireApp } from '../apps/require-app';
 import { getPrisma } from '../../database/db';
+import { publicMessageId, storedMessageId } from '../../database/ids';
 import type { Prisma } from '../../generated/prisma/client';
 import { DomainError, invalid } from '../errors';
 import { messageView } from './message-view';
@@ -36,7 +37,7 @@ export async function createMessage({
     const key = await prisma.idempotencyKey.findUnique({ where: { appId_idempotencyKey: { appId, idempotencyKey } } });
     const earlier = key && (await prisma.message.findUnique({ where: { appId_id: { appId, id: key.messageId } } }));
     if (earlier) {
-      await assertSameRequest(appId, earlier.id, eventType, json);
+      await assertSameRequest(appId, publicMessageId(earlier.id), eventType, json);
       return messageView(earlier);
     }
   }
@@ -46,6 +47,7 @@ export async function createMessage({
     throw invalid('eventType', `event type ${JSON.stringify(eventType)} does not exist in this app; create it first`);
   if (type.archived) throw invalid('eventType', `event type ${JSON.stringify(eventType)} is archived`);
 
+  // hookline.send answers the message's public id.
   let messageId: string;
   try {
     const send = async (db: Prisma.TransactionClient) => {
@@ -63,7 +65,7 @@ export async function createMessage({
           const id = await send(tx);
           await tx.$executeRaw`
             UPDATE hookline.messages SET traceparent = ${traceContext.traceparent}, tracestate = ${traceContext.tracestate}
-             WHERE app_id = ${appId} AND id = ${id} AND traceparent IS NULL`;
+             WHERE app_id = ${appId} AND id = ${storedMessageId(id)}::uuid AND traceparent IS NULL`;
           return id;
         })
       : await send(prisma);
@@ -76,14 +78,17 @@ export async function createMessage({
   // A concurrent request with the same key may have won the race since the lookup above; hookline.send
   // then returned its message.
   if (idempotencyKey !== undefined) await assertSameRequest(appId, messageId, eventType, json);
-  return messageView(await prisma.message.findUniqueOrThrow({ where: { appId_id: { appId, id: messageId } } }));
+  return messageView(
+    await prisma.message.findUniqueOrThrow({ where: { appId_id: { appId, id: storedMessageId(messageId)! } } }),
+  );
 }
 
+/** `messageId`: the public id, which the error names. */
 async function assertSameRequest(appId: string, messageId: string, eventType: string, json: string): Promise<void> {
   // jsonb equality ignores key order and whitespace, as a retry's re-serialised body may differ in both.
   const [same] = await getPrisma().$queryRaw<{ same_body: boolean }[]>`
     SELECT (event_type = ${eventType} AND payload = ${json}::jsonb) AS same_body
-      FROM hookline.messages WHERE app_id = ${appId} AND id = ${messageId}`;
+      FROM hookline.messages WHERE app_id = ${appId} AND id = ${storedMessageId(messageId)}::uuid`;
   if (!same?.same_body) {
     throw new DomainError(
       'idempotency_key_reused',

@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { storedMessageId } from '../../database/ids';
 import { deliveriesOfMessages } from '../deliveries/deliveries-of-messages';
 import { deliveryInclude, deliveryView } from '../deliveries/delivery-view';
 import { firstAttemptsInFlight, newestFirst } from '../deliveries/first-attempts-in-flight';
@@ -7,7 +8,8 @@ import { messageView } from './message-view';
 
 export async function getMessage({ appId, messageId }: { appId: string; messageId: string }) {
   const prisma = getPrisma();
-  const message = await prisma.message.findFirst({ where: { id: messageId, appId } });
+  const stored = storedMessageId(messageId);
+  const message = stored && (await prisma.message.findFirst({ where: { id: stored, appId } }));
   if (!message) throw notFound('Message', messageId);
   const written = await prisma.delivery.findMany({
     where: { AND: [{ appId }, await deliveriesOfMessages([messageId], prisma)] },

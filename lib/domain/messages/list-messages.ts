@@ -1,11 +1,13 @@
 import { decodeCursor, encodeCursor } from '../cursor';
 import { requireApp } from '../apps/require-app';
+import { publicMessageId, storedMessageId } from '../../database/ids';
 import { readPrisma } from '../../database/read-replica';
 import { Prisma } from '../../generated/prisma/client';
 import type { ListMessagesQuery } from '../../contract/schemas/messages';
 import { deliveriesCondition, deliveryConditionsSql, eventTypeCondition } from '../search/delivery-conditions';
 import { payloadCondition } from '../search/payload-condition';
-import { idTimeMs, messageIdAt } from '../search/walk-back';
+import { idTimeMs } from '../search/walk-back';
+import { DomainError } from '../errors';
 import { messageIdForKey } from './message-id-for-key';
 import { withOutcomes } from './with-outcomes';
 import { searchMessages, searchMessagesByDeliveries } from './search-messages';
@@ -24,11 +26,12 @@ type ListMessagesOptions = Omit<ListMessagesQuery, 'limit'> & { appId: string; l
 export async function listMessages(options: ListMessagesOptions) {
   const { appId, limit, cursor } = options;
   await requireApp(appId);
-  const where = await messageWhere(options);
+  const only = await onlyMessage(options);
+  const where = messageWhere(options, only);
   const payload = payloadCondition(options);
   const onDeliveries =
     options.statusCode !== undefined || options.errorClass !== undefined || options.minAttempts !== undefined;
-  if (onDeliveries && payload === null && where.id === undefined) {
+  if (onDeliveries && payload === null && only === undefined) {
     // A condition on the messages' deliveries, no payload search and no one message asked for: the
     // deliveries are walked, each naming its message (searchMessagesByDeliveries); a delivery's event
     // type is its message's.
@@ -58,15 +61,14 @@ export async function listMessages(options: ListMessagesOptions) {
     }),
   ].filter((c) => c !== null);
   if (conditions.length > 0) {
-    // One message asked for (id, idempotency key): a walk over its millisecond alone; none for a key
-    // that names no message ('').
-    const only = typeof where.id === 'string' ? idTimeMs(where.id) : NaN;
+    // One message asked for (id, idempotency key): a walk over its millisecond alone; none for an id
+    // or a key that names no message.
     const range =
-      where.id === ''
+      only === null
         ? { from: new Date(0), to: new Date(0) }
-        : Number.isNaN(only)
+        : only === undefined
           ? { from: options.from, to: options.to }
-          : { from: new Date(only), to: new Date(only + 1) };
+          : { from: new Date(idTimeMs(only)), to: new Date(idTimeMs(only) + 1) };
     return searchMessages({ appId, where, condition: Prisma.join(conditions, ' AND '), limit, cursor, ...range });
   }
   const page = await findMessagePage({ where, cursor, limit });
@@ -91,15 +93,33 @@ async function findMessagePage({
   limit: number;
 }) {
   const position = decodeCursor(cursor);
+  // The cursor names its row by public id, as it always did; one that names no message is no cursor
+  // of this list.
+  const below = position && storedMessageId(position.id);
+  if (below === null) throw invalidCursor();
   const prisma = await readPrisma();
   const rows = await prisma.message.findMany({
-    where: position ? { AND: [where, { id: { lt: position.id } }] } : where,
+    where: below ? { AND: [where, { id: { lt: below } }] } : where,
     orderBy: { id: 'desc' },
     take: limit + 1,
   });
   const data = rows.slice(0, limit);
   const last = data.at(-1);
-  return { data, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  return {
+    data,
+    nextCursor: rows.length > limit && last ? encodeCursor({ id: publicMessageId(last.id), createdAt: last.createdAt }) : null,
+  };
+}
+
+/**
+ * The one message the list asks for by its id or its idempotency key: its public id; null when what
+ * was asked names no message (an unknown key, an id that is no message id: a 'dlv_' id, a typo);
+ * undefined when the list asks for no one message.
+ */
+async function onlyMessage({ appId, id, idempotencyKey }: ListMessagesOptions): Promise<string | null | undefined> {
+  const asked = idempotencyKey === undefined ? id : await messageIdForKey(appId, idempotencyKey, id);
+  if (asked === undefined) return undefined;
+  return storedMessageId(asked) === null ? null : asked;
 }
 
 /**
@@ -108,18 +128,35 @@ async function findMessagePage({
  * range of the app's part of messages_pkey, where a range of created_at would have to read past its
  * end for the messages of transactions that began before it.
  */
-async function messageWhere({ appId, ...filter }: ListMessagesOptions): Promise<Prisma.MessageWhereInput> {
+function messageWhere(
+  { appId, from, to }: ListMessagesOptions,
+  only: string | null | undefined,
+): Prisma.MessageWhereInput {
   return {
     appId,
-    id:
-      filter.idempotencyKey === undefined ? filter.id : await messageIdForKey(appId, filter.idempotencyKey, filter.id),
+    id: only === undefined ? undefined : only === null ? { in: [] } : storedMessageId(only)!,
     AND: [
       {
         id: {
-          gte: filter.from && messageIdAt(filter.from.getTime()),
-          lt: filter.to && messageIdAt(filter.to.getTime()),
+          gte: from && firstStoredIdAt(from.getTime()),
+          lt: to && firstStoredIdAt(to.getTime()),
         },
       },
     ],
   };
+}
+
+/**
+ * The smallest stored message id of millisecond `ms`: its 12 hex digits, then 20 zeros (the least
+ * the random part can be), which PostgreSQL reads as a uuid. An id begins with the millisecond it was
+ * made in, and a uuid compares byte by byte, so a range of these is a range of time.
+ */
+const firstStoredIdAt = (ms: number) => `${Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0')}${'0'.repeat(20)}`;
+
+function invalidCursor(): DomainError {
+  return new DomainError(
+    'invalid_cursor',
+    'cursor is not a cursor returned by this API (use nextCursor of the previous page)',
+    [{ path: 'cursor', message: 'is not a cursor returned by this API' }],
+  );
 }

@@ -1,8 +1,9 @@
 import type { Message } from '../../generated/prisma/client';
+import { publicMessageId } from '../../database/ids';
 
 export function messageView(row: Message) {
   return {
-    id: row.id,
+    id: publicMessageId(row.id),
     appId: row.appId,
     eventType: row.eventType,
     payload: row.payload,

@@ -1,4 +1,5 @@
 import { Prisma, type Message } from '../../generated/prisma/client';
+import { publicDeliveryId, publicMessageId, storedIds } from '../../database/ids';
 import { readPrisma } from '../../database/read-replica';
 import { getApiSettings } from '../../runtime/api-settings';
 import { decodeSearchCursor, encodeSearchCursor } from '../search/search-cursor';
@@ -41,12 +42,12 @@ export async function searchMessages({
     budgetMs: getApiSettings().searchBudgetMs,
     take: async (ids) => {
       const rows = await prisma.message.findMany({
-        where: { AND: [where, { id: { in: ids } }] },
+        where: { AND: [where, { id: { in: storedIds('msg', ids) } }] },
         orderBy: { id: 'desc' },
         take: limit - found.length,
       });
       found.push(...rows);
-      return found.length === limit ? { before: found.at(-1)!.id } : null;
+      return found.length === limit ? { before: publicMessageId(found.at(-1)!.id) } : null;
     },
   });
   return {
@@ -89,7 +90,7 @@ export async function searchMessagesByDeliveries({
 }) {
   const start = decodeSearchCursor(cursor, 'deliveries');
   const prisma = await readPrisma();
-  // Each message named so far, with the millisecond of the delivery that named it first.
+  // Each message named so far (its public id), with the millisecond of the delivery that named it first.
   const named = new Map<string, number>();
   const walk = await walkBack({
     appId,
@@ -102,11 +103,14 @@ export async function searchMessagesByDeliveries({
     budgetMs: getApiSettings().searchBudgetMs,
     take: async (deliveryIds) => {
       const rows = await prisma.delivery.findMany({
-        where: { appId, id: { in: deliveryIds } },
+        where: { appId, id: { in: storedIds('dlv', deliveryIds) } },
         select: { id: true, messageId: true },
         orderBy: { id: 'desc' },
       });
-      for (const row of rows) if (!named.has(row.messageId)) named.set(row.messageId, idTimeMs(row.id));
+      for (const row of rows) {
+        const messageId = publicMessageId(row.messageId);
+        if (!named.has(messageId)) named.set(messageId, idTimeMs(publicDeliveryId(row.id)));
+      }
       if (named.size <= limit) return null;
       // More than a page: keep whole milliseconds, newest first, while they fit (the first one always).
       const perMs = new Map<number, string[]>();
@@ -123,7 +127,7 @@ export async function searchMessagesByDeliveries({
     },
   });
   const found = await prisma.message.findMany({
-    where: { AND: [where, { id: { in: [...named.keys()] } }] },
+    where: { AND: [where, { id: { in: storedIds('msg', [...named.keys()]) } }] },
     orderBy: { id: 'desc' },
   });
   return {

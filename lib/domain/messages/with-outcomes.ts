@@ -4,9 +4,10 @@ import { messageView } from './message-view';
 
 /** Messages as the list shows them: each with its deliveries counted by state. */
 export async function withOutcomes(appId: string, rows: Message[]) {
+  const views = rows.map(messageView);
   const outcomes = await countMessageOutcomes(
     appId,
-    rows.map((row) => row.id),
+    views.map((view) => view.id),
   );
-  return { data: rows.map((row) => ({ ...messageView(row), outcome: outcomes.get(row.id)! })) };
+  return { data: views.map((view) => ({ ...view, outcome: outcomes.get(view.id)! })) };
 }

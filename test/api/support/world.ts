@@ -25,14 +25,16 @@ export async function createAppWorld(pool: Pool, name: string): Promise<AppWorld
   ]);
   const messageId = rows[0]!.id;
   await fanOutQueued(pool);
-  const delivery = await pool.query<{ id: string }>('SELECT id FROM hookline.deliveries WHERE message_id = $1', [
-    messageId,
-  ]);
+  // Ids as the API shows them: stored as uuid, public as 'msg_…' / 'dlv_…' (migration 20261208090000_ids_as_uuid).
+  const delivery = await pool.query<{ id: string }>(
+    `SELECT hookline.public_id('dlv', id) AS id FROM hookline.deliveries WHERE message_id = hookline.uuid_of($1)`,
+    [messageId],
+  );
   const deliveryId = delivery.rows[0]!.id;
   const attemptId = await insertFailedAttempt(pool, { appId, deliveryId, messageId, endpointId: endpoint.id });
   await pool.query(
     `UPDATE hookline.deliveries SET state = 'dead', attempt_count = 1, last_attempt_at = now(), last_status_code = 500,
-            last_error_class = 'http_5xx', claimable_at = NULL WHERE id = $1`,
+            last_error_class = 'http_5xx', claimable_at = NULL WHERE id = hookline.uuid_of($1)`,
     [deliveryId],
   );
   const job = await pool.query<{ id: string }>(
@@ -59,7 +61,7 @@ export async function insertFailedAttempt(
   const { rows } = await pool.query<{ id: string }>(
     `INSERT INTO hookline.attempts (id, app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id, started_at,
             duration_ms, status_code, error_class, error_message, request_headers, response_headers, response_body)
-     VALUES (hookline.new_id('atmpt', $2), $1, $2, $3, $4, $5, 'worker-test', now(), 12.5, 500, 'http_5xx', 'HTTP 500', '{"webhook-id": "x"}',
+     VALUES (hookline.new_id('atmpt', hookline.uuid_of($2)), $1, hookline.uuid_of($2), hookline.uuid_of($3), $4, $5, 'worker-test', now(), 12.5, 500, 'http_5xx', 'HTTP 500', '{"webhook-id": "x"}',
              '{"content-type": "text/plain"}', 'boom') RETURNING id`,
     [ids.appId, ids.deliveryId, ids.messageId, ids.endpointId, attemptNumber],
   );
@@ -98,7 +100,7 @@ export interface DeliveryFixture {
   lastErrorClass?: string | null;
 }
 
-/** A message with exactly one delivery in the given state, inserted directly (no fan-out). */
+/** A message with exactly one delivery in the given state, inserted directly (no fan-out); public ids. */
 export async function insertDelivery(
   pool: Pool,
   fixture: DeliveryFixture,
@@ -108,9 +110,9 @@ export async function insertDelivery(
   // As a producer writes it: the id carries the time created_at says (lists that walk go by id).
   const message = await pool.query<{ id: string }>(
     `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at, written_by)
-     SELECT hookline.id_at('msg', t) || substr(hookline.new_id(''), 14), $1, $2, '{"n": 1}', t, NULL
+     SELECT (substr(hookline.id_at('', t), 1, 12) || substr(hookline.new_id(''), 14))::uuid, $1, $2, '{"n": 1}', t, NULL
        FROM (SELECT ${createdAt} AS t) AS at
-     RETURNING id`,
+     RETURNING hookline.public_id('msg', id) AS id`,
     [fixture.appId, eventType],
   );
   const messageId = message.rows[0]!.id;
@@ -119,12 +121,12 @@ export async function insertDelivery(
     `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, next_attempt_at,
             claimable_at, lease_owner, lease_expires_at, last_attempt_at, last_status_code, last_error_class, created_at,
             updated_at)
-     VALUES (hookline.new_id('dlv', $2), $1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7),
+     VALUES (hookline.new_uuid(hookline.uuid_of($2)), $1, hookline.uuid_of($2), $3, $4, $5, $6, now() + make_interval(secs => $7),
              CASE WHEN $5 IN ('pending', 'delivering') THEN now() + make_interval(secs => $7) END,
              CASE WHEN $5 = 'delivering' THEN 'worker-test' END,
              CASE WHEN $5 = 'delivering' THEN now() + interval '1 minute' END,
              CASE WHEN $6 > 0 THEN now() END, $8, $9, ${createdAt}, ${createdAt})
-     RETURNING id`,
+     RETURNING hookline.public_id('dlv', id) AS id`,
     [
       fixture.appId,
       messageId,
