@@ -228,6 +228,7 @@ test("a portal page for another app's id, or an id that names nothing, answers 4
     `/portal/deliveries/${alphaDelivery}`,
     '/portal/endpoints/ep_nothing',
     '/portal/deliveries/dlv_nothing',
+    `/portal/deliveries/dlv_${'0'.repeat(32)}`,
     '/portal/endpoints/%00',
     `/portal/deliveries/${'d'.repeat(300)}`,
   ];

@@ -19,8 +19,11 @@ async function messagesAgo(appId: string, rows: { hoursAgo: number; payload: unk
       const at = new Date(Date.now() - row.hoursAgo * HOUR);
       const { rows: inserted } = await pool.query<{ id: string }>(
         // written_by NULL: history, fanned out already (the e2e server's worker would fan it out again).
+        // Stored as uuid (the id's time, then random digits); the dashboard shows the public id.
         `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at, written_by)
-         VALUES (hookline.id_at('msg', $2) || substr(hookline.new_id(''), 14), $1, 'order.paid', $3, $2, NULL) RETURNING id`,
+         VALUES ((substr(hookline.id_at('', $2), 1, 12) || substr(hookline.new_id(''), 14))::uuid, $1, 'order.paid', $3, $2,
+                 NULL)
+         RETURNING hookline.public_id('msg', id) AS id`,
         [appId, at, JSON.stringify(row.payload)],
       );
       ids.push(inserted[0]!.id);
@@ -115,9 +118,9 @@ async function deadDeliveries(appId: string, endpointId: string, payloads: unkno
            VALUES ($1, 'order.paid', $3, now() - interval '1 minute', NULL) RETURNING id, created_at)
          INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
                 next_attempt_at, last_attempt_at, last_status_code, last_error_class, created_at, updated_at)
-         SELECT hookline.new_id('dlv', m.id), $1, m.id, $2, 'order.paid', 'dead', 2, now(), now(), 500, 'http_5xx',
+         SELECT hookline.new_uuid(m.id), $1, m.id, $2, 'order.paid', 'dead', 2, now(), now(), 500, 'http_5xx',
                 m.created_at, m.created_at
-           FROM m RETURNING id`,
+           FROM m RETURNING hookline.public_id('dlv', id) AS id`,
         [appId, endpointId, JSON.stringify(payload)],
       );
       ids.push(rows[0]!.id);
@@ -176,12 +179,13 @@ test('a replay by filter over more matches than a count can read in its budget s
     await pool.query(
       `WITH m AS (
          INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at, written_by)
-         SELECT hookline.id_at('msg', now() - interval '1 minute') || substr(hookline.new_id(''), 14), $1, 'order.paid',
+         SELECT (substr(hookline.id_at('', now() - interval '1 minute'), 1, 12) || substr(hookline.new_id(''), 14))::uuid,
+                $1, 'order.paid',
                 jsonb_build_object('customer', 'Bounded Co', 'n', g), now() - interval '1 minute', NULL
            FROM generate_series(1, 5050) AS g RETURNING id, created_at)
        INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
               next_attempt_at, last_attempt_at, last_status_code, last_error_class, created_at, updated_at)
-       SELECT hookline.new_id('dlv', m.id), $1, m.id, $2, 'order.paid', 'dead', 2, now(), now(), 500, 'http_5xx',
+       SELECT hookline.new_uuid(m.id), $1, m.id, $2, 'order.paid', 'dead', 2, now(), now(), 500, 'http_5xx',
               m.created_at, m.created_at
          FROM m`,
       [app.appId, app.endpointId],

@@ -11,7 +11,7 @@
 -- hookline.deliveries, never in neither. The endpoint's subscription is read as it is now, as the
 -- live queue reads it: one changed since the fan-out may show or hide a pair until its batch ends.
 -- The ids are those the rows will have (hookline.delivery_id), stored ids as the rows' are (uuid:
--- lib/ids.ts makes them public); created_at is the message's, as the written row's will be.
+-- lib/database/ids.ts makes them public); created_at is the message's, as the written row's will be.
 CREATE OR REPLACE FUNCTION hookline.first_attempts_in_flight(app_id text, message_ids uuid[])
 RETURNS TABLE (id uuid, message_id uuid, endpoint_id text, event_type text, created_at timestamptz,
                lease_owner text, lease_expires_at timestamptz)

@@ -26,7 +26,7 @@ async function insertDeliveries(endpointId: string, count: number, state: 'pendi
        RETURNING id, created_at)
      INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
             next_attempt_at, claimable_at, last_error_class, created_at)
-     SELECT hookline.new_id('dlv', m.id), $1, m.id, $2, 'invoice.paid', $4, CASE WHEN $4 = 'succeeded' THEN 1 ELSE 2 END,
+     SELECT hookline.new_uuid(m.id), $1, m.id, $2, 'invoice.paid', $4, CASE WHEN $4 = 'succeeded' THEN 1 ELSE 2 END,
             m.created_at, CASE WHEN $4 = 'pending' THEN now() + interval '1 day' END,
             CASE WHEN $4 <> 'succeeded' THEN 'http_5xx' END, m.created_at
        FROM m`,
@@ -99,7 +99,7 @@ describe("an app's deliveries newest first", () => {
         dead: `state = 'dead'`,
       }[state ?? ''];
       const { rows } = await ctx.db.pool.query<{ id: string }>(
-        `SELECT id FROM hookline.deliveries WHERE app_id = $1 AND ${condition ?? 'true'}
+        `SELECT hookline.public_id('dlv', id) AS id FROM hookline.deliveries WHERE app_id = $1 AND ${condition ?? 'true'}
           ORDER BY created_at DESC, id DESC LIMIT ${PAGE}`,
         [appId],
       );

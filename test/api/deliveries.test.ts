@@ -13,6 +13,11 @@ beforeAll(async () => {
   ctx = await setUpApiTest();
 });
 
+// Ids stored as uuid (migration 20261208090000_ids_as_uuid): the SQL here reads and compares the public
+// ids the API shows through hookline.uuid_of and hookline.public_id. An unknown delivery is asked for
+// both ways: an id no delivery has, and a string that is no delivery id at all.
+const UNKNOWN_DELIVERY_IDS = [`dlv_${'0'.repeat(32)}`, 'dlv_unknown'];
+
 interface Fixture extends DeliveryFixture {
   id: string;
   messageId: string;
@@ -78,7 +83,7 @@ async function createDeliveryWorld(name: string) {
   // The retrying one's message was sent with an idempotency key (kept on the message and in
   // hookline.idempotency_keys, as hookline.send writes it).
   await ctx.db.pool.query(
-    `WITH m AS (UPDATE hookline.messages SET idempotency_key = 'order-42' WHERE id = $1 RETURNING id, app_id)
+    `WITH m AS (UPDATE hookline.messages SET idempotency_key = 'order-42' WHERE id = hookline.uuid_of($1) RETURNING id, app_id)
      INSERT INTO hookline.idempotency_keys (app_id, idempotency_key, message_id) SELECT app_id, 'order-42', id FROM m`,
     [fixtures[3]!.messageId],
   );
@@ -114,6 +119,12 @@ describe('GET /apps/{appId}/deliveries', () => {
       [{ to: ago(2500) }, (f) => f.createdSecondsAgo! > 2500],
       [{ from: ago(4500), to: ago(1500), state: 'dead' }, (f) => f.state === 'dead' && f.createdSecondsAgo! < 4500],
       [{ id: fixtures[3]!.id }, (f) => f.id === fixtures[3]!.id],
+      // Ids nothing has, as unknown ids (no delivery or message id at all; one of the other kind): none.
+      ...UNKNOWN_DELIVERY_IDS.map((id): (typeof cases)[number] => [{ id }, () => false]),
+      [{ id: fixtures[3]!.messageId }, () => false],
+      [{ messageId: 'msg_unknown' }, () => false],
+      [{ messageId: fixtures[2]!.id }, () => false],
+      [{ messageId: fixtures[2]!.id, eventType: 'invoice.paid' }, () => false],
     ];
     for (const [query, matches] of cases) {
       const response = await call('GET', `/v1/apps/${world.appId}/deliveries`, { key: ctx.adminKey, query });
@@ -136,7 +147,7 @@ describe('GET /apps/{appId}/deliveries', () => {
     const world = await createDeliveryWorld('view');
     const dead = world.fixtures[1]!;
     const deliveryRow = await ctx.db.pool.query<{ message_id: string }>(
-      'SELECT message_id FROM hookline.deliveries WHERE id = $1',
+      `SELECT hookline.public_id('msg', message_id) AS message_id FROM hookline.deliveries WHERE id = hookline.uuid_of($1)`,
       [dead.id],
     );
     await insertFailedAttempt(ctx.db.pool, {
@@ -191,7 +202,7 @@ describe('GET /apps/{appId}/deliveries/{deliveryId}', () => {
     const world = await createDeliveryWorld('detail');
     const dead = world.fixtures[1]!;
     const { rows } = await ctx.db.pool.query<{ message_id: string }>(
-      'SELECT message_id FROM hookline.deliveries WHERE id = $1',
+      `SELECT hookline.public_id('msg', message_id) AS message_id FROM hookline.deliveries WHERE id = hookline.uuid_of($1)`,
       [dead.id],
     );
     const ids = { appId: world.appId, deliveryId: dead.id, messageId: rows[0]!.message_id, endpointId: world.first };
@@ -222,7 +233,12 @@ describe('GET /apps/{appId}/deliveries/{deliveryId}', () => {
 
   it('answers 404 for an unknown delivery', async () => {
     const appId = await createApp(ctx.db.pool, 'missing');
-    expectError(await call('GET', `/v1/apps/${appId}/deliveries/dlv_unknown`, { key: ctx.adminKey }), 404, 'not_found');
+    for (const unknown of UNKNOWN_DELIVERY_IDS)
+      expectError(
+        await call('GET', `/v1/apps/${appId}/deliveries/${unknown}`, { key: ctx.adminKey }),
+        404,
+        'not_found',
+      );
   });
 });
 
@@ -236,7 +252,7 @@ describe('POST /apps/{appId}/deliveries/{deliveryId}/replay', () => {
       expect(response.status, response.text).toBe(200);
       expect(response.body).toEqual({ replayed: 1 });
       const { rows } = await ctx.db.pool.query(
-        'SELECT state, attempt_count, next_attempt_at <= now() AS due, lease_owner FROM hookline.deliveries WHERE id = $1',
+        'SELECT state, attempt_count, next_attempt_at <= now() AS due, lease_owner FROM hookline.deliveries WHERE id = hookline.uuid_of($1)',
         [fixture.id],
       );
       expect(rows).toEqual([
@@ -274,7 +290,7 @@ describe('POST /apps/{appId}/deliveries/{deliveryId}/replay', () => {
     // The worker records the replay's success on the delivery row, as it does every success.
     await ctx.db.pool.query(
       `UPDATE hookline.deliveries SET state = 'succeeded', attempt_count = 2, last_attempt_at = now(),
-              last_status_code = 204, last_duration_ms = 3, claimable_at = NULL WHERE id = $1`,
+              last_status_code = 204, last_duration_ms = 3, claimable_at = NULL WHERE id = hookline.uuid_of($1)`,
       [one.deliveryId],
     );
     const log = await logOf(one.deliveryId);
@@ -297,12 +313,16 @@ describe('POST /apps/{appId}/deliveries/{deliveryId}/replay', () => {
     expect(job.status, job.text).toBe(200);
     await runQueuedJobs(ctx.db.url);
     expect(
-      (await ctx.db.pool.query('SELECT state FROM hookline.deliveries WHERE id = $1', [viaJob.deliveryId])).rows,
+      (
+        await ctx.db.pool.query('SELECT state FROM hookline.deliveries WHERE id = hookline.uuid_of($1)', [
+          viaJob.deliveryId,
+        ])
+      ).rows,
     ).toEqual([{ state: 'pending' }]);
     expect(await logOf(viaJob.deliveryId)).toEqual([[1, 200, 12.5, true]]);
     // A delivery no replay touched has no attempt row: its success stays on its row.
     const { rows } = await ctx.db.pool.query(
-      'SELECT count(*)::int AS n FROM hookline.attempts WHERE delivery_id = $1',
+      'SELECT count(*)::int AS n FROM hookline.attempts WHERE delivery_id = hookline.uuid_of($1)',
       [untouched.deliveryId],
     );
     expect(rows).toEqual([{ n: 0 }]);
@@ -311,18 +331,19 @@ describe('POST /apps/{appId}/deliveries/{deliveryId}/replay', () => {
   it('answers 409 for a delivery being sent right now, changing nothing, and 404 for an unknown one', async () => {
     const world = await createDeliveryWorld('replay-busy');
     const delivering = world.fixtures[5]!;
-    const before = await rowsAsText(ctx.db.pool, 'deliveries', 'id = $1', [delivering.id]);
+    const before = await rowsAsText(ctx.db.pool, 'deliveries', 'id = hookline.uuid_of($1)', [delivering.id]);
     expectError(
       await call('POST', `/v1/apps/${world.appId}/deliveries/${delivering.id}/replay`, { key: ctx.adminKey }),
       409,
       'delivery_in_flight',
     );
-    expect(await rowsAsText(ctx.db.pool, 'deliveries', 'id = $1', [delivering.id])).toEqual(before);
-    expectError(
-      await call('POST', `/v1/apps/${world.appId}/deliveries/dlv_unknown/replay`, { key: ctx.adminKey }),
-      404,
-      'not_found',
-    );
+    expect(await rowsAsText(ctx.db.pool, 'deliveries', 'id = hookline.uuid_of($1)', [delivering.id])).toEqual(before);
+    for (const unknown of UNKNOWN_DELIVERY_IDS)
+      expectError(
+        await call('POST', `/v1/apps/${world.appId}/deliveries/${unknown}/replay`, { key: ctx.adminKey }),
+        404,
+        'not_found',
+      );
   });
 });
 
@@ -332,23 +353,29 @@ describe('POST /apps/{appId}/deliveries/replay', () => {
     const otherWorld = await createDeliveryWorld('selection-other');
     const chosen = [world.fixtures[1]!.id, world.fixtures[2]!.id];
     const othersBefore = await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1', [otherWorld.appId]);
-    const restBefore = await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1 AND NOT id = ANY($2)', [
-      world.appId,
-      chosen,
-    ]);
+    const restBefore = await rowsAsText(
+      ctx.db.pool,
+      'deliveries',
+      `app_id = $1 AND NOT hookline.public_id('dlv', id) = ANY($2)`,
+      [world.appId, chosen],
+    );
     const response = await call('POST', `/v1/apps/${world.appId}/deliveries/replay`, {
       key: ctx.adminKey,
-      body: { deliveryIds: [...chosen, otherWorld.fixtures[1]!.id, 'dlv_unknown'] },
+      body: { deliveryIds: [...chosen, otherWorld.fixtures[1]!.id, ...UNKNOWN_DELIVERY_IDS] },
     });
     expect(response.status, response.text).toBe(200);
     expect(response.body).toEqual({ replayed: 2 });
-    const { rows } = await ctx.db.pool.query('SELECT DISTINCT state FROM hookline.deliveries WHERE id = ANY($1)', [
-      chosen,
-    ]);
+    const { rows } = await ctx.db.pool.query(
+      `SELECT DISTINCT state FROM hookline.deliveries WHERE hookline.public_id('dlv', id) = ANY($1)`,
+      [chosen],
+    );
     expect(rows).toEqual([{ state: 'pending' }]);
     expect(await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1', [otherWorld.appId])).toEqual(othersBefore);
     expect(
-      await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1 AND NOT id = ANY($2)', [world.appId, chosen]),
+      await rowsAsText(ctx.db.pool, 'deliveries', `app_id = $1 AND NOT hookline.public_id('dlv', id) = ANY($2)`, [
+        world.appId,
+        chosen,
+      ]),
     ).toEqual(restBefore);
   });
 
@@ -375,23 +402,29 @@ describe('POST /apps/{appId}/deliveries/replay', () => {
     await runQueuedJobs(ctx.db.url);
     const job = await call('GET', `/v1/apps/${world.appId}/jobs/${replay.body.job.id}`, { key: ctx.adminKey });
     expect(job.body).toMatchObject({ state: 'succeeded', total: 1, processed: 1 });
-    const { rows } = await ctx.db.pool.query('SELECT state FROM hookline.deliveries WHERE id = $1', [
+    const { rows } = await ctx.db.pool.query('SELECT state FROM hookline.deliveries WHERE id = hookline.uuid_of($1)', [
       world.fixtures[1]!.id,
     ]);
     expect(rows).toEqual([{ state: 'pending' }]);
     // The other endpoint's dead delivery was outside the filter.
     expect(
-      (await ctx.db.pool.query('SELECT state FROM hookline.deliveries WHERE id = $1', [world.fixtures[2]!.id])).rows,
+      (
+        await ctx.db.pool.query('SELECT state FROM hookline.deliveries WHERE id = hookline.uuid_of($1)', [
+          world.fixtures[2]!.id,
+        ])
+      ).rows,
     ).toEqual([{ state: 'dead' }]);
   });
 
   it('without a state replays the failed ones (retrying or dead), the same set an endpoint recover replays', async () => {
     const world = await createDeliveryWorld('failed-set');
     const failed = world.fixtures.filter((f) => ['retrying', 'dead'].includes(publicState(f))).map((f) => f.id);
-    const untouched = await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1 AND NOT id = ANY($2)', [
-      world.appId,
-      failed,
-    ]);
+    const untouched = await rowsAsText(
+      ctx.db.pool,
+      'deliveries',
+      `app_id = $1 AND NOT hookline.public_id('dlv', id) = ANY($2)`,
+      [world.appId, failed],
+    );
     const dryRun = await call('POST', `/v1/apps/${world.appId}/deliveries/replay`, {
       key: ctx.adminKey,
       body: { filter: {}, dryRun: true },
@@ -421,14 +454,17 @@ describe('POST /apps/{appId}/deliveries/replay', () => {
     expect(
       (
         await ctx.db.pool.query(
-          `SELECT count(*)::int AS n FROM hookline.deliveries WHERE id = ANY($1) AND state = 'pending'`,
+          `SELECT count(*)::int AS n FROM hookline.deliveries WHERE hookline.public_id('dlv', id) = ANY($1) AND state = 'pending'`,
           [failed],
         )
       ).rows[0].n,
     ).toBe(failed.length);
     // Succeeded, waiting, delivering and cancelled ones were not touched.
     expect(
-      await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1 AND NOT id = ANY($2)', [world.appId, failed]),
+      await rowsAsText(ctx.db.pool, 'deliveries', `app_id = $1 AND NOT hookline.public_id('dlv', id) = ANY($2)`, [
+        world.appId,
+        failed,
+      ]),
     ).toEqual(untouched);
   });
 
@@ -473,9 +509,10 @@ describe('POST /apps/{appId}/deliveries/{deliveryId}/cancel', () => {
       });
       expect(response.status, response.text).toBe(200);
       expect(response.body).toMatchObject({ id: fixture.id, state: 'cancelled', nextAttemptAt: null });
-      const { rows } = await ctx.db.pool.query('SELECT state, lease_owner FROM hookline.deliveries WHERE id = $1', [
-        fixture.id,
-      ]);
+      const { rows } = await ctx.db.pool.query(
+        'SELECT state, lease_owner FROM hookline.deliveries WHERE id = hookline.uuid_of($1)',
+        [fixture.id],
+      );
       expect(rows).toEqual([{ state: 'cancelled', lease_owner: null }]);
     }
   });
@@ -483,18 +520,19 @@ describe('POST /apps/{appId}/deliveries/{deliveryId}/cancel', () => {
   it('answers 409 for a finished delivery, changing nothing, and 404 for an unknown one', async () => {
     const world = await createDeliveryWorld('cancel-finished');
     for (const fixture of [world.fixtures[0]!, world.fixtures[1]!, world.fixtures[6]!]) {
-      const before = await rowsAsText(ctx.db.pool, 'deliveries', 'id = $1', [fixture.id]);
+      const before = await rowsAsText(ctx.db.pool, 'deliveries', 'id = hookline.uuid_of($1)', [fixture.id]);
       const response = await call('POST', `/v1/apps/${world.appId}/deliveries/${fixture.id}/cancel`, {
         key: ctx.adminKey,
       });
       expectError(response, 409, 'delivery_finished');
       expect(response.body.error.message).toContain(fixture.state);
-      expect(await rowsAsText(ctx.db.pool, 'deliveries', 'id = $1', [fixture.id])).toEqual(before);
+      expect(await rowsAsText(ctx.db.pool, 'deliveries', 'id = hookline.uuid_of($1)', [fixture.id])).toEqual(before);
     }
-    expectError(
-      await call('POST', `/v1/apps/${world.appId}/deliveries/dlv_unknown/cancel`, { key: ctx.adminKey }),
-      404,
-      'not_found',
-    );
+    for (const unknown of UNKNOWN_DELIVERY_IDS)
+      expectError(
+        await call('POST', `/v1/apps/${world.appId}/deliveries/${unknown}/cancel`, { key: ctx.adminKey }),
+        404,
+        'not_found',
+      );
   });
 });

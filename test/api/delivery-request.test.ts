@@ -94,7 +94,7 @@ describe('GET /apps/{appId}/deliveries/{deliveryId} request', () => {
       });
       const row = await waitForDelivery(ctx.db.pool, sent.body.id, (delivery) => delivery.state === 'succeeded');
       const stored = await ctx.db.pool.query(
-        'SELECT count(*)::int AS n FROM hookline.attempts WHERE delivery_id = $1',
+        'SELECT count(*)::int AS n FROM hookline.attempts WHERE delivery_id = hookline.uuid_of($1)',
         [row.id],
       );
       expect(stored.rows[0].n).toBe(0);
@@ -129,7 +129,7 @@ describe('GET /apps/{appId}/deliveries/{deliveryId} request', () => {
       [`${receiver.url}/lookup`],
     );
     const { rows: messages } = await ctx.db.pool.query<{ id: string; app_id: string }>(
-      'SELECT id, app_id FROM hookline.messages WHERE request_id = $1',
+      `SELECT hookline.public_id('msg', id) AS id, app_id FROM hookline.messages WHERE request_id = $1`,
       [rows[0]!.request_id],
     );
     const { id: messageId, app_id: appId } = messages[0]!;

@@ -504,7 +504,7 @@ describe('POST /apps/{appId}/endpoints/{endpointId}/test', () => {
       payload: { test: true, endpointId: target.id },
     });
     const deliveries = await ctx.db.pool.query(
-      'SELECT endpoint_id, state FROM hookline.deliveries WHERE message_id = $1',
+      'SELECT endpoint_id, state FROM hookline.deliveries WHERE message_id = hookline.uuid_of($1)',
       [response.body.id],
     );
     expect(deliveries.rows).toEqual([{ endpoint_id: target.id, state: 'pending' }]);
@@ -558,7 +558,9 @@ describe('POST /apps/{appId}/endpoints/{endpointId}/recover', () => {
       await at({ ...own, state: 'pending', attemptCount: 0, nextAttemptInSeconds: 3600, createdSecondsAgo: 60 }), // never failed
       await at({ appId: app, endpointId: other.id, state: 'dead', attemptCount: 8, createdSecondsAgo: 60 }),
     ];
-    const untouchedBefore = await rowsAsText(ctx.db.pool, 'deliveries', 'id = ANY($1)', [untouched]);
+    const untouchedBefore = await rowsAsText(ctx.db.pool, 'deliveries', `hookline.public_id('dlv', id) = ANY($1)`, [
+      untouched,
+    ]);
     const since = new Date(Date.now() - 3_600_000).toISOString();
     const everyRowBefore = await rowsAsText(ctx.db.pool, 'deliveries', 'app_id = $1', [app]);
 
@@ -583,14 +585,17 @@ describe('POST /apps/{appId}/endpoints/{endpointId}/recover', () => {
     const job = await call('GET', `/v1/apps/${app}/jobs/${response.body.job.id}`, { key: ctx.adminKey });
     expect(job.body).toMatchObject({ state: 'succeeded', total: 2, processed: 2 });
     const { rows } = await ctx.db.pool.query<{ id: string; state: string; due: boolean; attempt_count: number }>(
-      'SELECT id, state, next_attempt_at <= now() AS due, attempt_count FROM hookline.deliveries WHERE id = ANY($1) ORDER BY attempt_count DESC',
+      `SELECT hookline.public_id('dlv', id) AS id, state, next_attempt_at <= now() AS due, attempt_count
+         FROM hookline.deliveries WHERE hookline.public_id('dlv', id) = ANY($1) ORDER BY attempt_count DESC`,
       [[dead, retrying]],
     );
     expect(rows).toEqual([
       { id: dead, state: 'pending', due: true, attempt_count: 8 },
       { id: retrying, state: 'pending', due: true, attempt_count: 2 },
     ]);
-    expect(await rowsAsText(ctx.db.pool, 'deliveries', 'id = ANY($1)', [untouched])).toEqual(untouchedBefore);
+    expect(await rowsAsText(ctx.db.pool, 'deliveries', `hookline.public_id('dlv', id) = ANY($1)`, [untouched])).toEqual(
+      untouchedBefore,
+    );
   });
 
   it('requires `since` as an ISO-8601 time, `dryRun` as a boolean (422) and a known endpoint (404)', async () => {

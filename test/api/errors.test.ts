@@ -24,9 +24,10 @@ beforeAll(async () => {
   world = await createAppWorld(ctx.db.pool, 'errors');
   otherWorld = await createAppWorld(ctx.db.pool, 'other');
   keyOfOther = await appLimitedKey(otherWorld.appId);
-  await ctx.db.pool.query(`UPDATE hookline.deliveries SET state = 'delivering', lease_owner = 'w' WHERE id = $1`, [
-    otherWorld.deliveryId,
-  ]);
+  await ctx.db.pool.query(
+    `UPDATE hookline.deliveries SET state = 'delivering', lease_owner = 'w' WHERE id = hookline.uuid_of($1)`,
+    [otherWorld.deliveryId],
+  );
 });
 
 describe('each status where it belongs', () => {
@@ -340,7 +341,7 @@ describe('a body is taken as sent, or refused saying why', () => {
     // jsonb compares numbers as values (1.50 = 1.5, 1e2 = 100): the payload recorded, which the worker
     // sends as it is stored (payload::text), has the values the client sent.
     const { rows } = await ctx.db.pool.query<{ same: boolean }>(
-      'SELECT payload = $2::jsonb AS same FROM hookline.messages WHERE id = $1',
+      'SELECT payload = $2::jsonb AS same FROM hookline.messages WHERE id = hookline.uuid_of($1)',
       [response.body.id, payload],
     );
     expect(rows).toEqual([{ same: true }]);

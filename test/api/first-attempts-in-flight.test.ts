@@ -2,6 +2,7 @@
 // (migration 20261206090000_first_attempts_written_once): the API lists, counts and shows them as the
 // rows they will be, refuses to cancel or replay them until then, and gives way to their rows.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { publicDeliveryId } from '../../lib/database/ids';
 import { fanOutOnce } from '../../worker/fan-out';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { call, setUpApiTest, type ApiTestContext } from './support/api';
@@ -36,13 +37,17 @@ describe('first attempts in flight', () => {
     expect((await get(deliveries, { messageId })).body.data).toEqual([]);
 
     // A worker's fan-out leases both first attempts to itself (worker/sql/fan-out-messages.sql) and
-    // would send them now; their rows are written with their outcomes.
+    // would send them now; their rows are written with their outcomes. Its ids are stored ones (uuid:
+    // migration 20261208090000_ids_as_uuid); the API shows them public.
     const leased = (
       await fanOutOnce(ctx.db.pool, { workerId: 'worker-salusa', messages: 10, room: 10, leaseSeconds: 60 })
-    ).filter((row) => row.id !== null);
+    ).flatMap((row) => (row.id === null ? [] : [{ ...row, id: publicDeliveryId(row.id) }]));
     expect(leased.map((row) => row.endpoint_id).sort()).toEqual([...endpointIds].sort());
     const ids = leased.map((row) => row.id).sort((a, b) => (a < b ? 1 : -1));
-    const { rows: written } = await ctx.db.pool.query('SELECT id FROM hookline.deliveries WHERE id = ANY ($1)', [ids]);
+    const { rows: written } = await ctx.db.pool.query(
+      `SELECT id FROM hookline.deliveries WHERE hookline.public_id('dlv', id) = ANY ($1)`,
+      [ids],
+    );
     expect(written).toEqual([]);
 
     // Listed newest first (their message's time, then id), a page at a time.
@@ -105,8 +110,8 @@ describe('first attempts in flight', () => {
       `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
                                         next_attempt_at, last_attempt_at, last_status_code, last_duration_ms,
                                         created_at, updated_at)
-       SELECT $1, m.app_id, m.id, $2, m.event_type, 'succeeded', 1, now(), now(), 200, 3, m.created_at, now()
-         FROM hookline.messages AS m WHERE m.app_id = $3 AND m.id = $4`,
+       SELECT hookline.uuid_of($1), m.app_id, m.id, $2, m.event_type, 'succeeded', 1, now(), now(), 200, 3, m.created_at, now()
+         FROM hookline.messages AS m WHERE m.app_id = $3 AND m.id = hookline.uuid_of($4)`,
       [ids[0], leased.find((row) => row.id === ids[0])!.endpoint_id, appId, messageId],
     );
     const after = await get(deliveries, { messageId });

@@ -207,12 +207,13 @@ beforeAll(async () => {
     `SELECT hookline.send($1, 'invoice.paid', '{"n": 1}') AS a, hookline.send($2, 'invoice.paid', '{"n": 2}') AS b`,
     [appA, appB],
   );
-  const deliveries = await pool.query<{ id: string }>('SELECT id FROM hookline.deliveries');
+  const deliveries = await pool.query<{ id: string }>(`SELECT hookline.public_id('dlv', id) AS id FROM hookline.deliveries`);
   pools = {
     appId: [appA, appA, appA, appA, appA, appB, 'app_missing', 'x'.repeat(300), '💥'],
     endpointId: [endpointA, endpointA, endpointB, 'ep_missing'],
-    messageId: [sent.rows[0]!.a, sent.rows[0]!.b, 'msg_missing'],
-    deliveryId: [...deliveries.rows.map((row) => row.id), 'dlv_missing'],
+    // Ids are stored as uuid: an id of the right shape that names nothing, and text that is no id at all.
+    messageId: [sent.rows[0]!.a, sent.rows[0]!.b, `msg_${'0'.repeat(32)}`, 'msg_missing'],
+    deliveryId: [...deliveries.rows.map((row) => row.id), `dlv_${'0'.repeat(32)}`, 'dlv_missing'],
   };
   const limitedToA = await appLimitedKey(appA);
   keys = [...Array<string>(8).fill(ctx.adminKey), limitedToA, limitedToA, undefined, 'hl_wrong', 'not a key'];

@@ -30,7 +30,7 @@ function send(idempotencyKey: string | undefined, body: unknown, app = appId) {
 
 async function messagesWithKey(key: string, app = appId) {
   const { rows } = await ctx.db.pool.query<{ id: string }>(
-    'SELECT id FROM hookline.messages WHERE app_id = $1 AND idempotency_key = $2',
+    `SELECT hookline.public_id('msg', id) AS id FROM hookline.messages WHERE app_id = $1 AND idempotency_key = $2`,
     [app, key],
   );
   return rows.map((row) => row.id);
@@ -48,7 +48,9 @@ describe('Idempotency-Key', () => {
     expect(await messagesWithKey(key)).toEqual([...ids]);
     expect(await waitingForFanOut(ctx.db.pool, [...ids][0])).toBe(1);
     await fanOutQueued(ctx.db.pool);
-    expect(await countRows(ctx.db.pool, 'deliveries', 'message_id = $1', [[...ids][0]])).toBe(ENDPOINTS);
+    expect(await countRows(ctx.db.pool, 'deliveries', 'message_id = hookline.uuid_of($1)', [[...ids][0]])).toBe(
+      ENDPOINTS,
+    );
     expect(responses[0]!.body).toMatchObject({ idempotencyKey: key, payload: body.payload });
   });
 

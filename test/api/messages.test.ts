@@ -27,6 +27,11 @@ beforeAll(async () => {
 });
 
 const messages = () => `/v1/apps/${appId}/messages`;
+const unknownMessageIds = [
+  ['an id no message has', `msg_${'0'.repeat(32)}`],
+  ['text that is no message id', 'msg_unknown'],
+  ['a delivery id', `dlv_${'0'.repeat(32)}`],
+];
 const send = (body: unknown, headers: Record<string, string> = {}) =>
   call('POST', messages(), { key: ctx.adminKey, body, headers });
 
@@ -44,10 +49,10 @@ describe('POST /apps/{appId}/messages', () => {
       createdAt: expect.any(String),
     });
     // Accepted: the deliveries are a worker's fan-out away (here run as a worker runs it).
-    expect(await countRows(ctx.db.pool, 'deliveries', 'message_id = $1', [response.body.id])).toBe(0);
+    expect(await countRows(ctx.db.pool, 'deliveries', 'message_id = hookline.uuid_of($1)', [response.body.id])).toBe(0);
     await fanOutQueued(ctx.db.pool);
     const { rows } = await ctx.db.pool.query(
-      'SELECT endpoint_id, state FROM hookline.deliveries WHERE message_id = $1 ORDER BY endpoint_id',
+      'SELECT endpoint_id, state FROM hookline.deliveries WHERE message_id = hookline.uuid_of($1) ORDER BY endpoint_id',
       [response.body.id],
     );
     expect(rows).toEqual([all, invoicesOnly].sort().map((endpoint_id) => ({ endpoint_id, state: 'pending' })));
@@ -55,7 +60,7 @@ describe('POST /apps/{appId}/messages', () => {
     const other = await send({ eventType: 'user.created', payload: {} });
     await fanOutQueued(ctx.db.pool);
     const otherDeliveries = await ctx.db.pool.query(
-      'SELECT endpoint_id FROM hookline.deliveries WHERE message_id = $1',
+      'SELECT endpoint_id FROM hookline.deliveries WHERE message_id = hookline.uuid_of($1)',
       [other.body.id],
     );
     expect(otherDeliveries.rows).toEqual([{ endpoint_id: all }]);
@@ -111,14 +116,14 @@ describe('GET /apps/{appId}/messages', () => {
     await createEventType(ctx.db.pool, app, 'a.type');
     await createEventType(ctx.db.pool, app, 'b.type');
     // As a producer writes them: the id carries the time created_at says (the list by event type walks
-    // by id, newest first).
+    // by id, newest first). Stored as uuid; the API shows them public.
     const insert = async (eventType: string, hoursAgo: number) =>
       (
         await ctx.db.pool.query<{ id: string }>(
           `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at, written_by)
-           SELECT hookline.id_at('msg', t) || substr(hookline.new_id(''), 14), $1, $2, '{}', t, NULL
+           SELECT (substr(hookline.id_at('', t), 1, 12) || substr(hookline.new_id(''), 14))::uuid, $1, $2, '{}', t, NULL
              FROM (SELECT now() - make_interval(hours => $3) AS t) AS at
-           RETURNING id`,
+           RETURNING hookline.public_id('msg', id) AS id`,
           [app, eventType, hoursAgo],
         )
       ).rows[0]!.id;
@@ -142,9 +147,9 @@ describe('GET /apps/{appId}/messages', () => {
     // range from 2.5 hours ago, and not in one before it.
     const { rows: late } = await ctx.db.pool.query<{ id: string }>(
       `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at, written_by)
-       SELECT hookline.id_at('msg', now() - interval '2.4 hours') || substr(hookline.new_id(''), 14), $1, 'b.type', '{}',
-              now() - interval '2.6 hours', NULL
-       RETURNING id`,
+       SELECT (substr(hookline.id_at('', now() - interval '2.4 hours'), 1, 12) || substr(hookline.new_id(''), 14))::uuid,
+              $1, 'b.type', '{}', now() - interval '2.6 hours', NULL
+       RETURNING hookline.public_id('msg', id) AS id`,
       [app],
     );
     expect(await ids({ from: hoursAgo(2.5), to: hoursAgo(1.5) })).toEqual([b2, late[0]!.id]);
@@ -170,7 +175,7 @@ describe('GET /apps/{appId}/messages', () => {
     ).messageId;
     await ctx.db.pool.query(
       `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, last_status_code)
-       VALUES (hookline.new_id('dlv', $2), $1, $2, $3, 'invoice.paid', 'succeeded', 1, 200)`,
+       VALUES (hookline.new_uuid(hookline.uuid_of($2)), $1, hookline.uuid_of($2), $3, 'invoice.paid', 'succeeded', 1, 200)`,
       [app, m1, two],
     );
     const m2 = (
@@ -187,7 +192,8 @@ describe('GET /apps/{appId}/messages', () => {
     await ctx.db.pool.query(
       `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, last_error_class,
                                         claimable_at)
-       VALUES (hookline.new_id('dlv', $2), $1, $2, $3, 'invoice.paid', 'pending', 2, 'timeout', now())`,
+       VALUES (hookline.new_uuid(hookline.uuid_of($2)), $1, hookline.uuid_of($2), $3, 'invoice.paid', 'pending', 2, 'timeout',
+               now())`,
       [app, m2, two],
     );
     const m3 = (
@@ -203,7 +209,7 @@ describe('GET /apps/{appId}/messages', () => {
            INSERT INTO hookline.idempotency_keys (app_id, idempotency_key, message_id)
            SELECT app_id, idempotency_key, id FROM m
          )
-         SELECT id FROM m`,
+         SELECT hookline.public_id('msg', id) AS id FROM m`,
         [app],
       )
     ).rows[0]!.id;
@@ -299,8 +305,9 @@ describe('GET /apps/{appId}/messages/{messageId}', () => {
     });
   });
 
-  it('answers 404 for an unknown message', async () => {
-    expectError(await call('GET', `${messages()}/msg_unknown`, { key: ctx.adminKey }), 404, 'not_found');
+  // Ids are stored as uuid: one that is no message id never reaches PostgreSQL, and is as unknown.
+  it.each(unknownMessageIds)('answers 404 for %s', async (_label, id) => {
+    expectError(await call('GET', `${messages()}/${id}`, { key: ctx.adminKey }), 404, 'not_found');
   });
 });
 
@@ -322,18 +329,23 @@ describe('POST /apps/{appId}/messages/{messageId}/replay', () => {
         `UPDATE hookline.deliveries SET state = $1, attempt_count = 3, next_attempt_at = now() + interval '1 hour',
                 claimable_at = CASE WHEN $1 = 'delivering' THEN now() + interval '1 hour' END,
                 last_error_class = CASE WHEN $1 = 'dead' THEN 'timeout' END,
-                lease_owner = CASE WHEN $1 = 'delivering' THEN 'w' END WHERE message_id = $2 AND endpoint_id = $3`,
+                lease_owner = CASE WHEN $1 = 'delivering' THEN 'w' END
+          WHERE message_id = hookline.uuid_of($2) AND endpoint_id = $3`,
         [states[index], messageId, endpoint.id],
       );
     }
-    const inFlight = await rowsAsText(ctx.db.pool, 'deliveries', `message_id = $1 AND state = 'delivering'`, [
-      messageId,
-    ]);
+    const inFlight = await rowsAsText(
+      ctx.db.pool,
+      'deliveries',
+      `message_id = hookline.uuid_of($1) AND state = 'delivering'`,
+      [messageId],
+    );
     const response = await call('POST', `/v1/apps/${app}/messages/${messageId}/replay`, { key: ctx.adminKey });
     expect(response.status, response.text).toBe(200);
     expect(response.body).toEqual({ replayed: 2 });
     const after = await ctx.db.pool.query(
-      `SELECT state, attempt_count, next_attempt_at <= now() AS due FROM hookline.deliveries WHERE message_id = $1 AND state <> 'delivering'`,
+      `SELECT state, attempt_count, next_attempt_at <= now() AS due FROM hookline.deliveries
+        WHERE message_id = hookline.uuid_of($1) AND state <> 'delivering'`,
       [messageId],
     );
     expect(after.rows).toEqual([
@@ -341,12 +353,14 @@ describe('POST /apps/{appId}/messages/{messageId}/replay', () => {
       { state: 'pending', attempt_count: 3, due: true },
     ]);
     expect(
-      await rowsAsText(ctx.db.pool, 'deliveries', `message_id = $1 AND state = 'delivering'`, [messageId]),
+      await rowsAsText(ctx.db.pool, 'deliveries', `message_id = hookline.uuid_of($1) AND state = 'delivering'`, [
+        messageId,
+      ]),
     ).toEqual(inFlight);
   });
 
-  it('answers 404 for an unknown message', async () => {
-    expectError(await call('POST', `${messages()}/msg_unknown/replay`, { key: ctx.adminKey }), 404, 'not_found');
+  it.each(unknownMessageIds)('answers 404 for %s', async (_label, id) => {
+    expectError(await call('POST', `${messages()}/${id}/replay`, { key: ctx.adminKey }), 404, 'not_found');
   });
 
   it('counts only what changed for a message whose deliveries are all in flight', async () => {

@@ -137,8 +137,18 @@ describe('/issues', () => {
 
     // It happens again: the same issue, open, counted.
     await emit(appA, 'endpoint.failing', 'ep_issue_a', 'http_5xx');
+    // Deliveries it affected, newest detected first, by the public ids the API shows everywhere (stored
+    // as uuid: migration 20261208090000_ids_as_uuid).
+    const affected = [`dlv_${'1'.repeat(32)}`, `dlv_${'2'.repeat(32)}`];
+    await ctx.db.pool.query(
+      `INSERT INTO hookline.issue_deliveries (issue_id, delivery_id, app_id, detected_at)
+       SELECT $1, hookline.uuid_of(a.id), $2, now() - make_interval(secs => a.n)
+         FROM unnest($3::text[]) WITH ORDINALITY AS a (id, n)`,
+      [issueA.id, appA, affected],
+    );
     const detail = await call('GET', `/v1/issues/${issueA.id}`, { key: keyA });
     expect(detail.body).toMatchObject({ status: 'open', eventCount: 2, reopenedCount: 1, resolvedAt: null });
+    expect(detail.body.deliveryIds).toEqual(affected);
     // Newest first; the operator's resolve is an event of its own (issue.resolved).
     expect(detail.body.events.map((event: any) => event.type)).toEqual([
       'endpoint.failing',

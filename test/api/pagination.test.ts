@@ -6,7 +6,7 @@ import { createApiKey } from '../../lib/domain/api-keys/create-api-key';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { call, setUpApiTest, type ApiTestContext } from './support/api';
 import { expectError } from './support/expect-error';
-import { createAppWorld } from './support/world';
+import { createAppWorld, insertDelivery } from './support/world';
 import { fanOutQueued } from '../support/deliveries';
 
 let ctx: ApiTestContext;
@@ -38,10 +38,14 @@ async function pageThrough(
 }
 
 /** The ids of a table in the API's order: created_at (with microseconds) newest first, then id. */
-/** The API's order: newest first by created_at, then id; messages by id alone (their key, (app_id, id)). */
+/** The API's order: newest first by created_at, then id; messages by id alone (their key, (app_id, id)).
+ * Message and delivery ids as the API shows them (stored as uuid: migration 20261208090000_ids_as_uuid). */
 async function idsInOrder(table: string, where: string, params: unknown[]): Promise<string[]> {
+  const shown =
+    { messages: `hookline.public_id('msg', id)`, deliveries: `hookline.public_id('dlv', id)` }[table] ?? 'id';
   const { rows } = await ctx.db.pool.query<{ id: string }>(
-    `SELECT id FROM hookline.${table} WHERE ${where} ORDER BY ${table === 'messages' ? '' : 'created_at DESC, '}id DESC`,
+    `SELECT ${shown} AS id FROM hookline.${table} WHERE ${where}
+      ORDER BY ${table === 'messages' ? '' : 'created_at DESC, '}id DESC`,
     params,
   );
   return rows.map((row) => row.id);
@@ -182,7 +186,7 @@ describe('while rows are inserted', () => {
       'rows that existed but were skipped',
     ).toEqual([]);
     // Whatever was listed is in the API's order.
-    const order = await idsInOrder('messages', 'id = ANY($1)', [listed]);
+    const order = await idsInOrder('messages', `hookline.public_id('msg', id) = ANY($1)`, [listed]);
     expect(listed).toEqual(order);
   });
 
@@ -272,7 +276,7 @@ describe('when the cursor row changes between pages', () => {
     await insertMessages(appId, 9);
     const all = await idsInOrder('messages', 'app_id = $1', [appId]);
     const first = await call('GET', `/v1/apps/${appId}/messages`, { key: ctx.adminKey, query: { limit: 3 } });
-    await ctx.db.pool.query('DELETE FROM hookline.messages WHERE id = $1', [all[2]]);
+    await ctx.db.pool.query('DELETE FROM hookline.messages WHERE id = hookline.uuid_of($1)', [all[2]]);
     const rest = await call('GET', `/v1/apps/${appId}/messages`, {
       key: ctx.adminKey,
       query: { limit: 100, cursor: first.body.nextCursor },
@@ -336,6 +340,32 @@ describe('limits and cursors', () => {
       query: { cursor: keys.body.nextCursor },
     });
     expect(response.status, response.text).toBe(200);
+  });
+
+  it('a delivery cursor whose id is no delivery id pages from its time, as one whose row is gone', async () => {
+    // Delivery ids are stored as uuid (migration 20261208090000_ids_as_uuid): a cursor's id that is not
+    // one ('dlv_' and 32 hex digits) names no row, and is never passed to PostgreSQL.
+    const appId = await createApp(ctx.db.pool, 'cursor of no delivery');
+    const endpoint = await createEndpoint(ctx.db.pool, appId, 'https://example.com/no-delivery');
+    for (const createdSecondsAgo of [10, 20, 30, 40, 50])
+      await insertDelivery(ctx.db.pool, { appId, endpointId: endpoint.id, createdSecondsAgo });
+    const all = await idsInOrder('deliveries', 'app_id = $1', [appId]);
+    // The whole list (listAppDeliveries) and an endpoint's (findPage).
+    for (const query of [{}, { endpointId: endpoint.id }]) {
+      const path = `/v1/apps/${appId}/deliveries`;
+      const first = await call('GET', path, { key: ctx.adminKey, query: { ...query, limit: 2 } });
+      const { t } = JSON.parse(Buffer.from(first.body.nextCursor, 'base64url').toString('utf8')) as { t: number };
+      for (const id of ['dlv_gone', `msg_${'0'.repeat(32)}`]) {
+        const cursor = Buffer.from(JSON.stringify({ id, t })).toString('base64url');
+        const rest = await call('GET', path, { key: ctx.adminKey, query: { ...query, cursor } });
+        expect(rest.status, rest.text).toBe(200);
+        // The cursor row's millisecond again (its row among them), then the rest.
+        expect(
+          rest.body.data.map((row: { id: string }) => row.id),
+          `${JSON.stringify(query)} ${id}`,
+        ).toEqual(all.slice(1));
+      }
+    }
   });
 });
 

@@ -20,19 +20,20 @@ async function insertWithPayload(
   state = 'dead',
   messageMinutesAgo = 1,
 ): Promise<string> {
-  // The message's id carries its time, as hookline.send gives it.
+  // The message's id carries its time, as hookline.send gives it. Ids stored as uuid, returned public
+  // as the API shows them (migration 20261208090000_ids_as_uuid).
   const message = await ctx.db.pool.query<{ id: string }>(
     `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at)
-     VALUES (hookline.id_at('msg', now() - make_interval(mins => $3)) || substr(hookline.new_id(''), 14), $1,
+     VALUES (hookline.new_uuid(hookline.id_at('', now() - make_interval(mins => $3))::uuid), $1,
              'order.paid', $2, now() - make_interval(mins => $3)) RETURNING id`,
     [app, JSON.stringify(payload), messageMinutesAgo],
   );
   const delivery = await ctx.db.pool.query<{ id: string }>(
     `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
             next_attempt_at, last_attempt_at, last_status_code, last_error_class, created_at, updated_at)
-     VALUES (hookline.new_id('dlv', $2), $1, $2, $3, 'order.paid', $4, 2, now(), now(), 500,
+     VALUES (hookline.new_uuid($2::uuid), $1, $2::uuid, $3, 'order.paid', $4, 2, now(), now(), 500,
              CASE WHEN $4 = 'dead' THEN 'http_5xx' END, now() - interval '1 minute', now() - interval '1 minute')
-     RETURNING id`,
+     RETURNING hookline.public_id('dlv', id) AS id`,
     [app, message.rows[0]!.id, endpointId, state],
   );
   return delivery.rows[0]!.id;
@@ -75,7 +76,7 @@ async function listed(query: Record<string, string>): Promise<string[]> {
 
 async function pendingIds(): Promise<string[]> {
   const { rows } = await ctx.db.pool.query<{ id: string }>(
-    `SELECT id FROM hookline.deliveries WHERE state = 'pending' ORDER BY id`,
+    `SELECT hookline.public_id('dlv', id) AS id FROM hookline.deliveries WHERE state = 'pending' ORDER BY id`,
   );
   return rows.map((row) => row.id);
 }
@@ -148,7 +149,7 @@ describe('replay by filter with a payload search', () => {
     expect(await pendingIds()).toEqual([backfilled]);
     await resetToDead();
     await ctx.db.pool.query(
-      `UPDATE hookline.deliveries SET state = 'succeeded', last_error_class = NULL WHERE id = $1`,
+      `UPDATE hookline.deliveries SET state = 'succeeded', last_error_class = NULL WHERE id = hookline.uuid_of($1)`,
       [backfilled],
     );
   });
@@ -191,7 +192,7 @@ describe('replay by filter with a payload search over a history larger than the 
     // BULK dead deliveries whose messages hold "bulk-cap", in one statement each table.
     await ctx.db.pool.query(
       `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at)
-       SELECT hookline.id_at('msg', now() - interval '2 minutes') || substr(hookline.new_id(''), 14), $1, 'order.paid',
+       SELECT hookline.new_uuid(hookline.id_at('', now() - interval '2 minutes')::uuid), $1, 'order.paid',
               jsonb_build_object('batch', 'bulk-cap', 'n', g), now() - interval '2 minutes'
          FROM generate_series(1, $2) AS g`,
       [bulkAppId, BULK],
@@ -199,7 +200,7 @@ describe('replay by filter with a payload search over a history larger than the 
     await ctx.db.pool.query(
       `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
               next_attempt_at, last_attempt_at, last_status_code, last_error_class, created_at, updated_at)
-       SELECT hookline.new_id('dlv', m.id), m.app_id, m.id, $2, 'order.paid', 'dead', 2, now(), now(), 500, 'http_5xx',
+       SELECT hookline.new_uuid(m.id), m.app_id, m.id, $2, 'order.paid', 'dead', 2, now(), now(), 500, 'http_5xx',
               now() - interval '1 minute', now() - interval '1 minute'
          FROM hookline.messages AS m WHERE m.app_id = $1`,
       [bulkAppId, endpointId],
@@ -270,7 +271,9 @@ describe('replay by filter with a payload search over a history larger than the 
       { state: 'dead', bulk: false, n: 1 },
       { state: 'pending', bulk: true, n: BULK },
     ]);
-    const [untouched] = (await ctx.db.pool.query(`SELECT state FROM hookline.deliveries WHERE id = $1`, [left])).rows;
+    const [untouched] = (
+      await ctx.db.pool.query(`SELECT state FROM hookline.deliveries WHERE id = hookline.uuid_of($1)`, [left])
+    ).rows;
     expect(untouched.state).toBe('dead');
     await resetToDead();
   });

@@ -50,11 +50,13 @@ async function world(name: string, endpointCount = 2): Promise<World> {
 }
 
 /** A message made at `at` (its id and created_at say so, as hookline.send then would) with one waiting
- * delivery per endpoint of the world; returns the message id and its delivery ids, newest id first. */
+ * delivery per endpoint of the world; returns the message id and its delivery ids, newest id first, as
+ * the API shows them (stored as uuid: migration 20261208090000_ids_as_uuid). */
 async function messageAt(w: World, at: Date, payload: unknown, eventType = 'invoice.paid') {
   const { rows } = await ctx.db.pool.query<{ id: string }>(
     `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at)
-     VALUES (hookline.id_at('msg', $2) || substr(hookline.new_id(''), 14), $1, $3, $4, $2) RETURNING id`,
+     VALUES (hookline.new_uuid(hookline.id_at('', $2)::uuid), $1, $3, $4, $2)
+     RETURNING hookline.public_id('msg', id) AS id`,
     [w.appId, at, eventType, JSON.stringify(payload)],
   );
   const messageId = rows[0]!.id;
@@ -62,7 +64,8 @@ async function messageAt(w: World, at: Date, payload: unknown, eventType = 'invo
   for (const endpointId of w.endpoints) {
     const { rows: delivery } = await ctx.db.pool.query<{ id: string }>(
       `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, claimable_at, created_at)
-       VALUES (hookline.new_id('dlv', $2), $1, $2, $3, $4, 'pending', now() + interval '1 hour', $5) RETURNING id`,
+       VALUES (hookline.new_uuid(hookline.uuid_of($2)), $1, hookline.uuid_of($2), $3, $4, 'pending', now() + interval '1 hour', $5)
+       RETURNING hookline.public_id('dlv', id) AS id`,
       [w.appId, messageId, endpointId, eventType, at],
     );
     deliveries.push(delivery[0]!.id);
@@ -165,9 +168,10 @@ describe('payload search', () => {
     expect(recent.nextCursor).toBeNull();
     expect(recent.searchedBackTo).toBe(from);
     expect(await messageIds({ search: 'ada', to: ago(1.5 * HOUR).toISOString() })).toEqual([m3.messageId]);
-    await ctx.db.pool.query(`UPDATE hookline.deliveries SET last_status_code = 503, attempt_count = 1 WHERE id = $1`, [
-      m3.deliveries[0],
-    ]);
+    await ctx.db.pool.query(
+      `UPDATE hookline.deliveries SET last_status_code = 503, attempt_count = 1 WHERE id = hookline.uuid_of($1)`,
+      [m3.deliveries[0]],
+    );
     expect(await messageIds({ search: 'ada', statusCode: '503' })).toEqual([m3.messageId]);
     // Without a search, the list is what it was, and says it searched nothing.
     const plain = await page('messages', w.appId, {});
@@ -346,7 +350,7 @@ describe("the delivery list's filters no index serves", () => {
     ] as const) {
       await ctx.db.pool.query(
         `UPDATE hookline.deliveries SET last_error_class = 'tls', attempt_count = 3, last_status_code = NULL
-          WHERE message_id = $1 AND endpoint_id = $2`,
+          WHERE message_id = hookline.uuid_of($1) AND endpoint_id = $2`,
         [message.messageId, w.endpoints[endpoint]],
       );
     }
@@ -355,7 +359,8 @@ describe("the delivery list's filters no index serves", () => {
   it('walks back under the budget, says how far it got, and the cursor finds each match once', async () => {
     // Newest message first: the one failed a day ago, then the one four days ago.
     const { rows } = await ctx.db.pool.query<{ id: string }>(
-      `SELECT id FROM hookline.deliveries WHERE app_id = $1 AND last_error_class = 'tls' ORDER BY message_id DESC`,
+      `SELECT hookline.public_id('dlv', id) AS id FROM hookline.deliveries
+        WHERE app_id = $1 AND last_error_class = 'tls' ORDER BY message_id DESC`,
       [w.appId],
     );
     const expected = rows.map((row) => row.id);
@@ -437,21 +442,22 @@ describe("the message list's conditions on deliveries", () => {
     const twinAt = idTimeMs(twin.messageId);
     const { rows } = await ctx.db.pool.query<{ id: string }>(
       `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at)
-       VALUES (hookline.id_at('msg', to_timestamp($2 / 1000.0)) || substr(hookline.new_id(''), 14), $1, 'invoice.paid',
-               '{"twin": 2}', to_timestamp($2 / 1000.0)) RETURNING id`,
+       VALUES (hookline.new_uuid(hookline.id_at('', to_timestamp($2 / 1000.0))::uuid), $1, 'invoice.paid',
+               '{"twin": 2}', to_timestamp($2 / 1000.0)) RETURNING hookline.public_id('msg', id) AS id`,
       [w.appId, twinAt],
     );
     const twinMessageIds = [twin.messageId, rows[0]!.id];
     await ctx.db.pool.query(
       `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
               last_error_class, claimable_at, created_at)
-       VALUES (hookline.new_id('dlv', $2), $1, $2, $3, 'invoice.paid', 'pending', 1, 'tls', now() + interval '1 hour',
+       VALUES (hookline.new_uuid(hookline.uuid_of($2)), $1, hookline.uuid_of($2), $3, 'invoice.paid', 'pending', 1, 'tls', now() + interval '1 hour',
                to_timestamp($4 / 1000.0))`,
       [w.appId, rows[0]!.id, w.endpoints[0], twinAt],
     );
     await ctx.db.pool.query(
       `UPDATE hookline.deliveries SET last_error_class = 'tls', attempt_count = 2
-        WHERE app_id = $1 AND (message_id = ANY ($2) OR (message_id = $3 AND endpoint_id = $4))`,
+        WHERE app_id = $1
+          AND (hookline.public_id('msg', message_id) = ANY ($2) OR (message_id = hookline.uuid_of($3) AND endpoint_id = $4))`,
       [w.appId, [failed[0]!.messageId, failed[2]!.messageId, twin.messageId], failed[1]!.messageId, w.endpoints[1]],
     );
     // Newest first by id: an id starts with its millisecond.
@@ -506,7 +512,7 @@ describe('a budget that holds however dense the history', () => {
     // each (pg_sleep in the condition): 1.6 s against a 300 ms budget.
     for (let i = 40; i >= 1; i--) await messageAt(w, ago(72 * HOUR + i * 90_000), { n: i });
     // Matches nothing, after sleeping on every row (void is never NULL).
-    const condition = Prisma.sql`pg_sleep(0.04 + 0 * length(m.id)) IS NULL`;
+    const condition = Prisma.sql`pg_sleep(0.04 + 0 * length(m.id::text)) IS NULL`;
     const budgetMs = 300;
     let start: SearchPosition | undefined;
     let pages = 0;
@@ -536,12 +542,12 @@ describe('a millisecond of more than a chunk', () => {
     await ctx.db.pool.query(
       `WITH m AS (
          INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at)
-         SELECT hookline.id_at('msg', to_timestamp($2::bigint / 1000.0)) || substr(hookline.new_id(''), 14), $1,
+         SELECT hookline.new_uuid(hookline.id_at('', to_timestamp($2::bigint / 1000.0))::uuid), $1,
                 'invoice.paid', '{}', to_timestamp($2::bigint / 1000.0)
            FROM generate_series(1, 600) RETURNING id, created_at)
        INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
               last_error_class, created_at)
-       SELECT hookline.new_id('dlv', m.id), $1, m.id, $3, 'invoice.paid', 'dead', 3, 'timeout', m.created_at FROM m`,
+       SELECT hookline.new_uuid(m.id), $1, m.id, $3, 'invoice.paid', 'dead', 3, 'timeout', m.created_at FROM m`,
       [w.appId, at, w.endpoints[0]],
     );
     await messageAt(w, new Date(at - HOUR), { older: true });
@@ -563,8 +569,8 @@ describe('a walk of whole milliseconds', () => {
     // 25 milliseconds of 21 deliveries each: the first chunk of 500 ends inside the 24th.
     await ctx.db.pool.query(
       `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, created_at)
-       SELECT hookline.id_at('dlv', to_timestamp(($2::bigint + ms) / 1000.0)) || substr(hookline.new_id(''), 14), $1,
-              hookline.id_at('msg', to_timestamp(($2::bigint + ms) / 1000.0)) || substr(hookline.new_id(''), 14), $3,
+       SELECT hookline.new_uuid(hookline.id_at('', to_timestamp(($2::bigint + ms) / 1000.0))::uuid), $1,
+              hookline.new_uuid(hookline.id_at('', to_timestamp(($2::bigint + ms) / 1000.0))::uuid), $3,
               'invoice.paid', 'succeeded', to_timestamp(($2::bigint + ms) / 1000.0)
          FROM generate_series(0, 24) AS ms, generate_series(1, 21) AS k`,
       [w.appId, base, w.endpoints[0]],

@@ -22,7 +22,7 @@ let endpointB: string;
 
 const DEAD_BEHIND = 12_500;
 
-/** `count` deliveries of one new message of the endpoint, in one state, with readable ids beside it. */
+/** `count` deliveries of one new message of the endpoint, in one state, with ids of its time. */
 async function insertDeliveries(
   appId: string,
   endpointId: string,
@@ -37,7 +37,7 @@ async function insertDeliveries(
   await ctx.db.pool.query(
     `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
                                       last_error_class, last_status_code)
-     SELECT replace($2, 'msg_', 'dlv_') || '_' || lpad(n::text, 6, '0'), $1, $2, $3, 'invoice.paid', $4,
+     SELECT hookline.new_uuid($2::uuid), $1, $2::uuid, $3, 'invoice.paid', $4,
             3, $5::text, CASE WHEN $5::text IS NULL THEN 200 ELSE 503 END
        FROM generate_series(1, $6::int) AS n`,
     [appId, rows[0]!.id, endpointId, state, errorClass, count],
@@ -60,7 +60,7 @@ beforeAll(async () => {
   await ctx.db.pool.query(
     `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
                                       last_error_class, last_status_code)
-     SELECT replace($2, 'msg_', 'dlv_') || '_' || lpad(n::text, 6, '0'), $1, $2, $3, 'invoice.paid',
+     SELECT hookline.new_uuid($2::uuid), $1, $2::uuid, $3, 'invoice.paid',
             CASE WHEN dead THEN 'dead' ELSE 'succeeded' END, 3, CASE WHEN dead THEN 'http_5xx' END,
             CASE WHEN dead THEN 503 ELSE 200 END
        FROM generate_series(1, $4::int * 16) AS n, LATERAL (SELECT n % 16 = 0 AS dead) AS d`,

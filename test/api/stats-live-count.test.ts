@@ -44,7 +44,7 @@ async function insertDeliveries(
   await ctx.db.pool.query(
     `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
                                       next_attempt_at, claimable_at)
-     SELECT replace($2, 'msg_', 'dlv_') || '_' || lpad(n::text, 6, '0'), $1, $2, $3, 'invoice.paid',
+     SELECT hookline.new_uuid($2::uuid), $1, $2::uuid, $3, 'invoice.paid',
             CASE WHEN $5 THEN 'pending' ELSE 'succeeded' END, $6,
             now() + interval '1 hour', CASE WHEN $5 THEN now() + interval '1 hour' END
        FROM generate_series(1, $4::int) AS n`,

@@ -84,7 +84,9 @@ describe('attempt spans', () => {
     const sent = await send({ traceparent: TRACEPARENT, tracestate: 'vendor=opaque' });
     expect(sent.status, sent.text).toBe(202);
     const [stored] = (
-      await ctx.db.pool.query(`SELECT traceparent, tracestate FROM hookline.messages WHERE id = $1`, [sent.body.id])
+      await ctx.db.pool.query(`SELECT traceparent, tracestate FROM hookline.messages WHERE id = hookline.uuid_of($1)`, [
+        sent.body.id,
+      ])
     ).rows;
     expect(stored).toEqual({ traceparent: TRACEPARENT, tracestate: 'vendor=opaque' });
 
@@ -92,12 +94,15 @@ describe('attempt spans', () => {
       (a, b) => Number(a.attributes[A.attempt]) - Number(b.attributes[A.attempt]),
     );
     const [delivery] = (
-      await ctx.db.pool.query(`SELECT id, last_duration_ms FROM hookline.deliveries WHERE message_id = $1`, [
-        sent.body.id,
-      ])
+      await ctx.db.pool.query(
+        `SELECT hookline.public_id('dlv', id) AS id, last_duration_ms FROM hookline.deliveries WHERE message_id = hookline.uuid_of($1)`,
+        [sent.body.id],
+      )
     ).rows;
     const [failedAttempt] = (
-      await ctx.db.pool.query(`SELECT duration_ms FROM hookline.attempts WHERE delivery_id = $1`, [delivery.id])
+      await ctx.db.pool.query(`SELECT duration_ms FROM hookline.attempts WHERE delivery_id = hookline.uuid_of($1)`, [
+        delivery.id,
+      ])
     ).rows;
     const common = {
       [A.messageId]: sent.body.id,
@@ -153,7 +158,10 @@ describe('attempt spans', () => {
     for (const sent of [plain, malformed, zeros]) {
       expect(sent.status, sent.text).toBe(202);
       const [stored] = (
-        await ctx.db.pool.query(`SELECT traceparent, tracestate FROM hookline.messages WHERE id = $1`, [sent.body.id])
+        await ctx.db.pool.query(
+          `SELECT traceparent, tracestate FROM hookline.messages WHERE id = hookline.uuid_of($1)`,
+          [sent.body.id],
+        )
       ).rows;
       expect(stored).toEqual({ traceparent: null, tracestate: null });
       const spans = await deliveredWithSpans(sent.body.id);
@@ -204,7 +212,7 @@ describe('trace context to the receiver', () => {
     const [failed] = (
       await ctx.db.pool.query(
         `SELECT a.request_headers FROM hookline.attempts AS a JOIN hookline.deliveries AS d ON d.id = a.delivery_id
-          WHERE d.message_id = $1 AND a.attempt_number = 1`,
+          WHERE d.message_id = hookline.uuid_of($1) AND a.attempt_number = 1`,
         [sent.body.id],
       )
     ).rows;

@@ -260,7 +260,7 @@ describe('the deliberate differences', () => {
       row.payload,
     ]);
     const { rows } = await ctx.db.pool.query<{ payload: string }>(
-      'SELECT payload::text AS payload FROM hookline.messages WHERE id = $1',
+      'SELECT payload::text AS payload FROM hookline.messages WHERE id = hookline.uuid_of($1)',
       [sent.rows[0]!.id],
     );
     expect(rows[0]!.payload).toContain('9007199254740993');

@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { storedDeliveryId } from '../../database/ids';
 import { recordAuditEvent } from '../audit/record-audit-event';
 import { DomainError, notFound } from '../errors';
 import { deliveryStateOf } from './delivery-states';
@@ -12,9 +13,12 @@ import { firstAttemptInFlight, firstAttemptInFlightError } from './first-attempt
  */
 export async function cancelDelivery({ appId, deliveryId }: { appId: string; deliveryId: string }) {
   const prisma = getPrisma();
+  // Not a delivery's id: no delivery has it (lib/database/ids.ts).
+  const storedId = storedDeliveryId(deliveryId);
+  if (storedId === null) throw notFound('Delivery', deliveryId);
   const count = await prisma.$transaction(async (tx) => {
     const { count } = await tx.delivery.updateMany({
-      where: { id: deliveryId, appId, state: { in: ['pending', 'delivering'] } },
+      where: { id: storedId, appId, state: { in: ['pending', 'delivering'] } },
       data: { state: 'cancelled', leaseOwner: null, leaseExpiresAt: null, claimableAt: null, updatedAt: new Date() },
     });
     if (count > 0) {
@@ -28,7 +32,7 @@ export async function cancelDelivery({ appId, deliveryId }: { appId: string; del
     }
     return count;
   });
-  const row = await prisma.delivery.findFirst({ where: { id: deliveryId, appId }, include: deliveryInclude });
+  const row = await prisma.delivery.findFirst({ where: { id: storedId, appId }, include: deliveryInclude });
   if (!row) {
     // Its first attempt's row is written with the outcome: nothing to cancel until then.
     if (await firstAttemptInFlight(prisma, appId, deliveryId)) throw firstAttemptInFlightError('cancel');

@@ -84,7 +84,7 @@ export async function countReplayMatching({
           SELECT count(*)::int AS count
             FROM hookline.deliveries AS d
             JOIN hookline.messages AS m ON m.id = d.message_id AND m.app_id = d.app_id
-           WHERE d.id = ANY(${ids}::text[]) AND ${payload} ${messageTime}`;
+           WHERE d.id = ANY(${ids}::uuid[]) AND ${payload} ${messageTime}`;
         return { rows: rows.length, matches: row?.count ?? 0, last: ids.at(-1) };
       });
     } catch (error) {

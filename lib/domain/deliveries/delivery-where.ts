@@ -1,6 +1,7 @@
 import type { DeliveryFilter } from '../../contract/schemas/deliveries';
 import type { Prisma } from '../../generated/prisma/client';
 import type { PrismaClient } from '../../database/db';
+import { storedDeliveryId } from '../../database/ids';
 import { messageIdForKey } from '../messages/message-id-for-key';
 import { deliveriesOfMessages } from './deliveries-of-messages';
 import { deliveryStatesWhere, expandStateFilter } from './delivery-states';
@@ -24,9 +25,10 @@ export async function deliveryWhere(
       ? filter.messageId
       : await messageIdForKey(appId, filter.idempotencyKey, filter.messageId);
   if (messageId !== undefined) and.push(await deliveriesOfMessages([messageId], db));
+  // A delivery id filter that is no delivery's id matches nothing (lib/database/ids.ts).
+  if (filter.id !== undefined) and.push({ id: { in: [storedDeliveryId(filter.id)].filter((id) => id !== null) } });
   return {
     appId,
-    id: filter.id,
     // No endpoint asked for: the app's endpoints, through which an app's rows are found by index
     // (none leads with app_id alone: migration 20261205090000_deliveries_without_app_time_index).
     // Without it, counting a state the partial indexes do not hold (a replay of succeeded ones) read

@@ -1,5 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { PrismaClient } from '../../database/db';
+import { publicDeliveryId, storedDeliveryId, storedIds } from '../../database/ids';
 import type { DeliveryFilter } from '../../contract/schemas/deliveries';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { DomainError } from '../errors';
@@ -10,7 +11,8 @@ import type { DeliveryRow } from './delivery-view';
 // written (migration 20261206090000_first_attempts_written_once): prisma/functions/first-attempts-in-flight.sql
 // finds them. Shown as the rows they will be, 'delivering' with no attempt counted yet, under the ids
 // those rows will have, so that a message's deliveries and a delivery's page show them, and the page a
-// list links to exists.
+// list links to exists. Their ids are stored ones (uuid), as Prisma's delivery rows' are: deliveryView
+// makes both public (lib/database/ids.ts).
 
 type Db = Pick<PrismaClient, '$queryRaw'>;
 
@@ -61,10 +63,11 @@ async function readInFlight(db: Db, appId: string, inFlight: Prisma.Sql, where =
   return rows.map((row) => asDeliveryRow(appId, row));
 }
 
-/** The first attempts in flight of these messages of the app, as delivery rows, newest first. */
+/** The first attempts in flight of these messages of the app (their public ids), as delivery rows, newest first. */
 export async function firstAttemptsInFlight(db: Db, appId: string, messageIds: string[]): Promise<DeliveryRow[]> {
-  if (messageIds.length === 0) return [];
-  return readInFlight(db, appId, Prisma.sql`hookline.first_attempts_in_flight(${appId}, ${messageIds}::text[])`);
+  const stored = storedIds('msg', messageIds);
+  if (stored.length === 0) return [];
+  return readInFlight(db, appId, Prisma.sql`hookline.first_attempts_in_flight(${appId}, ${stored}::uuid[])`);
 }
 
 /** The first attempts in flight to one endpoint of the app, as delivery rows, newest first. */
@@ -73,21 +76,24 @@ export async function firstAttemptsInFlightTo(db: Db, appId: string, endpointId:
 }
 
 /**
- * The first attempt in flight with this delivery id, if there is one. A delivery's id starts with its
- * message's 12 hex digits of milliseconds (hookline.delivery_id): the app's messages of that
- * millisecond are the candidates, a range of its key.
+ * The first attempt in flight with this delivery id (public), if there is one. A delivery's id starts
+ * with its message's 12 hex digits of milliseconds (hookline.delivery_id): the app's messages of that
+ * millisecond are the candidates, a range of its key (the uuids from those digits and 20 zeros to
+ * those digits and 20 f's).
  */
 export async function firstAttemptInFlight(db: Db, appId: string, deliveryId: string): Promise<DeliveryRow | null> {
-  const millisecond = /^dlv_([0-9a-f]{12})[0-9a-f]{20}$/.exec(deliveryId)?.[1];
-  if (millisecond === undefined) return null;
+  const stored = storedDeliveryId(deliveryId);
+  if (stored === null) return null;
+  const millisecond = stored.slice(0, 12);
   const candidates = Prisma.sql`
     ARRAY(SELECT m.id FROM hookline.messages AS m
-           WHERE m.app_id = ${appId} AND m.id >= ${`msg_${millisecond}`} AND m.id < ${`msg_${millisecond}g`})`;
+           WHERE m.app_id = ${appId}
+             AND m.id >= ${`${millisecond}${'0'.repeat(20)}`}::uuid AND m.id <= ${`${millisecond}${'f'.repeat(20)}`}::uuid)`;
   const [row] = await readInFlight(
     db,
     appId,
     Prisma.sql`hookline.first_attempts_in_flight(${appId}, ${candidates})`,
-    Prisma.sql`WHERE f.id = ${deliveryId}`,
+    Prisma.sql`WHERE f.id = ${stored}::uuid`,
   );
   return row ?? null;
 }
@@ -95,7 +101,7 @@ export async function firstAttemptInFlight(db: Db, appId: string, deliveryId: st
 /** Whether a first attempt in flight (state delivering, no attempt counted, no outcome) passes the filter. */
 export function inFlightMatches(filter: DeliveryFilter, row: DeliveryRow): boolean {
   if (filter.state !== undefined && !expandStateFilter(filter.state).includes('delivering')) return false;
-  if (filter.id !== undefined && filter.id !== row.id) return false;
+  if (filter.id !== undefined && filter.id !== publicDeliveryId(row.id)) return false;
   if (filter.endpointId !== undefined && filter.endpointId !== row.endpointId) return false;
   if (filter.eventType !== undefined && filter.eventType !== row.eventType) return false;
   if (filter.attemptCount !== undefined && filter.attemptCount !== 0) return false;
@@ -106,7 +112,8 @@ export function inFlightMatches(filter: DeliveryFilter, row: DeliveryRow): boole
   return true;
 }
 
-/** Newest first, as lib/domain/cursor.ts pages: by created_at, then id. */
+/** Newest first, as lib/domain/cursor.ts pages: by created_at, then id (stored ids, all read alike: a
+ * uuid's text, dashed as PostgreSQL prints it, sorts as the uuid does). */
 export const newestFirst = (a: DeliveryRow, b: DeliveryRow) =>
   b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
@@ -129,14 +136,17 @@ export function withFirstAttemptsInFlight(
     (row) =>
       (!position ||
         row.createdAt.getTime() < position.t ||
-        (row.createdAt.getTime() === position.t && row.id < position.id)) &&
+        (row.createdAt.getTime() === position.t && publicDeliveryId(row.id) < position.id)) &&
       (page.nextCursor === null || !last || newestFirst(row, last) <= 0),
   );
   const merged = [...page.data, ...placed].sort(newestFirst);
   const data = merged.slice(0, limit);
   const more = merged.length > limit || page.nextCursor !== null;
   const end = data.at(-1);
-  return { data, nextCursor: more && end ? encodeCursor(end) : null };
+  return {
+    data,
+    nextCursor: more && end ? encodeCursor({ id: publicDeliveryId(end.id), createdAt: end.createdAt }) : null,
+  };
 }
 
 /** Refuses to change a delivery whose first attempt is being sent: it has no row to change yet. */

@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { storedDeliveryId } from '../../database/ids';
 import { notFound } from '../errors';
 import { effectiveRetryPolicy } from '../endpoints/retry-policy';
 import { messageView } from '../messages/message-view';
@@ -38,9 +39,12 @@ async function inFlightWithIncludes(appId: string, deliveryId: string) {
 
 export async function getDelivery({ appId, deliveryId }: { appId: string; deliveryId: string }) {
   const prisma = getPrisma();
+  // Not a delivery's id: no delivery has it (lib/database/ids.ts).
+  const storedId = storedDeliveryId(deliveryId);
+  if (storedId === null) throw notFound('Delivery', deliveryId);
   const written = () =>
     prisma.delivery.findFirst({
-      where: { id: deliveryId, appId },
+      where: { id: storedId, appId },
       include: { ...deliveryInclude, endpoint: { select: endpointSelect }, message: true },
     });
   // Read again after the first attempts in flight: one whose outcome was written between the two reads
@@ -48,9 +52,9 @@ export async function getDelivery({ appId, deliveryId }: { appId: string; delive
   const row = (await written()) ?? (await inFlightWithIncludes(appId, deliveryId)) ?? (await written());
   if (!row) throw notFound('Delivery', deliveryId);
   const [payload] = await prisma.$queryRaw<{ text: string }[]>`
-    SELECT payload::text AS text FROM hookline.messages WHERE id = ${row.messageId} AND app_id = ${appId}`;
+    SELECT payload::text AS text FROM hookline.messages WHERE id = ${row.messageId}::uuid AND app_id = ${appId}`;
   const attempts = await prisma.attempt.findMany({
-    where: { deliveryId, appId },
+    where: { deliveryId: storedId, appId },
     orderBy: [{ attemptNumber: 'asc' }, { startedAt: 'asc' }],
   });
   const view = deliveryView(row);

@@ -11,16 +11,17 @@ export const FROM_DELIVERY_ROW = 'delivery-row';
  * attempt #2 alone while counting 2. Headers are not stored: the delivery's page rebuilds them as it
  * does for a success on its row (worker_id FROM_DELIVERY_ROW says so); the response was never kept.
  * A success that already has its row (HOOKLINE_KEEP_SUCCESSFUL_ATTEMPTS on) gets no second one.
- * Runs in the replay's transaction, before its UPDATE; the rows are locked so that a concurrent replay
- * of the same delivery waits and then finds the row written. The job replay
- * (worker/sql/job-replay-batch.sql) does the same in its statement.
+ * `ids`: the deliveries' stored ids (uuid), as their rows give them. Runs in the replay's
+ * transaction, before its UPDATE; the rows are locked so that a concurrent replay of the same delivery
+ * waits and then finds the row written. The job replay (worker/sql/job-replay-batch.sql) does the same
+ * in its statement.
  */
 export async function keepReplayedSuccesses(tx: Prisma.TransactionClient, appId: string, ids: string[]) {
   if (ids.length === 0) return 0;
   return tx.$executeRaw`
     WITH succeeded AS (
       SELECT d.* FROM hookline.deliveries d
-       WHERE d.app_id = ${appId} AND d.id = ANY(${ids}) AND d.state = 'succeeded' AND d.last_attempt_at IS NOT NULL
+       WHERE d.app_id = ${appId} AND d.id = ANY(${ids}::uuid[]) AND d.state = 'succeeded' AND d.last_attempt_at IS NOT NULL
          FOR UPDATE
     )
     INSERT INTO hookline.attempts

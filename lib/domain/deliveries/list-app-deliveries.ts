@@ -1,5 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { PrismaClient } from '../../database/db';
+import { publicDeliveryId, storedDeliveryId } from '../../database/ids';
 import { decodeCursor, encodeCursor } from '../cursor';
 import type { DeliveryState } from './delivery-states';
 import { deliveryInclude, type DeliveryRow } from './delivery-view';
@@ -20,7 +21,8 @@ import { deliveryInclude, type DeliveryRow } from './delivery-view';
  * a page. A list of them walks back through time instead (walkDeliveries), which fills a page at once
  * where they are common; `listable` says which lists are served here.
  * Deliveries of an endpoint deleted since are not listed (deleting one deletes its deliveries).
- * The cursor is findPage's (lib/domain/cursor.ts), with the same rule when its row is gone.
+ * The cursor is findPage's (lib/domain/cursor.ts), with the same rule when its row is gone (or its id
+ * is no delivery's), and the same public id.
  *
  * Each endpoint's part is read in its index's order and stops at a page: ordered by created_at alone,
  * with the rows tied at the page's edge (WITH TIES), so that the final order by (created_at, id) sees
@@ -50,14 +52,17 @@ export async function listAppDeliveries(
   },
 ): Promise<{ data: DeliveryRow[]; nextCursor: string | null }> {
   const position = decodeCursor(cursor);
+  const positionId = position && storedDeliveryId(position.id);
   // Where the last page ended: its last row's own created_at (microseconds, which a cursor's
   // milliseconds cannot carry), or, once that row is gone, the end of its millisecond.
   let before = Prisma.empty;
   if (position) {
-    const [row] = await prisma.$queryRaw<{ exact: string }[]>`
-      SELECT created_at::text AS exact FROM hookline.deliveries WHERE id = ${position.id} AND app_id = ${appId}`;
+    const [row] = positionId
+      ? await prisma.$queryRaw<{ exact: string }[]>`
+          SELECT created_at::text AS exact FROM hookline.deliveries WHERE id = ${positionId}::uuid AND app_id = ${appId}`
+      : [];
     before = row
-      ? Prisma.sql`AND d.created_at <= ${row.exact}::timestamptz AND (d.created_at, d.id) < (${row.exact}::timestamptz, ${position.id}::text COLLATE "C")`
+      ? Prisma.sql`AND d.created_at <= ${row.exact}::timestamptz AND (d.created_at, d.id) < (${row.exact}::timestamptz, ${positionId}::uuid)`
       : Prisma.sql`AND d.created_at < ${new Date(position.t + 1)}`;
   }
   const take = limit + 1;
@@ -74,7 +79,11 @@ export async function listAppDeliveries(
   const rows = ids.map((row) => byId.get(row.id)).filter((row) => row !== undefined);
   const data = rows.slice(0, limit);
   const last = data.at(-1);
-  return { data, nextCursor: ids.length > limit && last ? encodeCursor(last) : null };
+  return {
+    data,
+    nextCursor:
+      ids.length > limit && last ? encodeCursor({ id: publicDeliveryId(last.id), createdAt: last.createdAt }) : null,
+  };
 }
 
 /** What the list's statement runs under (see listAppDeliveries): sorts and JIT off, for its transaction. */

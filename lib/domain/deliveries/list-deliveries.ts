@@ -69,7 +69,7 @@ export async function listDeliveries({
     return { data: page.data.map(deliveryView), nextCursor: page.nextCursor, searchedBackTo: null };
   }
   const where = await deliveryWhere(appId, filter, prisma);
-  let page = await findPage({ where, cursor, limit }, (query) =>
+  let page = await findPage({ where, cursor, limit, ids: 'dlv' }, (query) =>
     prisma.delivery.findMany({ ...query, include: deliveryInclude }),
   );
   // A message's or an endpoint's first attempts being sent now have no row yet (first-attempts-in-flight.ts).

@@ -1,4 +1,5 @@
 import type { ReplayDeliveryFilter } from '../../contract/schemas/deliveries';
+import { storedIds } from '../../database/ids';
 import { countReplayMatching } from './count-replay-matching';
 import { replayDeliveries } from './replay-deliveries';
 import { createJob } from '../jobs/create-job';
@@ -20,7 +21,9 @@ export async function replayDeliverySelection({ appId, selection }: { appId: str
       resourceId: selection.deliveryIds.length === 1 ? selection.deliveryIds[0]! : 'selection',
       after: { deliveryIds: selection.deliveryIds },
     };
-    return { replayed: await replayDeliveries({ appId, where: { id: { in: selection.deliveryIds } }, audit }) };
+    // Ids that are no delivery's name none, as ids of other apps (lib/database/ids.ts).
+    const ids = storedIds('dlv', selection.deliveryIds);
+    return { replayed: await replayDeliveries({ appId, where: { id: { in: ids } }, audit }) };
   }
   if (selection.dryRun) {
     const filter = { ...selection.filter, state: selection.filter.state ?? 'failed' };

@@ -1,4 +1,5 @@
 import { Prisma } from '../../generated/prisma/client';
+import { publicDeliveryId, publicMessageId, storedDeliveryId, storedIds, storedMessageId } from '../../database/ids';
 import { readPrisma } from '../../database/read-replica';
 import { getApiSettings } from '../../runtime/api-settings';
 import type { DeliveryFilter } from '../../contract/schemas/deliveries';
@@ -42,8 +43,15 @@ export async function searchDeliveries({
     budgetMs: getApiSettings().searchBudgetMs,
     take: async (messageIds) => {
       const and: Prisma.DeliveryWhereInput[] = [where, await deliveriesOfMessages(messageIds, prisma)];
-      // The message the last page stopped inside: its deliveries after the last one listed.
-      if (start?.delivery) and.push({ OR: [{ messageId: { not: start.before } }, { id: { lt: start.delivery } }] });
+      // The message the last page stopped inside: its deliveries after the last one listed (whole
+      // public ids: decodeSearchCursor checks them).
+      if (start?.delivery)
+        and.push({
+          OR: [
+            { messageId: { not: storedMessageId(start.before)! } },
+            { id: { lt: storedDeliveryId(start.delivery)! } },
+          ],
+        });
       const rows = await prisma.delivery.findMany({
         where: { AND: and },
         include: deliveryInclude,
@@ -52,7 +60,9 @@ export async function searchDeliveries({
       });
       found.push(...rows);
       const last = found.at(-1);
-      return found.length === limit && last ? { before: last.messageId, delivery: last.id } : null;
+      return found.length === limit && last
+        ? { before: publicMessageId(last.messageId), delivery: publicDeliveryId(last.id) }
+        : null;
     },
   });
   return {
@@ -106,13 +116,13 @@ export async function walkDeliveries({
       // that does not walk. The page keeps what it has room for, newest first, and ends on the last row
       // it listed: a row of the chunk gone meanwhile, or outside the range, is skipped, not its followers.
       const rows = await prisma.delivery.findMany({
-        where: { appId, id: { in: deliveryIds }, createdAt: { gte: filter.from, lt: filter.to } },
+        where: { appId, id: { in: storedIds('dlv', deliveryIds) }, createdAt: { gte: filter.from, lt: filter.to } },
         include: deliveryInclude,
         orderBy: { id: 'desc' },
       });
       found.push(...rows.slice(0, limit - found.length));
       const last = found.at(-1);
-      return found.length === limit && last ? { before: last.id } : null;
+      return found.length === limit && last ? { before: publicDeliveryId(last.id) } : null;
     },
   });
   return {

@@ -35,8 +35,9 @@ export async function sendTestMessage({
       },
     });
     const now = new Date();
-    // The delivery's id carries its message's time, so both land in one time partition.
-    const [{ id }] = await tx.$queryRaw<[{ id: string }]>`SELECT hookline.new_id('dlv', ${created.id}) AS id`;
+    // The delivery's id carries its message's time, so both land in one time partition (both uuid:
+    // migration 20261208090000_ids_as_uuid).
+    const [{ id }] = await tx.$queryRaw<[{ id: string }]>`SELECT hookline.new_uuid(${created.id}::uuid)::text AS id`;
     await tx.delivery.create({
       data: { id, appId, messageId: created.id, endpointId, eventType: type, nextAttemptAt: now, claimableAt: now },
     });

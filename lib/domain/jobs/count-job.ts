@@ -40,7 +40,7 @@ export async function countJob({
     SELECT count(*)::int AS count
       FROM hookline.messages AS m
      WHERE m.app_id = ${appId}
-       AND m.id >= hookline.id_at('msg', ${request.since}::timestamptz)
+       AND m.id >= hookline.id_at('', ${request.since}::timestamptz)::uuid
        AND m.created_at >= ${request.since}
        AND m.created_at <= ${asOf}
        AND m.target_endpoint_id IS NULL

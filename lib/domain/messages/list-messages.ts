@@ -6,8 +6,7 @@ import { Prisma } from '../../generated/prisma/client';
 import type { ListMessagesQuery } from '../../contract/schemas/messages';
 import { deliveriesCondition, deliveryConditionsSql, eventTypeCondition } from '../search/delivery-conditions';
 import { payloadCondition } from '../search/payload-condition';
-import { idTimeMs } from '../search/walk-back';
-import { DomainError } from '../errors';
+import { idTimeMs, storedIdAt } from '../search/walk-back';
 import { messageIdForKey } from './message-id-for-key';
 import { withOutcomes } from './with-outcomes';
 import { searchMessages, searchMessagesByDeliveries } from './search-messages';
@@ -93,10 +92,10 @@ async function findMessagePage({
   limit: number;
 }) {
   const position = decodeCursor(cursor);
-  // The cursor names its row by public id, as it always did; one that names no message is no cursor
-  // of this list.
-  const below = position && storedMessageId(position.id);
-  if (below === null) throw invalidCursor();
+  // The cursor names its row by public id, as it always did. One whose id is no message's (another
+  // list's cursor) pages by its time, as lib/domain/cursor.ts does a cursor whose row is gone: from
+  // the end of its millisecond, at worst a repeat of that millisecond's messages.
+  const below = position && (storedMessageId(position.id) ?? storedIdAt(position.t + 1));
   const prisma = await readPrisma();
   const rows = await prisma.message.findMany({
     where: below ? { AND: [where, { id: { lt: below } }] } : where,
@@ -107,7 +106,8 @@ async function findMessagePage({
   const last = data.at(-1);
   return {
     data,
-    nextCursor: rows.length > limit && last ? encodeCursor({ id: publicMessageId(last.id), createdAt: last.createdAt }) : null,
+    nextCursor:
+      rows.length > limit && last ? encodeCursor({ id: publicMessageId(last.id), createdAt: last.createdAt }) : null,
   };
 }
 
@@ -126,7 +126,8 @@ async function onlyMessage({ appId, id, idempotencyKey }: ListMessagesOptions): 
  * The list's filters on the message itself, as a Prisma condition. The time range is the time its id
  * begins with (when its producer wrote it; created_at is when that producer's transaction began): a
  * range of the app's part of messages_pkey, where a range of created_at would have to read past its
- * end for the messages of transactions that began before it.
+ * end for the messages of transactions that began before it. Its bounds are uuids, a millisecond's 12
+ * hex digits and zeros (storedIdAt): a uuid compares byte by byte, so they order as the times do.
  */
 function messageWhere(
   { appId, from, to }: ListMessagesOptions,
@@ -138,25 +139,10 @@ function messageWhere(
     AND: [
       {
         id: {
-          gte: from && firstStoredIdAt(from.getTime()),
-          lt: to && firstStoredIdAt(to.getTime()),
+          gte: from && storedIdAt(from.getTime()),
+          lt: to && storedIdAt(to.getTime()),
         },
       },
     ],
   };
-}
-
-/**
- * The smallest stored message id of millisecond `ms`: its 12 hex digits, then 20 zeros (the least
- * the random part can be), which PostgreSQL reads as a uuid. An id begins with the millisecond it was
- * made in, and a uuid compares byte by byte, so a range of these is a range of time.
- */
-const firstStoredIdAt = (ms: number) => `${Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0')}${'0'.repeat(20)}`;
-
-function invalidCursor(): DomainError {
-  return new DomainError(
-    'invalid_cursor',
-    'cursor is not a cursor returned by this API (use nextCursor of the previous page)',
-    [{ path: 'cursor', message: 'is not a cursor returned by this API' }],
-  );
 }

@@ -1,4 +1,5 @@
 import { getPrisma } from '../../database/db';
+import { publicDeliveryId } from '../../database/ids';
 import { notFound } from '../errors';
 import { appScopeWhere, type AppScope } from '../apps/app-scope';
 import { issueView } from './issue-view';
@@ -25,7 +26,7 @@ export async function getIssue({ issueId, ...scope }: AppScope & { issueId: stri
   ]);
   return {
     ...issueView(row, endpoint?.url ?? null),
-    deliveryIds: deliveries.map((delivery) => delivery.deliveryId),
+    deliveryIds: deliveries.map((delivery) => publicDeliveryId(delivery.deliveryId)),
     events: events.map(operationalEventView),
   };
 }

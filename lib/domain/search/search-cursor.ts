@@ -4,6 +4,8 @@
 // deliveries also carries the last delivery listed: the next page starts with that message's
 // deliveries below it. A delivery list filtered on what no index serves walks deliveries by their own
 // ids instead: its position is the last delivery listed.
+// Ids here are public ('msg_' or 'dlv_' and 32 hex digits; a position may stop at the 12 of its
+// millisecond): the digits are the stored uuid's (lib/database/ids.ts), which a statement gets.
 import { DomainError } from '../errors';
 
 export interface SearchPosition {
@@ -16,8 +18,11 @@ export interface SearchPosition {
   sliceMs?: number;
 }
 
-const MESSAGE_ID = /^msg_[0-9a-f]{12}[0-9a-z]{0,40}$/;
-const DELIVERY_ID = /^dlv_[0-9a-f]{12}[0-9a-z]{0,40}$/;
+const MESSAGE_POSITION = /^msg_[0-9a-f]{12}(?:[0-9a-f]{20})?$/;
+const DELIVERY_POSITION = /^dlv_[0-9a-f]{12}(?:[0-9a-f]{20})?$/;
+/** A whole id: a position with the last delivery listed names that delivery and its message. */
+const MESSAGE_ID = /^msg_[0-9a-f]{32}$/;
+const DELIVERY_ID = /^dlv_[0-9a-f]{32}$/;
 
 export function encodeSearchCursor(position: SearchPosition): string {
   return Buffer.from(
@@ -40,8 +45,8 @@ export function decodeSearchCursor(
     };
     if (
       typeof s === 'string' &&
-      (walked === 'messages' ? MESSAGE_ID.test(s) : DELIVERY_ID.test(s) && d === undefined) &&
-      (d === undefined || (typeof d === 'string' && DELIVERY_ID.test(d))) &&
+      (walked === 'messages' ? MESSAGE_POSITION.test(s) : DELIVERY_POSITION.test(s) && d === undefined) &&
+      (d === undefined || (typeof d === 'string' && DELIVERY_ID.test(d) && MESSAGE_ID.test(s))) &&
       (w === undefined || (typeof w === 'number' && Number.isFinite(w) && w > 0))
     ) {
       return {

@@ -10,6 +10,11 @@
 // of its time, in id order, through their primary keys newest first. Slices skip the gaps retention
 // left, and end at the oldest partition.
 //
+// Positions are public ids ('msg_' or 'dlv_' and hex digits: lib/database/ids.ts), as cursors carry
+// them, or the first 12 digits alone for the start of a millisecond; a statement gets their uuid, the
+// digits and zeros after them (storedBound). The ids are stored as uuid (migration
+// 20261208090000_ids_as_uuid), which sorts as the public ids' digits do.
+//
 // The slice length adapts: it starts at 15 minutes and is scaled by how long the last slice took
 // against a fifth of the budget (at most 4x up, 4x down), so an empty week costs a few queries and a
 // dense hour is cut small; the cursor carries it to the next page. A slice stops after CHUNK matches,
@@ -25,6 +30,7 @@
 // over 30 days of 10 M messages, on a loaded machine, a search matching nothing answered in 3.2-3.8 s
 // against a 1.5 s budget.
 import { Prisma } from '../../generated/prisma/client';
+import { publicId, type IdKind } from '../../database/ids';
 import { readPrisma } from '../../database/read-replica';
 import type { SearchPosition } from './search-cursor';
 
@@ -39,17 +45,25 @@ const FIRST_QUERY_MS = 100;
 /** Matches per slice query, handed to the caller at a time. */
 export const CHUNK = 500;
 
-/** The first message id of millisecond `ms` (hookline.id_at('msg', ms)). */
-export const messageIdAt = (ms: number, prefix = 'msg') =>
-  `${prefix}_${Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0')}`;
+/** The position before every id of millisecond `ms`: the prefix and the millisecond's 12 hex digits. */
+export const messageIdAt = (ms: number, prefix: IdKind = 'msg') => `${prefix}_${millisecondHex(ms)}`;
 
-/** The millisecond an id (msg_…, dlv_…) was made in. */
-export const idTimeMs = (id: string) => parseInt(id.slice(id.indexOf('_') + 1, id.indexOf('_') + 13), 16);
+/** The first stored id (uuid, as 32 hex digits) of millisecond `ms`: hookline.id_at('', ms). */
+export const storedIdAt = (ms: number) => `${millisecondHex(ms)}${'0'.repeat(20)}`;
+
+/** The uuid a position stands for (32 hex digits): its digits, zeros after those of a millisecond alone. */
+export const storedBound = (position: string) => hexDigitsOf(position).padEnd(32, '0');
+
+/** The millisecond an id was made in: a public one (msg_…, dlv_…) or a stored one (a uuid, dashed or not). */
+export const idTimeMs = (id: string) => parseInt(hexDigitsOf(id).slice(0, 12), 16);
+
+const millisecondHex = (ms: number) => Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0');
+const hexDigitsOf = (id: string) => id.slice(id.indexOf('_') + 1).replaceAll('-', '');
 
 /** What a walk reads: messages (`m`, hookline.messages AS m), or deliveries (`d`), by their own ids. */
 export type WalkedTable = 'messages' | 'deliveries';
 
-const WALKED: Record<WalkedTable, { relation: Prisma.Sql; alias: Prisma.Sql; prefix: string }> = {
+const WALKED: Record<WalkedTable, { relation: Prisma.Sql; alias: Prisma.Sql; prefix: IdKind }> = {
   messages: { relation: Prisma.sql`hookline.messages AS m`, alias: Prisma.raw('m'), prefix: 'msg' },
   deliveries: { relation: Prisma.sql`hookline.deliveries AS d`, alias: Prisma.raw('d'), prefix: 'dlv' },
 };
@@ -74,8 +88,9 @@ export interface WalkBackOptions {
   start?: SearchPosition;
   budgetMs: number;
   /**
-   * Matching ids (of messages, or of deliveries) of one slice, newest first. The caller keeps the rows
-   * its page wants and answers where the next page must start once its page is full, or null to go on.
+   * Matching ids (of messages, or of deliveries; public ones) of one slice, newest first. The caller
+   * keeps the rows its page wants and answers where the next page must start (a public id, or
+   * messageIdAt) once its page is full, or null to go on.
    */
   take: (messageIds: string[]) => Promise<SearchPosition | null>;
 }
@@ -150,7 +165,8 @@ export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult
     const query = (db: Pick<typeof prisma, '$queryRaw'>) => db.$queryRaw<{ id: string }[]>`
       SELECT ${alias}.id FROM ${relation}
        WHERE ${alias}.app_id = ${options.appId}
-         AND ${alias}.id >= ${lower} AND ${inclusive ? Prisma.sql`${alias}.id <= ${upper}` : Prisma.sql`${alias}.id < ${upper}`}
+         AND ${alias}.id >= ${storedBound(lower)}::uuid
+         AND ${inclusive ? Prisma.sql`${alias}.id <= ${storedBound(upper)}::uuid` : Prisma.sql`${alias}.id < ${storedBound(upper)}::uuid`}
          AND ${options.condition}
        ORDER BY ${alias}.id DESC
        LIMIT ${CHUNK}`;
@@ -185,7 +201,7 @@ export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult
     // a full chunk is cut back to its whole milliseconds: the rows of its last one come again, all of
     // them, with the next chunk. A chunk that is all one millisecond is read to that millisecond's end
     // instead, however many rows it holds, so that no call of take, and no page, ends inside one.
-    let ids = rows.map((row) => row.id);
+    let ids = rows.map((row) => publicId(prefix, row.id));
     let next = full ? ids.at(-1)! : lower;
     if (full && options.wholeMilliseconds) {
       const lastMs = idTimeMs(next);
@@ -196,10 +212,10 @@ export async function walkBack(options: WalkBackOptions): Promise<WalkBackResult
         const rest = await prisma.$queryRaw<{ id: string }[]>`
           SELECT ${alias}.id FROM ${relation}
            WHERE ${alias}.app_id = ${options.appId}
-             AND ${alias}.id >= ${idAt(lastMs)} AND ${alias}.id < ${next}
+             AND ${alias}.id >= ${storedIdAt(lastMs)}::uuid AND ${alias}.id < ${storedBound(next)}::uuid
              AND ${options.condition}
            ORDER BY ${alias}.id DESC`;
-        ids.push(...rest.map((row) => row.id));
+        ids.push(...rest.map((row) => publicId(prefix, row.id)));
         next = idAt(lastMs);
       }
     }
