@@ -30,6 +30,7 @@ const PG15_TESTS = [
   'test/worker/first-attempts-written-once.test.ts',
   'test/lib/ids-in-c-collation-migration.test.ts',
   'test/lib/idempotency-keys-collation-migration.test.ts',
+  'test/lib/ids-as-uuid-migration.test.ts',
 ];
 const PG15 = existsSync('/usr/lib/postgresql/15/bin/pg_ctl');
 if (!PG15) console.warn('note: /usr/lib/postgresql/15/bin/pg_ctl not found; the SQL tests run on PostgreSQL 18 only');

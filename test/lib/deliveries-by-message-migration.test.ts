@@ -5,6 +5,7 @@
 // index on message_id, and a lookup for a message of its time goes there. This carries a database
 // written before time partitions forward and finds both kinds through the code the API runs.
 import { afterAll, describe, expect, it } from 'vitest';
+import { storedMessageId } from '../../lib/database/ids';
 import { migrate } from '../../lib/database/migrate';
 import { createPool, type Pool } from '../../lib/database/pg';
 import { getMessage } from '../../lib/domain/messages/get-message';
@@ -95,15 +96,16 @@ describe(`migration ${MIGRATION}`, () => {
     // worker does: its delivery's id carries its time.
     const { rows: freshMessages } = await pool.query<{ id: string }>(
       `INSERT INTO hookline.messages (id, app_id, event_type, payload)
-       VALUES (hookline.id_at('msg', now() + interval '2 minutes') || substr(hookline.new_id(''), 14),
-               'app_old', 'order.placed', '{"n": 2}')
-       RETURNING id`,
+       VALUES (hookline.new_uuid(hookline.id_at('', now() + interval '2 minutes')::uuid), 'app_old', 'order.placed', '{"n": 2}')
+       RETURNING hookline.public_id('msg', id) AS id`,
     );
     const fresh = freshMessages[0]!.id;
     const { rows: freshRows } = await pool.query<{ id: string }>(
       `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
                                         last_status_code, last_error_class)
-       VALUES (hookline.new_id('dlv', $1), 'app_old', $1, $2, 'order.placed', 'dead', 3, 503, 'http_5xx') RETURNING id`,
+       VALUES (hookline.new_uuid(hookline.uuid_of($1)), 'app_old', hookline.uuid_of($1), $2, 'order.placed', 'dead', 3, 503,
+               'http_5xx')
+       RETURNING hookline.public_id('dlv', id) AS id`,
       [fresh, endpointId],
     );
     const freshDelivery = freshRows[0]!.id;
@@ -134,9 +136,9 @@ describe(`migration ${MIGRATION}`, () => {
         await client.query('SET LOCAL enable_seqscan = off');
         const { rows } = await client.query<{ 'QUERY PLAN': unknown }>(
           `EXPLAIN (FORMAT JSON) SELECT * FROM hookline.deliveries AS d
-            WHERE d.message_id = $1
-              AND d.id >= hookline.delivery_ids_from($1) AND d.id < hookline.delivery_ids_before($1)`,
-          [messageId],
+            WHERE d.message_id = $1::uuid
+              AND d.id >= hookline.delivery_ids_from($1::uuid) AND d.id < hookline.delivery_ids_before($1::uuid)`,
+          [storedMessageId(messageId)],
         );
         return scans(rows[0]!['QUERY PLAN']);
       } finally {
@@ -165,11 +167,17 @@ describe(`migration ${MIGRATION}`, () => {
                     AND (x.indrelid = 'hookline.deliveries'::regclass
                          OR x.indrelid IN (SELECT inhrelid FROM pg_inherits
                                             WHERE inhparent = 'hookline.deliveries'::regclass))) AS indexes,
-                hookline.delivery_ids_from('msg_000000000001aaaa') AS "from",
-                hookline.delivery_ids_before('msg_000000000001aaaa') AS before`,
+                hookline.delivery_ids_from('000000000001aaaa0000000000000000') AS "from",
+                hookline.delivery_ids_before('000000000001aaaa0000000000000000') AS before`,
     );
+    // Ids are uuid since migration 20261208090000_ids_as_uuid: the message's millisecond to the next.
     expect(rows).toEqual([
-      { legacy_end: '000000000000', indexes: 0, from: 'dlv_000000000001', before: 'dlv_000000000001g' },
+      {
+        legacy_end: '000000000000',
+        indexes: 0,
+        from: '00000000-0001-0000-0000-000000000000',
+        before: '00000000-0002-0000-0000-000000000000',
+      },
     ]);
   });
 });

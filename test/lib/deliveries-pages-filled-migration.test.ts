@@ -62,9 +62,9 @@ describe(`migration ${MIGRATION}`, () => {
     await pool.query(
       `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
                                         last_attempt_at, last_status_code, last_duration_ms)
-       SELECT hookline.new_id('dlv', m), 'app_' || repeat('a', 32), m, 'ep_' || repeat('b', 32), 'bench.e0',
+       SELECT hookline.new_uuid(m), 'app_' || repeat('a', 32), m, 'ep_' || repeat('b', 32), 'bench.e0',
               'succeeded', 1, now(), 200, 1.5
-         FROM (SELECT hookline.new_id('msg', hookline.id_at('msg', '2100-01-01T02:30:00Z')) AS m
+         FROM (SELECT hookline.new_uuid(hookline.id_at('', '2100-01-01T02:30:00Z')::uuid) AS m
                  FROM generate_series(1, 2000)) AS g`,
     );
     const { rows } = await pool.query<{ pages: number }>(

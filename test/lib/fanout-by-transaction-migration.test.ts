@@ -4,14 +4,13 @@
 // still open when the migration starts) is migrated in place, without rewriting messages. Every
 // message waiting is fanned out once by the new worker, the leased first attempt goes to the claim
 // queue, nothing fanned out before is sent again, and new events take the new path.
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../lib/database/migrate';
 import { createPool, type Pool } from '../../lib/database/pg';
 import { waitingForFanOut, waitUntilSucceeded } from '../support/deliveries';
 import { answer, startReceiver, waitUntil, type Receiver } from '../support/receiver';
-import { databaseBefore } from '../support/database-before';
+import { databaseBefore, functionFileBefore, migrateThrough } from '../support/database-before';
+import { asPublicId } from '../support/public-ids';
 import { startTestWorker, stopTestWorkers } from '../support/worker';
 
 const MIGRATION = '20261130090000_fanout_by_transaction';
@@ -32,10 +31,9 @@ describe(`migration ${MIGRATION}`, () => {
     dropDatabase = migrated.drop;
     const url = migrated.url;
     pool = createPool(url, { max: 4 });
-    // The release before ran with its time-partition functions applied, and periods ahead of now.
-    await pool.query(
-      await readFile(resolve(import.meta.dirname, '../../prisma/functions/time-partitions.sql'), 'utf8'),
-    );
+    // The release before ran with its time-partition functions applied, and periods ahead of now: as
+    // they were while ids were text (until migration 20261208090000_ids_as_uuid).
+    await pool.query(functionFileBefore('20261208090000_ids_as_uuid', 'time-partitions.sql'));
     await pool.query('SELECT hookline.ensure_overflow_partitions()');
 
     receiver = await startReceiver(answer(200, 'ok'));
@@ -98,7 +96,8 @@ describe(`migration ${MIGRATION}`, () => {
       inFlight = (
         await producer.query<{ id: string }>(`SELECT hookline.send('app_old', 'order.placed', '{"n": 5}') AS id`)
       ).rows[0]!.id;
-      migrating = migrate(url);
+      // Through this migration only, for the files below; the later ones after.
+      migrating = migrateThrough(url, MIGRATION);
       await waitUntil(
         async () =>
           (
@@ -118,6 +117,7 @@ describe(`migration ${MIGRATION}`, () => {
 
     // No message table was rewritten; the queue is gone.
     expect(await files()).toEqual(filesBefore);
+    await migrate(url);
     expect((await pool.query(`SELECT to_regclass('hookline.fanout_queue') IS NULL AS gone`)).rows).toEqual([
       { gone: true },
     ]);
@@ -126,7 +126,7 @@ describe(`migration ${MIGRATION}`, () => {
     const { rows: stamps } = await pool.query<{ id: string; written_by: string | null }>(
       `SELECT id, written_by::text FROM hookline.messages ORDER BY id`,
     );
-    const stampOf = new Map(stamps.map((row) => [row.id, row.written_by]));
+    const stampOf = new Map(stamps.map((row) => [asPublicId('msg', row.id), row.written_by]));
     expect(stampOf.get(done)).toBeNull();
     expect(stampOf.get(leased)).toBeNull();
     const migrationXid = stampOf.get(queued[0]!);
@@ -135,7 +135,8 @@ describe(`migration ${MIGRATION}`, () => {
     expect(await waitingForFanOut(pool)).toBe(3);
     // The leased first attempt is in the claim queue, due now.
     const { rows: given } = await pool.query(
-      `SELECT state, lease_owner, claimable_at IS NOT NULL AS claimable FROM hookline.deliveries WHERE id = $1`,
+      `SELECT state, lease_owner, claimable_at IS NOT NULL AS claimable FROM hookline.deliveries
+        WHERE id = hookline.uuid_of($1)`,
       [leasedDelivery[0]!.id],
     );
     expect(given).toEqual([{ state: 'pending', lease_owner: null, claimable: true }]);

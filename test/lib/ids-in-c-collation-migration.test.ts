@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../lib/database/migrate';
 import { createPool, type Pool } from '../../lib/database/pg';
 import { maintainTimePartitions } from '../../worker/time-partitions';
-import { databaseBefore } from '../support/database-before';
+import { databaseBefore, migrateThrough } from '../support/database-before';
+import { asPublicId, uuidBound, withUuidBounds } from '../support/public-ids';
 import { createTestDatabase } from '../support/database';
 import { waitUntilSucceeded } from '../support/deliveries';
 import { answer, startReceiver, type Receiver } from '../support/receiver';
@@ -73,8 +74,12 @@ async function indexesOf(table: string, db: Pool = pool!): Promise<string[]> {
   return rows.map((row) => row.definition);
 }
 
+/** Its ids in their order, public (uuid since migration 20261208090000_ids_as_uuid for messages and deliveries). */
 async function idsOf(table: string): Promise<string[]> {
-  return (await pool!.query<{ id: string }>(`SELECT id FROM hookline.${table} ORDER BY id`)).rows.map((row) => row.id);
+  const kind = table === 'messages' ? 'msg' : table === 'deliveries' ? 'dlv' : null;
+  return (await pool!.query<{ id: string }>(`SELECT id FROM hookline.${table} ORDER BY id`)).rows.map((row) =>
+    kind === null ? row.id : asPublicId(kind, row.id),
+  );
 }
 
 describe(`migration ${MIGRATION}`, () => {
@@ -169,7 +174,9 @@ describe(`migration ${MIGRATION}`, () => {
     const textBefore = await textColumns();
     expect(textBefore.filter((column) => column.collation === 'C')).toEqual([]);
 
-    const { applied } = await migrate(before.url);
+    // Through this migration and the next (the idempotency key's, below), no further: the later
+    // 20261208090000_ids_as_uuid stores message and delivery ids as uuid, which has no collation.
+    const { applied } = await migrateThrough(before.url, '20261204090000_idempotency_keys_in_c_collation');
     expect(applied[0]).toBe(MIGRATION);
 
     // Every id column (hookline's tables, each period, and the period left loose) compares in C; what
@@ -193,6 +200,7 @@ describe(`migration ${MIGRATION}`, () => {
         a.table_name.localeCompare(b.table_name),
       ),
     );
+    await migrate(before.url);
 
     // The same rows, ids in the same order, the same periods with the same bounds (the one being
     // detached is finished detaching and left loose for the maintenance), and the same indexes as a
@@ -207,7 +215,7 @@ describe(`migration ${MIGRATION}`, () => {
       // The overflow being detached was dropped before the migration and made again after it.
       expect(await partitionsOf(name)).toEqual(
         kept[name]!.partitions.filter((line) => !line.startsWith('messages_p21000101t0100')).map((line) =>
-          line.replace(' (detaching)', ''),
+          withUuidBounds(line.replace(' (detaching)', '')),
         ),
       );
       expect(kept[name]!.indexes.length).toBeGreaterThan(1);
@@ -253,9 +261,10 @@ describe(`migration ${MIGRATION}`, () => {
     }
     expect(
       (
-        await pool.query(`SELECT count(*)::int AS n FROM hookline.unfinished_deliveries WHERE message_id = $1`, [
-          waitingIds[0],
-        ])
+        await pool.query(
+          `SELECT count(*)::int AS n FROM hookline.unfinished_deliveries WHERE message_id = hookline.uuid_of($1)`,
+          [waitingIds[0]],
+        )
       ).rows,
     ).toEqual([{ n: 1 }]);
     expect(
@@ -281,7 +290,7 @@ describe(`migration ${MIGRATION}`, () => {
     const result = await maintainTimePartitions(pool, { retentionMs: null, periodMs: 60_000 });
     expect(result?.dropped).not.toContain('p21000101t0100');
     expect(await partitionsOf('messages')).toContain(
-      `messages_p21000101t0100 FOR VALUES FROM ('msg_${STARTS[1]}') TO ('msg_${STARTS[2]}')`,
+      `messages_p21000101t0100 FOR VALUES FROM ('${uuidBound(STARTS[1]!)}') TO ('${uuidBound(STARTS[2]!)}')`,
     );
 
     // A real worker delivers what was waiting and what was sent, and a new event.

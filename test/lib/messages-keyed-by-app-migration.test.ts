@@ -9,6 +9,7 @@ import { migrate } from '../../lib/database/migrate';
 import { createPool, type Pool } from '../../lib/database/pg';
 import { maintainTimePartitions } from '../../worker/time-partitions';
 import { databaseBefore } from '../support/database-before';
+import { asPublicId } from '../support/public-ids';
 import { waitUntilSucceeded } from '../support/deliveries';
 import { answer, startReceiver, type Receiver } from '../support/receiver';
 import { addPeriodsAhead, detachCutShort, STARTS_AHEAD as STARTS } from '../support/time-partitions';
@@ -44,7 +45,8 @@ async function messageIds(): Promise<string[]> {
   const { rows } = await pool!.query<{ id: string }>(
     `SELECT id FROM hookline.messages UNION ALL SELECT id FROM hookline.messages_p21000101t0100 ORDER BY 1`,
   );
-  return rows.map((row) => row.id);
+  // Text before the migrations, uuid after (20261208090000_ids_as_uuid): compared as public ids.
+  return rows.map((row) => asPublicId('msg', row.id));
 }
 
 describe(`migration ${MIGRATION}`, () => {

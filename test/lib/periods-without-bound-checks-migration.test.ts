@@ -102,8 +102,9 @@ describe(`migration ${MIGRATION}`, () => {
         WHERE conrelid = 'hookline.deliveries_p21000101t0000'::regclass AND contype = 'c' AND NOT conislocal`,
     );
     expect(inherited[0]!.n).toBeGreaterThanOrEqual(4);
-    // Rows still go where their ids say, and the same-time rule still holds a delivery to its message.
-    const messageId = `msg_${starts[0]}0000000000000000000a`;
+    // Rows still go where their ids say, and the same-time rule still holds a delivery to its message
+    // (ids stored as uuid since the later migration 20261208090000_ids_as_uuid: 32 hex digits).
+    const messageId = `${starts[0]}0000000000000000000a`;
     await pool.query(
       `INSERT INTO hookline.messages (id, app_id, event_type, payload) VALUES ($1, 'app_x', 'order.placed', '{}')`,
       [messageId],
@@ -117,7 +118,7 @@ describe(`migration ${MIGRATION}`, () => {
       pool.query(
         `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state)
          VALUES ($1, 'app_x', $2, 'ep_x', 'order.placed', 'succeeded')`,
-        [`dlv_${starts[0]!.slice(0, 11)}1${'0'.repeat(19)}b`, messageId],
+        [`${starts[0]!.slice(0, 11)}1${'0'.repeat(19)}b`, messageId],
       ),
     ).rejects.toThrow(/deliveries_p21000101t0000_same_time/);
 

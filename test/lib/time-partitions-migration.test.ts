@@ -119,12 +119,17 @@ describe(`migration ${MIGRATION}`, () => {
       now: () => Date.now() + 7 * 86_400_000,
     });
     expect(result?.dropped[0]).toMatch(/^before_/);
-    expect((await pool.query(`SELECT count(*)::int AS n FROM hookline.messages WHERE id = $1`, [keyed])).rows).toEqual([
-      { n: 0 },
-    ]);
     expect(
-      (await pool.query(`SELECT count(*)::int AS n FROM hookline.idempotency_keys WHERE message_id = $1`, [keyed]))
+      (await pool.query(`SELECT count(*)::int AS n FROM hookline.messages WHERE id = hookline.uuid_of($1)`, [keyed]))
         .rows,
+    ).toEqual([{ n: 0 }]);
+    expect(
+      (
+        await pool.query(
+          `SELECT count(*)::int AS n FROM hookline.idempotency_keys WHERE message_id = hookline.uuid_of($1)`,
+          [keyed],
+        )
+      ).rows,
     ).toEqual([{ n: 0 }]);
   }, 90_000);
 });

@@ -82,7 +82,7 @@ describe(`migration ${MIGRATION}`, () => {
       attempts: await count('attempts'),
     }).toEqual(before);
     const { rows: deadRow } = await pool.query(
-      'SELECT state, lease_owner FROM hookline.deliveries WHERE message_id = $1',
+      'SELECT state, lease_owner FROM hookline.deliveries WHERE message_id = hookline.uuid_of($1)',
       [dead],
     );
     expect(deadRow).toEqual([{ state: 'dead', lease_owner: null }]);

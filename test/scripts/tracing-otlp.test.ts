@@ -62,7 +62,10 @@ async function sendTraced(appId: string, eventType: string): Promise<string> {
       appId,
       eventType,
     ]);
-    await client.query(`UPDATE hookline.messages SET traceparent = $2 WHERE id = $1`, [rows[0]!.id, TRACEPARENT]);
+    await client.query(`UPDATE hookline.messages SET traceparent = $2 WHERE id = hookline.uuid_of($1)`, [
+      rows[0]!.id,
+      TRACEPARENT,
+    ]);
     await client.query('COMMIT');
     return rows[0]!.id;
   } finally {

@@ -11,6 +11,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fanOutOnce } from '../../worker/fan-out';
 import { statements } from '../../worker/statements';
+import { publicMessageId } from '../../lib/database/ids';
 import { createPool, type Pool } from '../../lib/database/pg';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { fanOutQueued, waitingForFanOut } from '../support/deliveries';
@@ -55,6 +56,10 @@ async function send(on: pg.PoolClient | pg.Pool, label: string, count = 1): Prom
   return rows.map((row) => row.id);
 }
 
+// The rows a fan-out returns name each message by its stored id (a uuid), as the worker's statement
+// reads it.
+const asPublicMessageId = (stored: string) => publicMessageId(stored);
+
 /** One fan-out as a worker runs it, taking about `limit` messages, leasing none. */
 async function fanOut(limit: number): Promise<{ taken: number; busy: boolean }> {
   const rows = await fanOutOnce(pool, {
@@ -69,7 +74,7 @@ async function fanOut(limit: number): Promise<{ taken: number; busy: boolean }> 
 /** Deliveries per message, for the given messages (0 for one with none). */
 async function deliveriesPer(ids: string[]): Promise<number[]> {
   const { rows } = await db.pool.query<{ id: string; n: number }>(
-    `SELECT i.id, (SELECT count(*)::int FROM hookline.deliveries AS d WHERE d.message_id = i.id) AS n
+    `SELECT i.id, (SELECT count(*)::int FROM hookline.deliveries AS d WHERE d.message_id = hookline.uuid_of(i.id)) AS n
        FROM unnest($1::text[]) WITH ORDINALITY AS i(id, ord) ORDER BY i.ord`,
     [ids],
   );
@@ -186,7 +191,11 @@ describe('the fan-out over producer transactions', () => {
     // Fan-outs of at most 3: the big transaction goes in parts, in id order, none twice.
     const committedSoFar = [...kept, ...after, ...bigIds, ...singles];
     const bigInIdOrder = (
-      await db.pool.query<{ id: string }>('SELECT id FROM hookline.messages WHERE id = ANY ($1) ORDER BY id', [bigIds])
+      await db.pool.query<{ id: string }>(
+        `SELECT hookline.public_id('msg', id) AS id FROM hookline.messages
+          WHERE id IN (SELECT hookline.uuid_of(unnest($1::text[]))) ORDER BY id`,
+        [bigIds],
+      )
     ).rows.map((row) => row.id);
     for (let turn = 0; turn < 10; turn++) {
       const { taken } = await fanOut(3);
@@ -283,7 +292,8 @@ describe('the fan-out over producer transactions', () => {
     await middle.query('COMMIT');
     await big.query('COMMIT');
     const { rows: order } = await db.pool.query<{ id: string }>(
-      'SELECT id FROM hookline.messages WHERE id = ANY ($1) ORDER BY id',
+      `SELECT hookline.public_id('msg', id) AS id FROM hookline.messages
+        WHERE id IN (SELECT hookline.uuid_of(unnest($1::text[]))) ORDER BY id`,
       [bigIds],
     );
     const bigInIdOrder = order.map((row) => row.id);
@@ -339,7 +349,7 @@ describe('the fan-out over producer transactions', () => {
         room: 10,
         leaseSeconds: 60,
       });
-      batches.push(rows.filter((row) => row.id !== null).map((row) => row.message_id!));
+      batches.push(rows.filter((row) => row.id !== null).map((row) => asPublicMessageId(row.message_id!)));
     }
     expect(batches.map((batch) => batch.length)).toEqual([4, 4, 3]);
     expect([...batches.flat()].sort()).toEqual([...bigIds, ...small].sort());
@@ -362,8 +372,8 @@ describe('the fan-out over producer transactions', () => {
       lease_owner: string | null;
       claimable: boolean;
     }>(
-      `SELECT message_id, state, lease_owner, claimable_at IS NOT NULL AS claimable
-         FROM hookline.deliveries WHERE message_id = ANY ($1) ORDER BY message_id`,
+      `SELECT hookline.public_id('msg', message_id) AS message_id, state, lease_owner, claimable_at IS NOT NULL AS claimable
+         FROM hookline.deliveries WHERE message_id IN (SELECT hookline.uuid_of(unnest($1::text[]))) ORDER BY message_id`,
       [[...bigIds, ...small]],
     );
     const byMessage = new Map(states.map((row) => [row.message_id, row]));
@@ -372,7 +382,8 @@ describe('the fan-out over producer transactions', () => {
     // What must not change: the other batches' first attempts stay leased to their workers, with no
     // rows yet (migration 20261206090000_first_attempts_written_once).
     const { rows: sending } = await db.pool.query<{ message_id: string; state: string; lease_owner: string }>(
-      `SELECT message_id, state, lease_owner FROM hookline.unfinished_deliveries WHERE message_id = ANY ($1)`,
+      `SELECT hookline.public_id('msg', message_id) AS message_id, state, lease_owner FROM hookline.unfinished_deliveries
+        WHERE message_id IN (SELECT hookline.uuid_of(unnest($1::text[])))`,
       [[...bigIds, ...small]],
     );
     const sendingByMessage = new Map(sending.map((row) => [row.message_id, row]));
@@ -413,7 +424,7 @@ describe('the fan-out over producer transactions', () => {
     expect(rows[0]!.changed).toBe(4);
     await fanOutQueued(db.pool);
     const { rows: per } = await db.pool.query<{ n: number }>(
-      `SELECT (SELECT count(*)::int FROM hookline.deliveries AS d WHERE d.message_id = i.id AND d.endpoint_id = $2) AS n
+      `SELECT (SELECT count(*)::int FROM hookline.deliveries AS d WHERE d.message_id = hookline.uuid_of(i.id) AND d.endpoint_id = $2) AS n
          FROM unnest($1::text[]) AS i(id)`,
       [bigIds, added.id],
     );
@@ -468,7 +479,7 @@ describe('the fan-out over producer transactions', () => {
       const second = (await backfill(first.cursor)).rows[0]!;
       expect(second).toMatchObject({ changed: 1, waits_for_fan_out: false });
       const { rows: to } = await db.pool.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM hookline.deliveries WHERE message_id = $1 AND endpoint_id = $2',
+        'SELECT count(*)::int AS n FROM hookline.deliveries WHERE message_id = hookline.uuid_of($1) AND endpoint_id = $2',
         [message, added.id],
       );
       expect(to[0]!.n).toBe(1);

@@ -38,7 +38,8 @@ async function finishedDelivery(id: number) {
     async () => {
       const [row] = await deliveriesOf(
         db.pool,
-        `message_id = (SELECT id FROM hookline.messages WHERE request_id = $1) AND state IN ('succeeded', 'dead')`,
+        `message_id = (SELECT hookline.public_id('msg', id) FROM hookline.messages WHERE request_id = $1)
+          AND state IN ('succeeded', 'dead')`,
         [id],
       );
       return row;

@@ -50,7 +50,7 @@ async function finished(ids: number[]): Promise<void> {
     async () => {
       const rows = await deliveriesOf(
         db.pool,
-        `message_id IN (SELECT id FROM hookline.messages WHERE request_id = ANY($1::bigint[]))
+        `message_id IN (SELECT hookline.public_id('msg', id) FROM hookline.messages WHERE request_id = ANY($1::bigint[]))
          AND state IN ('succeeded', 'dead')`,
         [ids],
       );
@@ -251,7 +251,7 @@ describe('hookline.http_collect_response', () => {
         if (result.message !== 'first attempt in flight') return false;
         const rows = await deliveriesOf(
           db.pool,
-          `message_id IN (SELECT id FROM hookline.messages WHERE request_id = $1)`,
+          `message_id IN (SELECT hookline.public_id('msg', id) FROM hookline.messages WHERE request_id = $1)`,
           [id],
         );
         return { result, rows: rows.length };

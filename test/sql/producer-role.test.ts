@@ -262,14 +262,29 @@ describe('a producer whose search_path shadows every name hookline.send uses', (
       .replace(/\b(ERRCODE|HINT|MESSAGE|DETAIL)\s*=/g, ' ')
       .replace(/#variable_conflict \w+/g, ' ');
     expect(sql.match(/[-+*/<>=~!@#%^&|`?]/g) ?? [], 'operators outside OPERATOR(pg_catalog.x)').toEqual([]);
-    const constructs = new Set(['and', 'or', 'not', 'if', 'exists', 'greatest', 'values', 'conflict']);
+    // SELECT (expr) and FROM (subquery) are parentheses after a keyword, not calls (hookline.uuid_of's
+    // body, hookline.new_uuid(sibling)'s).
+    const constructs = new Set([
+      'and',
+      'or',
+      'not',
+      'if',
+      'exists',
+      'greatest',
+      'values',
+      'conflict',
+      'select',
+      'from',
+    ]);
     const unqualifiedCalls = [...sql.matchAll(/(?<![.\w"])([a-z_][a-z0-9_]*)\s*\(/gi)]
       .filter((match) => !constructs.has(match[1]!.toLowerCase()))
       // A table's column list after its alias: INSERT INTO hookline.messages AS m (...)
       .filter((match) => !/\bAS\s+$/i.test(sql.slice(Math.max(0, match.index - 4), match.index)))
       .map((match) => match[1]);
     expect(unqualifiedCalls, 'calls without a schema').toEqual([]);
-    const lookups = sql.match(/\b(IN|LIKE|ILIKE|SIMILAR|BETWEEN|NULLIF|DISTINCT|ANY|SOME|ALL|CASE)\b/gi) ?? [];
+    // A searched CASE (CASE WHEN condition) compares nothing itself; CASE x WHEN y looks up `=`.
+    const lookups =
+      sql.match(/\b(IN|LIKE|ILIKE|SIMILAR|BETWEEN|NULLIF|DISTINCT|ANY|SOME|ALL|CASE(?!\s+WHEN\b))\b/gi) ?? [];
     expect(lookups, 'constructs that resolve an operator by search_path').toEqual([]);
   });
 

@@ -65,12 +65,14 @@ describe('the reserved header list', () => {
 
   it('is what the worker leaves out of the request it builds', () => {
     const headers = Object.fromEntries([...reservedSamples, ...freeSamples].map((name) => [name, 'from-endpoint']));
-    const delivery = { messageId: 'msg_1' } as ClaimedDelivery;
+    // A claimed delivery names its message by the stored uuid, as PostgreSQL returns it; the header
+    // carries the public id.
+    const delivery = { messageId: '01a21f00-a679-142f-4662-f2bf0dc9484c' } as ClaimedDelivery;
     const endpoint = { headers, secrets: ['whsec_' + Buffer.alloc(24, 1).toString('base64')] } as EndpointSettings;
     const built = buildRequestHeaders(delivery, endpoint, '{}', 1_700_000_000, 'Hookline/test');
     for (const name of freeSamples) expect(built[name], name).toBe('from-endpoint');
     for (const name of reservedSamples) expect(built[name.toLowerCase()], name).not.toBe('from-endpoint');
-    expect(built['webhook-id']).toBe('msg_1');
+    expect(built['webhook-id']).toBe('msg_01a21f00a679142f4662f2bf0dc9484c');
     expect(built['content-type']).toBe('application/json');
   });
 });

@@ -41,7 +41,7 @@ describe('hookline.send', () => {
       await client.query('RELEASE SAVEPOINT inner_part');
       // The top-level transaction's id, though written inside a savepoint: what snapshots list.
       const { rows: stamped } = await client.query<{ written_by: string; top: string }>(
-        `SELECT written_by::text, pg_current_xact_id()::text AS top FROM hookline.messages WHERE id = $1`,
+        `SELECT written_by::text, pg_current_xact_id()::text AS top FROM hookline.messages WHERE id = hookline.uuid_of($1)`,
         [messageId],
       );
       expect(stamped[0]!.written_by).toBe(stamped[0]!.top);
@@ -54,7 +54,7 @@ describe('hookline.send', () => {
     // The producer paid for the message only: no delivery yet, whatever the number of subscribed
     // endpoints, and no other row (no fan-out queue).
     expect(await waitingForFanOut(db.pool, messageId)).toBe(1);
-    expect(await countRows(db.pool, 'deliveries', 'message_id = $1', [messageId])).toBe(0);
+    expect(await countRows(db.pool, 'deliveries', 'message_id = hookline.uuid_of($1)', [messageId])).toBe(0);
     const { rows: tables } = await db.pool.query<{ name: string }>(
       `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = 'hookline' AND c.relname = 'fanout_queue'`,
@@ -64,7 +64,7 @@ describe('hookline.send', () => {
     expect(await fanOutQueued(db.pool)).toBe(2);
     expect(await waitingForFanOut(db.pool, messageId)).toBe(0);
     const deliveries = await db.pool.query(
-      'SELECT endpoint_id, state, app_id, attempt_count FROM hookline.deliveries WHERE message_id = $1 ORDER BY endpoint_id',
+      'SELECT endpoint_id, state, app_id, attempt_count FROM hookline.deliveries WHERE message_id = hookline.uuid_of($1) ORDER BY endpoint_id',
       [messageId],
     );
     expect(deliveries.rows.map((row) => row.endpoint_id).sort()).toEqual([allEvents, invoicesOnly].sort());
@@ -77,7 +77,7 @@ describe('hookline.send', () => {
     ]);
     await fanOutQueued(db.pool);
     const filteredDeliveries = await db.pool.query(
-      'SELECT endpoint_id FROM hookline.deliveries WHERE message_id = $1',
+      'SELECT endpoint_id FROM hookline.deliveries WHERE message_id = hookline.uuid_of($1)',
       [filtered.rows[0]!.id],
     );
     expect(filteredDeliveries.rows.map((row) => row.endpoint_id)).toEqual([allEvents]);
@@ -153,7 +153,7 @@ describe('hookline.send', () => {
     );
     await db.pool.query(
       `INSERT INTO hookline.idempotency_keys (app_id, idempotency_key, message_id)
-       SELECT 'app_bulk' || lpad((i / 10 + 1)::text, 5, '0'), 'bulk-' || i, 'msg_' || lpad(to_hex(i), 32, '0')
+       SELECT 'app_bulk' || lpad((i / 10 + 1)::text, 5, '0'), 'bulk-' || i, lpad(to_hex(i), 32, '0')::uuid
          FROM generate_series(0, 19999) AS i`,
     );
     // And many keys of the app sent to: a key compared in another collation than its column's
@@ -161,7 +161,7 @@ describe('hookline.send', () => {
     // the app id, then reads every key of the app.
     await db.pool.query(
       `INSERT INTO hookline.idempotency_keys (app_id, idempotency_key, message_id)
-       SELECT $1, 'own-' || i, 'msg_' || lpad(to_hex(100000 + i), 32, '0') FROM generate_series(0, 19999) AS i`,
+       SELECT $1, 'own-' || i, lpad(to_hex(100000 + i), 32, '0')::uuid FROM generate_series(0, 19999) AS i`,
       [appId],
     );
     await db.pool.query('ANALYZE hookline.apps, hookline.event_types, hookline.idempotency_keys');
@@ -247,7 +247,7 @@ describe('hookline.send', () => {
           `SELECT hookline.send($1, 'keyed.never', '{}', $2) AS id`,
           [appId, key],
         );
-        expect(await countRows(db.pool, 'messages', `id = '${rows[0]!.id}'`)).toBe(1);
+        expect(await countRows(db.pool, 'messages', 'id = hookline.uuid_of($1)', [rows[0]!.id])).toBe(1);
       }
     },
   );

@@ -114,7 +114,9 @@ export function waitUntilSucceeded(
   return waitUntil(
     async () => {
       const ids = new Set(
-        (await deliveriesOf(pool, `endpoint_id = $1 AND state = 'succeeded'`, [endpointId])).map((row) => row.message_id),
+        (await deliveriesOf(pool, `endpoint_id = $1 AND state = 'succeeded'`, [endpointId])).map(
+          (row) => row.message_id,
+        ),
       );
       return messageIds.every((id) => ids.has(id));
     },

@@ -72,24 +72,38 @@ export const STARTS_AHEAD = ['0f4865700000', '0f4865800000', '0f4865900000'];
 
 /**
  * Periods far ahead of now, for a database a migration test writes as an earlier release would: for
- * each table, one period from the legacy partition's end (the minute after the database was made: its
- * migrations, not the maintenance, made its partitions) to the first start, where an event sent during
- * the test lands; periods between consecutive `starts` (STARTS_AHEAD), named `p21000101t0000`,
+ * each table, one period from the end of its newest period (the legacy partition's when its
+ * migrations alone made its partitions: the minute after the database was made; an overflow partition
+ * the earlier release's functions made is empty and replaced) to the first start, where an event sent
+ * during the test lands; periods between consecutive `starts` (STARTS_AHEAD), named `p21000101t0000`,
  * `p21000101t0100`, ... as the migration tests have always named them (a name, not their time); and
  * the overflow from the last. Without the first, a run that crossed that minute had no partition for
  * the event (once in a full suite on a loaded machine).
  */
 export async function addPeriodsAhead(pool: Pool, starts: string[]): Promise<void> {
   for (const table of TIME_PARTITIONED_TABLES) {
-    const { rows: legacy } = await pool.query<{ upper: string }>(
-      `SELECT substring(pg_get_expr(c.relpartbound, c.oid) FROM 'TO \\(''([^'']+)''\\)') AS upper
+    const { rows: bounds } = await pool.query<{ partition: string; lower: string | null; upper: string | null }>(
+      `SELECT c.relname AS partition,
+              substring(pg_get_expr(c.relpartbound, c.oid) FROM 'FROM \\(''([^'']+)''\\)') AS lower,
+              substring(pg_get_expr(c.relpartbound, c.oid) FROM 'TO \\(''([^'']+)''\\)') AS upper
          FROM pg_inherits AS i JOIN pg_class AS c ON c.oid = i.inhrelid
-        WHERE i.inhparent = $1::regclass AND pg_get_expr(c.relpartbound, c.oid) LIKE '%MINVALUE%'`,
+        WHERE i.inhparent = $1::regclass`,
       [`hookline.${table.name}`],
     );
+    const overflow = bounds.find((bound) => bound.upper === null);
+    if (overflow !== undefined) {
+      await pool.query(`ALTER TABLE hookline.${table.name} DETACH PARTITION hookline.${overflow.partition}`);
+      await pool.query(`DROP TABLE hookline.${overflow.partition}`);
+    }
+    const from =
+      overflow?.lower ??
+      bounds
+        .map((bound) => bound.upper!)
+        .sort()
+        .at(-1)!;
     await pool.query(
       `CREATE TABLE hookline.${table.name}_until_ahead PARTITION OF hookline.${table.name}
-         FOR VALUES FROM ('${legacy[0]!.upper}') TO ('${table.prefix}_${starts[0]}')`,
+         FOR VALUES FROM ('${from}') TO ('${table.prefix}_${starts[0]}')`,
     );
     for (let index = 0; index + 1 < starts.length; index++) {
       await pool.query(

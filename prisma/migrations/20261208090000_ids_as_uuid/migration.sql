@@ -195,9 +195,13 @@ BEGIN
   -- in uuid terms (prisma/functions/time-partitions.sql, hookline.same_time_check); the periods
   -- retention detached change with it.
   FOR v_part IN
-    SELECT c.oid, c.relname, c.relispartition
+    SELECT c.oid, c.relname, true AS relispartition
+      FROM pg_inherits AS i JOIN pg_class AS c ON c.oid = i.inhrelid
+     WHERE i.inhparent = 'hookline.attempts'::regclass
+    UNION ALL
+    SELECT c.oid, c.relname, false
       FROM pg_class AS c
-     WHERE c.relnamespace = 'hookline'::regnamespace AND c.relkind = 'r'
+     WHERE c.relnamespace = 'hookline'::regnamespace AND c.relkind = 'r' AND NOT c.relispartition
        AND c.relname ~ '^attempts_(p\d{8}t\d{4}|before_\d{8}t\d{4}|overflow)$'
   LOOP
     IF EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = v_part.oid AND conname = v_part.relname || '_same_time') THEN
