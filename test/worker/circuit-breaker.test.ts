@@ -166,7 +166,7 @@ describe('disabling endpoints', () => {
       later = await sendEvent(client, appId, eventType, { n: 2 });
       await client.query(
         `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, next_attempt_at, claimable_at)
-         VALUES (hookline.new_id('dlv', $2), $1, $2, $3, $4, now(), now())`,
+         VALUES (hookline.new_uuid(hookline.uuid_of($2)), $1, hookline.uuid_of($2), $3, $4, now(), now())`,
         [appId, later, endpointId, eventType],
       );
       await client.query('COMMIT');

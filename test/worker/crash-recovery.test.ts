@@ -37,7 +37,7 @@ beforeAll(async () => {
   // previous owner, so a test can say whose lease a resent delivery came from, whenever it happened.
   await db.pool.query(`
     CREATE TABLE public.lease_takeovers (
-      delivery_id text NOT NULL,
+      delivery_id uuid NOT NULL,
       previous_owner text NOT NULL,
       new_owner text,
       taken_at timestamptz NOT NULL DEFAULT clock_timestamp()
@@ -58,7 +58,7 @@ beforeAll(async () => {
     -- A first attempt has no row until its outcome is written (migration
     -- 20261206090000_first_attempts_written_once): when and how each row was first written.
     CREATE TABLE public.rows_written (
-      delivery_id text NOT NULL,
+      delivery_id uuid NOT NULL,
       state text NOT NULL,
       attempt_count int NOT NULL,
       written_at timestamptz NOT NULL DEFAULT clock_timestamp()
@@ -195,7 +195,8 @@ describe('SIGKILL at random instants', () => {
       state: string;
       attempt_count: number;
     }>(
-      `SELECT d.id, d.message_id, (m.payload ->> 'n')::int AS n, d.state, d.attempt_count
+      `SELECT d.id, hookline.public_id('msg', d.message_id) AS message_id, (m.payload ->> 'n')::int AS n, d.state,
+              d.attempt_count
          FROM hookline.deliveries AS d JOIN hookline.messages AS m ON m.id = d.message_id
         WHERE d.endpoint_id = $1`,
       [endpoint.id],
@@ -308,7 +309,7 @@ describe('SIGSTOP while holding leases', () => {
     expect(longest).toBeLessThan(15_000);
     // The ones it held did wait for their leases to end: none was taken while it could still renew.
     const { rows: heldMessages } = await db.pool.query<{ message_id: string }>(
-      'SELECT message_id FROM hookline.deliveries WHERE id = ANY($1)',
+      `SELECT hookline.public_id('msg', message_id) AS message_id FROM hookline.deliveries WHERE id = ANY($1)`,
       [held],
     );
     expect(Math.min(...heldMessages.map((row) => waits.get(row.message_id)!))).toBeGreaterThan(3_000);

@@ -69,9 +69,10 @@ afterAll(async () => {
 });
 
 async function deliveryOf(messageId: string): Promise<DeliveryRow> {
-  const { rows } = await db.pool.query<DeliveryRow>('SELECT * FROM hookline.deliveries WHERE message_id = $1', [
-    messageId,
-  ]);
+  const { rows } = await db.pool.query<DeliveryRow>(
+    'SELECT * FROM hookline.deliveries WHERE message_id = hookline.uuid_of($1)',
+    [messageId],
+  );
   return rows[0]!;
 }
 
@@ -83,9 +84,10 @@ async function attemptsOf(deliveryId: string): Promise<AttemptRow[]> {
   return rows;
 }
 
+/** The public id of the message a row made, as its webhook-id header shows it. */
 async function messageIdOf(harvester: string): Promise<string> {
   const { rows } = await db.pool.query<{ id: string }>(
-    `SELECT id FROM hookline.messages WHERE payload ->> 'harvester' = $1`,
+    `SELECT hookline.public_id('msg', id) AS id FROM hookline.messages WHERE payload ->> 'harvester' = $1`,
     [harvester],
   );
   if (!rows[0]) throw new Error(`no message for ${harvester}`);
@@ -234,7 +236,7 @@ describe('leases', () => {
           SET state = 'delivering', lease_owner = 'worker-that-died',
               lease_expires_at = now() - interval '1 second', next_attempt_at = now() - interval '1 second',
               claimable_at = now() - interval '1 second'
-        WHERE message_id = $1`,
+        WHERE message_id = hookline.uuid_of($1)`,
       [messageId],
     );
     const worker = await startTestWorker(db.url, { keepSuccessfulAttempts: true });
@@ -256,7 +258,7 @@ describe('leases', () => {
           SET state = 'delivering', lease_owner = 'worker-alive',
               lease_expires_at = now() + interval '1 hour', next_attempt_at = now() + interval '1 hour',
               claimable_at = now() + interval '1 hour'
-        WHERE message_id = $1`,
+        WHERE message_id = hookline.uuid_of($1)`,
       [messageId],
     );
     await startTestWorker(db.url);

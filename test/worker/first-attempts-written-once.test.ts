@@ -6,6 +6,7 @@
 // And a batch row written before that migration, whose first attempts do have rows, still gives them
 // back when its lease runs out.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { publicDeliveryId } from '../../lib/database/ids';
 import { fanOutOnce } from '../../worker/fan-out';
 import { statements } from '../../worker/statements';
 import { attemptsOf, deliveriesOf, sendEvent } from '../support/deliveries';
@@ -22,7 +23,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   appId = await createApp(db.pool, 'Ix');
   await db.pool.query(`
-    CREATE TABLE public.delivery_writes (delivery_id text NOT NULL, operation text NOT NULL, state text NOT NULL);
+    CREATE TABLE public.delivery_writes (delivery_id uuid NOT NULL, operation text NOT NULL, state text NOT NULL);
     CREATE FUNCTION public.log_delivery_write() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       INSERT INTO public.delivery_writes VALUES (NEW.id, TG_OP, NEW.state);
@@ -134,7 +135,7 @@ describe('a fan-out batch written before migration 20261206090000', () => {
     const { rows } = await statements.releaseExpiredBatchLeases.run(db.pool, {});
     expect(rows[0]).toEqual({ batches: 1, deliveries: 1 });
     expect(await deliveriesOf(db.pool, 'endpoint_id = $1', [endpoint.id])).toMatchObject([
-      { id: taken!.id, state: 'pending', attempt_count: 0, lease_owner: null },
+      { id: publicDeliveryId(taken!.id), state: 'pending', attempt_count: 0, lease_owner: null },
     ]);
     expect(await countRows(db.pool, 'fanout_batches')).toBe(0);
   });

@@ -6,6 +6,7 @@
 // And the fence: a result written again after a write whose answer was lost ends nothing it was not
 // sent under.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publicDeliveryId } from '../../lib/database/ids';
 import { createPool, type Pool } from '../../lib/database/pg';
 import type { Logger } from '../../lib/runtime/log';
 import type { AttemptResult } from '../../worker/deliver';
@@ -124,7 +125,7 @@ describe('the flusher against a database that is down', () => {
     expect(tries()).toBe(before + 3);
     expect(outcomes).toMatchObject([{ recorded: 2, succeeded: 2 }]);
     expect(flusher.unrecorded).toBe(0);
-    const written = await deliveriesOf(db.pool, 'id = ANY ($1)', [rows.map((row) => row.id)]);
+    const written = await deliveriesOf(db.pool, 'id = ANY ($1)', [rows.map((row) => publicDeliveryId(row.id))]);
     expect(written.map((row) => row.state)).toEqual(['succeeded', 'succeeded']);
     // Nothing left to try: no timer waits on the clock.
     expect(clock.pending).toBe(0);
@@ -206,7 +207,7 @@ describe('a result written again after its first write committed unseen', () => 
     await flusher.whenIdle();
 
     expect(outcomes.at(-1)).toMatchObject({ recorded: 0, unrecorded: [taken!.id] });
-    const [row] = await deliveriesOf(db.pool, 'id = $1', [taken!.id]);
+    const [row] = await deliveriesOf(db.pool, 'id = $1', [publicDeliveryId(taken!.id)]);
     expect(row).toMatchObject({ state: 'delivering', lease_owner: workerId, attempt_count: 1 });
     // The retry's holding is still this worker's to renew: nobody else may take it mid-send.
     expect(leases.holds(taken!.id)).toBe(true);

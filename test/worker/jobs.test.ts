@@ -83,14 +83,14 @@ async function insertDeliveries(
   await db.pool.query(
     `WITH m AS (
        INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at, written_by)
-       SELECT hookline.new_id('msg', hookline.id_at('msg', now() - make_interval(secs => ($4 - i) / 1000.0))),
+       SELECT hookline.new_uuid(hookline.id_at('', now() - make_interval(secs => ($4 - i) / 1000.0))::uuid),
               $1, $3, jsonb_build_object('n', CASE WHEN $6 THEN $4 - i + 1 ELSE i END),
               now() - make_interval(secs => (CASE WHEN $6 THEN i ELSE $4 - i END) / 1000.0), NULL
          FROM generate_series(1, $4) AS i
        RETURNING id, created_at)
      INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
             next_attempt_at, claimable_at, last_status_code, last_error_class, created_at)
-     SELECT hookline.new_id('dlv', m.id), $1, m.id, $2, $3, $5, CASE WHEN $5 = 'dead' THEN 1 ELSE 0 END, m.created_at,
+     SELECT hookline.new_uuid(m.id), $1, m.id, $2, $3, $5, CASE WHEN $5 = 'dead' THEN 1 ELSE 0 END, m.created_at,
             CASE WHEN $5 = 'pending' THEN m.created_at END,
             CASE WHEN $5 = 'dead' THEN 500 END, CASE WHEN $5 = 'dead' THEN 'http_5xx' END, m.created_at
        FROM m`,
@@ -116,7 +116,7 @@ describe('a replay job acts on the set its dry run counts', () => {
        keys AS (INSERT INTO hookline.idempotency_keys (app_id, idempotency_key, message_id) SELECT $1, k, id FROM m)
        INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, next_attempt_at,
               claimable_at, lease_owner, lease_expires_at, last_status_code, last_error_class, created_at)
-       SELECT hookline.new_id('dlv', m.id), $1, m.id, CASE WHEN n % 3 = 0 THEN $2 ELSE $3 END, m.event_type, s.state,
+       SELECT hookline.new_uuid(m.id), $1, m.id, CASE WHEN n % 3 = 0 THEN $2 ELSE $3 END, m.event_type, s.state,
               CASE WHEN s.state = 'pending' AND n % 2 = 0 THEN 0 ELSE n % 4 END,
               m.created_at,
               CASE WHEN s.state IN ('pending', 'delivering') THEN m.created_at END,
@@ -129,8 +129,10 @@ describe('a replay job acts on the set its dry run counts', () => {
               LATERAL (SELECT (ARRAY['pending', 'delivering', 'succeeded', 'dead', 'cancelled'])[1 + m.n % 5] AS state) AS s`,
       [appId, first, second],
     );
+    // Public ids, as a job's filter names them.
     const { rows: some } = await db.pool.query<{ id: string; message_id: string; created_at: Date }>(
-      `SELECT id, message_id, created_at FROM hookline.deliveries WHERE app_id = $1 ORDER BY id LIMIT 1 OFFSET 7`,
+      `SELECT hookline.public_id('dlv', id) AS id, hookline.public_id('msg', message_id) AS message_id, created_at
+         FROM hookline.deliveries WHERE app_id = $1 ORDER BY id LIMIT 1 OFFSET 7`,
       [appId],
     );
     const from = new Date(Date.now() - 30 * 60_000);
@@ -422,9 +424,9 @@ describe('backfilling a new endpoint', () => {
     // Three of them reached the new endpoint already (its first test, say): not sent again.
     const { rows: already } = await db.pool.query<{ id: string }>(
       `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, created_at)
-       SELECT hookline.new_id('dlv', id), app_id, id, $2, event_type, 'succeeded', 1, created_at FROM hookline.messages
+       SELECT hookline.new_uuid(id), app_id, id, $2, event_type, 'succeeded', 1, created_at FROM hookline.messages
         WHERE app_id = $1 AND event_type = 'order.created' AND created_at >= $3 ORDER BY created_at LIMIT 3
-       RETURNING message_id AS id`,
+       RETURNING hookline.public_id('msg', message_id) AS id`,
       [appId, endpoint, since],
     );
 

@@ -69,7 +69,7 @@ describe('GET /metrics', () => {
        )
        INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, next_attempt_at,
                                         claimable_at, last_error_class, lease_owner, lease_expires_at)
-       SELECT hookline.new_id('dlv', message.id), $1, message.id, $2, 'axlotl.parked', state, attempt_count, now() + interval '1 hour',
+       SELECT hookline.new_uuid(message.id), $1, message.id, $2, 'axlotl.parked', state, attempt_count, now() + interval '1 hour',
               CASE WHEN state <> 'dead' THEN now() + interval '1 hour' END,
               CASE WHEN attempt_count > 0 THEN 'http_5xx' END, lease_owner, lease_expires_at
          FROM message, (VALUES ('pending', 0, NULL, NULL), ('pending', 0, NULL, NULL),

@@ -158,7 +158,7 @@ describe('endpoint transitions', () => {
     // The dashboard's "request" of that delivery is the bytes sent (copy as curl must verify too).
     const slackMessage = slack.receiver.requests[0]!.headers['webhook-id'];
     const { rows: slackDelivery } = await db.pool.query<{ id: string }>(
-      'SELECT id FROM hookline.deliveries WHERE message_id = $1',
+      `SELECT hookline.public_id('dlv', id) AS id FROM hookline.deliveries WHERE message_id = hookline.uuid_of($1)`,
       [slackMessage],
     );
     const detail = await call('GET', `/v1/apps/${OPS}/deliveries/${slackDelivery[0]!.id}`, { key: adminKey });
@@ -233,6 +233,13 @@ describe('the operations pass', () => {
     ).toEqual(['endpoint.failing']);
     expect(dead[0]!.data).toMatchObject({ endpoint_id: endpoint.id, error_class: 'http_5xx', count: 3 });
     expect(dead[0]!.data!.delivery_ids).toHaveLength(3);
+    // Public ids, as the API shows them: the event's data leaves the database as it is.
+    const { rows: linked } = await db.pool.query<{ id: string }>(
+      `SELECT hookline.public_id('dlv', delivery_id) AS id FROM hookline.issue_deliveries
+        WHERE delivery_id IN (SELECT id FROM hookline.deliveries WHERE endpoint_id = $1)`,
+      [endpoint.id],
+    );
+    expect([...(dead[0]!.data!.delivery_ids as string[])].sort()).toEqual(linked.map((row) => row.id).sort());
 
     const issue = await db.pool.query(
       "SELECT * FROM hookline.issues WHERE subject_id = $1 AND error_class = 'http_5xx'",
@@ -334,7 +341,7 @@ describe('the operations pass', () => {
       [rows[0]!.id],
     );
     await db.pool.query(
-      "INSERT INTO hookline.issue_deliveries (issue_id, delivery_id, app_id, detected_at) VALUES ('iss_old', 'dlv_old', $1, now() - interval '31 days')",
+      "INSERT INTO hookline.issue_deliveries (issue_id, delivery_id, app_id, detected_at) VALUES ('iss_old', hookline.new_uuid(), $1, now() - interval '31 days')",
       [appB],
     );
     const before = await countRows(db.pool, 'operational_events');

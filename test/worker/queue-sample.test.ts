@@ -26,10 +26,10 @@ describe('queue depth sample', () => {
     await db.pool.query(
       `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count, next_attempt_at,
                                         claimable_at, last_error_class)
-       VALUES (hookline.new_id('dlv', $2), $1, $2, $3, 'wood.carved', 'pending', 0, now(), now(), NULL),
-              (hookline.new_id('dlv', $2), $1, $2, $3, 'wood.carved', 'pending', 2, now() - interval '1 second', now() - interval '1 second', 'timeout'),
-              (hookline.new_id('dlv', $2), $1, $2, $3, 'wood.carved', 'pending', 1, now() + interval '1 hour', now() + interval '1 hour', 'timeout'),
-              (hookline.new_id('dlv', $2), $1, $2, $3, 'wood.carved', 'dead', 8, now(), NULL, 'http_5xx')`,
+       VALUES (hookline.new_uuid($2::uuid), $1, $2, $3, 'wood.carved', 'pending', 0, now(), now(), NULL),
+              (hookline.new_uuid($2::uuid), $1, $2, $3, 'wood.carved', 'pending', 2, now() - interval '1 second', now() - interval '1 second', 'timeout'),
+              (hookline.new_uuid($2::uuid), $1, $2, $3, 'wood.carved', 'pending', 1, now() + interval '1 hour', now() + interval '1 hour', 'timeout'),
+              (hookline.new_uuid($2::uuid), $1, $2, $3, 'wood.carved', 'dead', 8, now(), NULL, 'http_5xx')`,
       [appId, rows[0]!.id, endpoint.id],
     );
     const sampled = await sampleQueueDepth(db.pool);

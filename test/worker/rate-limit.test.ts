@@ -67,7 +67,7 @@ describe('an endpoint limited to 50 requests a second', () => {
       sentPerMessage.set(messageId, (sentPerMessage.get(messageId) ?? 0) + 1);
     }
     const { rows: failures } = await db.pool.query<{ message_id: string; failed: number }>(
-      `SELECT d.message_id, count(a.*)::int AS failed
+      `SELECT hookline.public_id('msg', d.message_id) AS message_id, count(a.*)::int AS failed
          FROM hookline.deliveries AS d
          LEFT JOIN hookline.attempts AS a ON a.delivery_id = d.id AND a.error_class IS NOT NULL
         WHERE d.endpoint_id = $1

@@ -20,12 +20,30 @@ let appId: string;
 let endpointId: string;
 const WORKER = 'worker-with-a-backlog';
 
+// Readable fixture ids (32 hex digits, which PostgreSQL reads as a uuid). Each begins with 12 hex
+// digits of a time far past any clock's (from FAR_AHEAD, beyond the year 10,000), so the fixtures
+// sort after every id a clock makes, in the overflow partition; and a delivery's begin with its
+// message's, as the partitions' same-time check requires.
+const FAR_AHEAD = `f${'0'.repeat(31)}`;
+/** The one message of the backlog, 'Giedi Prime'. */
+const GIEDI_PRIME = `f0000000000a${'0'.repeat(20)}`;
+/** Its deliveries: 'd0' history (done), 'f1' in flight, then their number. */
+const GIEDI_PRIME_DONE = `${GIEDI_PRIME.slice(0, 12)}d0`;
+const GIEDI_PRIME_IN_FLIGHT = `${GIEDI_PRIME.slice(0, 12)}f1`;
+const inFlightId = (n: number) => `${GIEDI_PRIME_IN_FLIGHT}${String(n).padStart(18, '0')}`;
+/** The n-th message waiting for its fan-out (queueMessages): 'f1' and n, in a millisecond of its own. */
+const QUEUED = 'f1';
+const queuedId = (n: number) => `${QUEUED}${String(n).padStart(10, '0')}${'0'.repeat(20)}`;
+/** Deliveries of the first queued message made here: its 12 digits, a kind ('a1' later, 'e1' retry), a number. */
+const QUEUED_1_LATER = `${queuedId(1).slice(0, 12)}a1`;
+const QUEUED_1_RETRY = `${queuedId(1).slice(0, 12)}e1`;
+
 beforeAll(async () => {
   db = await createTestDatabase();
   appId = await createApp(db.pool, 'Giedi Prime');
   await createEventType(db.pool, appId, 'harkonnen.raid');
   endpointId = (await createEndpoint(db.pool, appId, 'http://127.0.0.1:9/')).id;
-  const messageId = 'msg_giediprime00';
+  const messageId = GIEDI_PRIME;
   await db.pool.query(
     `INSERT INTO hookline.messages (id, app_id, event_type, payload) VALUES ($1, $2, 'harkonnen.raid', '{}')`,
     [messageId, appId],
@@ -33,8 +51,9 @@ beforeAll(async () => {
   // History first, and statistics taken while nothing is in flight...
   await db.pool.query(
     `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count)
-     SELECT 'dlv_giediprime00_done_' || n, $1, $2, $3, 'harkonnen.raid', 'succeeded', 1 FROM generate_series(1, 20000) AS n`,
-    [appId, messageId, endpointId],
+     SELECT ($4 || lpad(n::text, 18, '0'))::uuid, $1, $2, $3, 'harkonnen.raid', 'succeeded', 1
+       FROM generate_series(1, 20000) AS n`,
+    [appId, messageId, endpointId, GIEDI_PRIME_DONE],
   );
   await db.pool.query('ANALYZE hookline.deliveries');
   // ...then a backlog of 20,000 deliveries leased to this worker, which the statistics never saw.
@@ -42,17 +61,17 @@ beforeAll(async () => {
 });
 
 /**
- * 20,000 deliveries of one message (dlv_giediprime00_flight_00001 ...) leased to WORKER for another
- * minute. Readable ids, each starting with its message's 12 characters, as a partition requires.
+ * 20,000 deliveries of the Giedi Prime message (inFlightId(1) ...) leased to WORKER for another
+ * minute.
  */
 async function leaseBacklog(pool: pg.Pool, app: string, messageId: string, endpoint: string, eventType: string) {
   await pool.query(
     `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, lease_owner,
                                       lease_expires_at, next_attempt_at, claimable_at)
-     SELECT 'dlv_giediprime00_flight_' || lpad(n::text, 5, '0'), $1, $2, $3, $4, 'delivering', $5,
+     SELECT ($6 || lpad(n::text, 18, '0'))::uuid, $1, $2, $3, $4, 'delivering', $5,
             now() + interval '1 minute', now() + interval '1 minute', now() + interval '1 minute'
        FROM generate_series(1, 20000) AS n`,
-    [app, messageId, endpoint, eventType, WORKER],
+    [app, messageId, endpoint, eventType, WORKER, GIEDI_PRIME_IN_FLIGHT],
   );
 }
 
@@ -100,8 +119,7 @@ async function explain(statement: string, params: unknown[], settings: Record<st
 }
 
 /** The first `count` of the 20,000 in-flight deliveries' ids. */
-const inFlight = (count: number) =>
-  Array.from({ length: count }, (_, index) => `dlv_giediprime00_flight_${String(index + 1).padStart(5, '0')}`);
+const inFlight = (count: number) => Array.from({ length: count }, (_, index) => inFlightId(index + 1));
 
 /** record-results.sql's parameters for a success of each delivery, recorded by WORKER. */
 function successes(ids: string[]): unknown[] {
@@ -171,8 +189,9 @@ async function queueMessages(pool: pg.Pool, app: string, eventType: string, perT
   for (let from = 1; from <= 20_000; from += perTransaction) {
     await pool.query(
       `INSERT INTO hookline.messages (id, app_id, event_type, payload)
-       SELECT 'msg_queued_' || lpad(n::text, 5, '0'), $1, $3, '{}' FROM generate_series($2::int, $2::int + $4 - 1) AS n`,
-      [app, from, eventType, perTransaction],
+       SELECT ($5 || lpad(n::text, 10, '0') || repeat('0', 20))::uuid, $1, $3, '{}'
+         FROM generate_series($2::int, $2::int + $4 - 1) AS n`,
+      [app, from, eventType, perTransaction, QUEUED],
     );
   }
 }
@@ -208,16 +227,16 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
       // In this minute's partition, beside 5,000 rows written since its statistics were taken (none):
       // where the anti join's plan read the whole primary key for each result. Ids of one message of
       // now (a delivery's id carries its message's time: the partitions' _same_time check).
-      const { rows: message } = await client.query<{ id: string }>(`SELECT hookline.new_id('msg') AS id`);
+      const { rows: message } = await client.query<{ id: string }>(`SELECT hookline.new_uuid() AS id`);
       const messageId = message[0]!.id;
       await client.query(
         `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count)
-         SELECT hookline.new_id('dlv', $3), $1, $3, $2, 'harkonnen.raid', 'succeeded', 1
+         SELECT hookline.new_uuid($3::uuid), $1, $3, $2, 'harkonnen.raid', 'succeeded', 1
            FROM generate_series(1, 5000)`,
         [appId, endpointId, messageId],
       );
       const { rows: fresh } = await client.query<{ id: string }>(
-        `SELECT hookline.new_id('dlv', $1) AS id FROM generate_series(1, 500)`,
+        `SELECT hookline.new_uuid($1::uuid) AS id FROM generate_series(1, 500)`,
         [messageId],
       );
       const ids = fresh.map((row) => row.id);
@@ -255,17 +274,14 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
       expect(Math.max(...cteRows)).toBeLessThanOrEqual(1000);
     } finally {
       await client.query('DELETE FROM hookline.fanout_batches');
-      // This test's rows: ids of hex time, where every fixture's starts 'dlv_giediprime00'.
-      await client.query(`DELETE FROM hookline.deliveries WHERE id >= 'dlv_0' AND id < 'dlv_g'`);
+      // This test's rows: the ids of now, where every fixture's is FAR_AHEAD or after.
+      await client.query(`DELETE FROM hookline.deliveries WHERE id < $1`, [FAR_AHEAD]);
       client.release();
     }
   });
 
   it('gives deliveries back by primary key too', async () => {
-    const ids = Array.from(
-      { length: 100 },
-      (_, index) => `dlv_giediprime00_flight_${String(index + 1001).padStart(5, '0')}`,
-    );
+    const ids = Array.from({ length: 100 }, (_, index) => inFlightId(index + 1001));
     const plan = await explain(
       statements.releaseDeliveries.text,
       statements.releaseDeliveries.values({
@@ -291,16 +307,16 @@ describe('recording 500 results behind a 20,000-row backlog', () => {
           [endpointId],
         )
       ).rows[0]!;
-    await record('dlv_giediprime00_flight_19001');
+    await record(inFlightId(19001));
     const first = await version();
     expect(first.last_success_at).not.toBeNull();
-    await record('dlv_giediprime00_flight_19002');
+    await record(inFlightId(19002));
     expect(await version()).toEqual(first);
     await db.pool.query(`UPDATE hookline.endpoints SET last_success_at = now() - interval '2 seconds' WHERE id = $1`, [
       endpointId,
     ]);
     const aged = await version();
-    await record('dlv_giediprime00_flight_19003');
+    await record(inFlightId(19003));
     expect((await version()).xmin).not.toBe(aged.xmin);
   });
 });
@@ -320,10 +336,10 @@ describe('taking work behind a backlog', () => {
     await db.pool.query(
       `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
                                         next_attempt_at, claimable_at)
-       SELECT 'dlv_queued_00001_later_' || n, $1, 'msg_queued_00001', $2, 'harkonnen.raid', 'pending', 1,
+       SELECT ($4 || lpad(n::text, 18, '0'))::uuid, $1, $3, $2, 'harkonnen.raid', 'pending', 1,
               now() + interval '1 hour', now() + interval '1 hour'
          FROM generate_series(1, 20000) AS n`,
-      [appId, endpointId],
+      [appId, endpointId, queuedId(1), QUEUED_1_LATER],
     );
     await db.pool.query('ANALYZE');
   });
@@ -391,10 +407,7 @@ describe('taking work behind a backlog', () => {
   });
 
   it('renews 500 leases by primary key', async () => {
-    const ids = Array.from(
-      { length: 500 },
-      (_, index) => `dlv_giediprime00_flight_${String(index + 1).padStart(5, '0')}`,
-    );
+    const ids = Array.from({ length: 500 }, (_, index) => inFlightId(index + 1));
     const plan = await explain(
       statements.renewLeases.text,
       statements.renewLeases.values({ workerId: WORKER, deliveryIds: ids, leaseSeconds: 10, batchIds: [] }),
@@ -417,9 +430,9 @@ describe('taking work behind a backlog', () => {
     // The cursor is now inside the sixth transaction: the next fan-out resumes there by one probe of
     // messages_written_by_idx (written_by, id), reading none of the 256 taken nor the backlog beyond.
     const { rows: cursor } = await db.pool.query<{ partial_through_id: string | null }>(
-      'SELECT partial_through_id FROM hookline.fanout_cursor',
+      `SELECT replace(partial_through_id::text, '-', '') AS partial_through_id FROM hookline.fanout_cursor`,
     );
-    expect(cursor[0]!.partial_through_id).toBe('msg_queued_00256');
+    expect(cursor[0]!.partial_through_id).toBe(queuedId(256));
     const next = await explain(
       statements.fanOutMessages.text,
       statements.fanOutMessages.values({
@@ -529,7 +542,7 @@ describe('the recording plan, made once per connection', () => {
       // The first flush, an empty one: its generic plan is made now, on an empty table...
       await client.query(`EXECUTE hot_statement(${executeArgs(client, successes([]))})`);
       // ...and then 20,000 deliveries are in flight.
-      const messageId = 'msg_giediprime00';
+      const messageId = GIEDI_PRIME;
       await fresh.pool.query(
         `INSERT INTO hookline.messages (id, app_id, event_type, payload) VALUES ($1, $2, 'atreides.muster', '{}')`,
         [messageId, freshApp],
@@ -602,11 +615,11 @@ describe('the recording plan, made once per connection', () => {
       await fresh.pool.query(
         `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
                                           next_attempt_at, claimable_at)
-         SELECT 'dlv_queued_00001_retry_' || lpad(n::text, 5, '0'), $1, 'msg_queued_00001', $2, 'ix.navigator',
+         SELECT ($4 || lpad(n::text, 18, '0'))::uuid, $1, $3, $2, 'ix.navigator',
                 'pending', 1, t, t
            FROM generate_series(1, 20300) AS n,
                 LATERAL (SELECT CASE WHEN n <= 300 THEN now() - interval '1 second' ELSE now() + interval '1 hour' END AS t) AS due`,
-        [freshApp, freshEndpoint],
+        [freshApp, freshEndpoint, queuedId(1), QUEUED_1_RETRY],
       );
 
       await expectReadByIndex('planned on an empty database');

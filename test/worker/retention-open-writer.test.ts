@@ -54,7 +54,7 @@ describe('retention', () => {
       await producer.query('BEGIN');
       const { rows } = await producer.query<{ id: string; partition: string }>(
         `INSERT INTO hookline.messages AS m (id, app_id, event_type, payload)
-         VALUES (hookline.id_at('msg', $2) || substr(hookline.new_id(''), 14), $1, 'navigator.folded', '{}')
+         VALUES (hookline.new_uuid(hookline.id_at('', $2)::uuid), $1, 'navigator.folded', '{}')
          RETURNING m.id, m.tableoid::regclass::text AS partition`,
         [appId, new Date(at + 1000)],
       );

@@ -90,7 +90,7 @@ describe('the retry schedule', () => {
     const rows = await waitUntil(
       async () => {
         const { rows } = await ctx.db.pool.query<{ endpoint_id: string; state: string; attempt_count: number }>(
-          'SELECT endpoint_id, state, attempt_count FROM hookline.deliveries WHERE message_id = $1',
+          'SELECT endpoint_id, state, attempt_count FROM hookline.deliveries WHERE message_id = hookline.uuid_of($1)',
           [messageId],
         );
         return rows.every((row) => row.state === 'dead') ? rows : null;
@@ -159,7 +159,8 @@ describe('the attempt timeout', () => {
     const rows = await waitUntil(
       async () => {
         const { rows } = await ctx.db.pool.query<{ id: string; endpoint_id: string; state: string }>(
-          'SELECT id, endpoint_id, state FROM hookline.deliveries WHERE message_id = $1',
+          `SELECT hookline.public_id('dlv', id) AS id, endpoint_id, state FROM hookline.deliveries
+            WHERE message_id = hookline.uuid_of($1)`,
           [messageId],
         );
         return rows.length === 2 && rows.every(finished) ? rows : null;

@@ -72,11 +72,12 @@ async function setUp(eventType: string, handler: ReceiverHandler, maxConcurrency
       ])
     ).rows;
   // The unfinished ones, first attempts included: those have no row until their outcome is written
-  // (migration 20261206090000_first_attempts_written_once).
+  // (migration 20261206090000_first_attempts_written_once). Their message's public id, as webhook-id shows it.
   const unfinished = async () =>
     (
       await db.pool.query<Pick<Row, 'id' | 'message_id' | 'state' | 'attempt_count'>>(
-        'SELECT id, message_id, state, attempt_count FROM hookline.unfinished_deliveries WHERE endpoint_id = $1',
+        `SELECT id, hookline.public_id('msg', message_id) AS message_id, state, attempt_count
+           FROM hookline.unfinished_deliveries WHERE endpoint_id = $1`,
         [endpoint.id],
       )
     ).rows;

@@ -39,17 +39,17 @@ async function partitionsOf(table: string): Promise<Partition[]> {
   return rows;
 }
 
-/** Where a row is: the partition PostgreSQL routed it to. */
+/** Where a row is: the partition PostgreSQL routed it to. `id`: its public id or its uuid. */
 async function partitionOf(table: string, id: string): Promise<string> {
   const { rows } = await db.pool.query<{ name: string }>(
-    `SELECT tableoid::regclass::text AS name FROM hookline.${table} WHERE id = $1`,
+    `SELECT tableoid::regclass::text AS name FROM hookline.${table} WHERE id = hookline.uuid_of($1)`,
     [id],
   );
   return rows[0]!.name.replace(/^hookline\./, '');
 }
 
 /**
- * A message at `at` (its id says so, as hookline.new_id would at that moment), one delivery per state
+ * A message at `at` (its id says so, as hookline.new_uuid would at that moment), one delivery per state
  * given, each with one failed attempt, and an idempotency key. Fanned out already (written_by NULL),
  * unless `waitsForFanOut`: then written by this insert's transaction, as a producer's.
  */
@@ -62,7 +62,7 @@ async function eventAt(
   const { rows } = await db.pool.query<{ id: string }>(
     `WITH message AS (
        INSERT INTO hookline.messages (id, app_id, event_type, payload, idempotency_key, written_by)
-       VALUES (hookline.id_at('msg', $2) || substr(hookline.new_id(''), 14), $1, 'spice.harvested', '{}', $3,
+       VALUES (hookline.new_uuid(hookline.id_at('', $2)::uuid), $1, 'spice.harvested', '{}', $3,
                CASE WHEN $4 THEN pg_current_xact_id() END)
        RETURNING id
      ), key AS (
@@ -77,7 +77,7 @@ async function eventAt(
     const { rows: delivery } = await db.pool.query<{ id: string }>(
       `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
                                         claimable_at, last_error_class)
-       VALUES (hookline.new_id('dlv', $2), $1, $2, $3, 'spice.harvested', $4, 1,
+       VALUES (hookline.new_uuid($2::uuid), $1, $2, $3, 'spice.harvested', $4, 1,
                CASE WHEN $4 = 'pending' THEN now() + interval '1 hour' END, CASE WHEN $4 = 'dead' THEN 'http_5xx' END)
        RETURNING id`,
       [appId, messageId, endpointId, state],
@@ -87,7 +87,7 @@ async function eventAt(
     await db.pool.query(
       `INSERT INTO hookline.attempts (id, app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id,
                                       started_at, duration_ms, status_code, error_class)
-       VALUES (hookline.new_id('atmpt', $2), $1, $2, $3, $4, 1, 'w', now(), 3.5, 500, 'http_5xx')`,
+       VALUES (hookline.new_id('atmpt', $2::uuid), $1, $2, $3, $4, 1, 'w', now(), 3.5, 500, 'http_5xx')`,
       [appId, deliveryId, messageId, endpointId],
     );
   }
@@ -166,7 +166,7 @@ describe('time partitions', () => {
     const overflowStart = (await partitionsOf('messages')).at(-1)!.lower_at!;
     const { rows } = await db.pool.query<{ id: string }>(
       `INSERT INTO hookline.messages (id, app_id, event_type, payload, written_by)
-       VALUES (hookline.id_at('msg', $2::timestamptz + interval '1 second') || substr(hookline.new_id(''), 14),
+       VALUES (hookline.new_uuid(hookline.id_at('', $2::timestamptz + interval '1 second')::uuid),
                $1, 'spice.harvested', '{"n": 2}', NULL)
        RETURNING id`,
       [appId, overflowStart],
@@ -258,7 +258,7 @@ describe('time partitions', () => {
     await expect(
       db.pool.query(
         `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state)
-         VALUES (hookline.id_at('dlv', now() + interval '8 minutes') || substr(hookline.new_id(''), 14),
+         VALUES (hookline.new_uuid(hookline.id_at('', now() + interval '8 minutes')::uuid),
                  $1, $2, $3, 'spice.harvested', 'succeeded')`,
         [appId, messageId, endpointId],
       ),
@@ -415,7 +415,7 @@ describe('time partitions', () => {
     ).rejects.toThrow(new RegExp(`deliveries_${period} is detached and no CHECK constraint .* attach it back by hand`));
     // Nothing was lost meanwhile; attached back by hand, as the error says, maintenance goes on.
     const { rows } = await db.pool.query<{ lower: string; upper: string }>(
-      `SELECT hookline.id_at('dlv', p.lower_at) AS lower, hookline.id_at('dlv', p.upper_at) AS upper
+      `SELECT hookline.id_at('', p.lower_at) AS lower, hookline.id_at('', p.upper_at) AS upper
          FROM hookline.time_partitions('messages') AS p WHERE p.partition_name = $1`,
       [`messages_${period}`],
     );

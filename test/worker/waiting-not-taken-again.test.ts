@@ -56,7 +56,7 @@ describe('a delivery waiting for a connection', () => {
     const leaseOf = async (messageId: string) =>
       (
         await db.pool.query<{ lease_owner: string | null }>(
-          'SELECT lease_owner FROM hookline.unfinished_deliveries WHERE message_id = $1',
+          'SELECT lease_owner FROM hookline.unfinished_deliveries WHERE message_id = hookline.uuid_of($1)',
           [messageId],
         )
       ).rows[0]?.lease_owner;
@@ -71,7 +71,7 @@ describe('a delivery waiting for a connection', () => {
        SELECT hookline.delivery_id(m.id, e.id), m.app_id, m.id, e.id, m.event_type, 'pending', now(), now(),
               m.created_at, now()
          FROM hookline.messages AS m JOIN hookline.endpoints AS e ON e.app_id = m.app_id
-        WHERE m.id = $1`,
+        WHERE m.id = hookline.uuid_of($1)`,
       [waitingMessage],
     );
     await db.pool.query(`DELETE FROM hookline.fanout_batches`);
