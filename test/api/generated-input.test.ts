@@ -59,7 +59,8 @@ function generate(schema: any, name = '', depth = 0): unknown {
       const min = schema.minimum ?? (schema.exclusiveMinimum ?? -1000) + 1;
       const max = Math.min(schema.maximum ?? 100_000, min + 100_000);
       let value = min + Math.floor(random() * (max - min + 1));
-      if (schema.multipleOf) value = Math.max(schema.multipleOf, Math.round(value / schema.multipleOf) * schema.multipleOf);
+      if (schema.multipleOf)
+        value = Math.max(schema.multipleOf, Math.round(value / schema.multipleOf) * schema.multipleOf);
       return value;
     }
     case 'boolean':
@@ -77,7 +78,11 @@ function generate(schema: any, name = '', depth = 0): unknown {
       }
       if (!schema.properties && schema.additionalProperties !== false) {
         for (let i = 0; i < 1 + Math.floor(random() * 3); i++) {
-          result[pick(['a', 'b', 'X-Custom', 'nested', 'amount'])] = generate(schema.additionalProperties ?? {}, 'value', depth + 1);
+          result[pick(['a', 'b', 'X-Custom', 'nested', 'amount'])] = generate(
+            schema.additionalProperties ?? {},
+            'value',
+            depth + 1,
+          );
         }
       }
       return result;
@@ -93,7 +98,8 @@ function stringFor(schema: any, name: string): string {
     return new Date(Date.now() - Math.floor(random() * 7 * 86_400_000) * (chance(0.5) ? 1 : -1)).toISOString();
   }
   const byName: Record<string, () => string> = {
-    url: () => pick(['https://example.com/hook', 'http://127.0.0.1:9/x', 'https://169.254.169.254/', 'ftp://x', 'not a url']),
+    url: () =>
+      pick(['https://example.com/hook', 'http://127.0.0.1:9/x', 'https://169.254.169.254/', 'ftp://x', 'not a url']),
     eventType: () => pick(['invoice.paid', 'user.created', 'missing.type', 'hookline.test']),
     eventTypeName: () => pick(['invoice.paid', 'user.created', 'missing.type']),
     name: () => pick(['invoice.paid', 'new.type', 'My app', 'x']),
@@ -163,9 +169,11 @@ function generateRequest(path: string, method: string, operation: any): Generate
     let value: unknown = generate(parameter.schema, parameter.name);
     if (chance(0.1)) value = mutate(value);
     const text = typeof value === 'string' ? value : JSON.stringify(value);
-    if (parameter.in === 'path') concretePath = concretePath.replace(`{${parameter.name}}`, encodePathValue(text ?? ''));
+    if (parameter.in === 'path')
+      concretePath = concretePath.replace(`{${parameter.name}}`, encodePathValue(text ?? ''));
     else if (parameter.in === 'query' && (parameter.required || chance(0.5))) query[parameter.name] = text ?? '';
-    else if (parameter.in === 'header' && chance(0.5)) headers[parameter.name] = text.replace(/[^\x20-\x7e]/g, '') ?? '';
+    else if (parameter.in === 'header' && chance(0.5))
+      headers[parameter.name] = text.replace(/[^\x20-\x7e]/g, '') ?? '';
   }
   const init: GeneratedRequest['init'] = { query, headers, key: pick(keys) };
   const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
@@ -174,7 +182,8 @@ function generateRequest(path: string, method: string, operation: any): Generate
     const body = bodySchema ? generate(bodySchema) : {};
     if (roll < 0.55) init.body = body;
     else if (roll < 0.8) init.body = mutate(body);
-    else if (roll < 0.86) init.rawBody = JSON.stringify(body).slice(0, -1); // truncated JSON
+    else if (roll < 0.86)
+      init.rawBody = JSON.stringify(body).slice(0, -1); // truncated JSON
     else if (roll < 0.9) {
       init.rawBody = JSON.stringify(body);
       headers['content-type'] = pick(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data']);
@@ -207,7 +216,9 @@ beforeAll(async () => {
     `SELECT hookline.send($1, 'invoice.paid', '{"n": 1}') AS a, hookline.send($2, 'invoice.paid', '{"n": 2}') AS b`,
     [appA, appB],
   );
-  const deliveries = await pool.query<{ id: string }>(`SELECT hookline.public_id('dlv', id) AS id FROM hookline.deliveries`);
+  const deliveries = await pool.query<{ id: string }>(
+    `SELECT hookline.public_id('dlv', id) AS id FROM hookline.deliveries`,
+  );
   pools = {
     appId: [appA, appA, appA, appA, appA, appB, 'app_missing', 'x'.repeat(300), '💥'],
     endpointId: [endpointA, endpointA, endpointB, 'ep_missing'],
@@ -236,18 +247,24 @@ it('answers thousands of generated and mutated requests without a single 5xx', a
       total++;
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       if (response.status >= 500 && failures.length < 20) {
-        failures.push(`${method.toUpperCase()} ${request.path.slice(0, 200)} -> ${response.status} ${response.text.slice(0, 300)}`);
+        failures.push(
+          `${method.toUpperCase()} ${request.path.slice(0, 200)} -> ${response.status} ${response.text.slice(0, 300)}`,
+        );
       }
       if (response.status >= 400 && response.text !== '') {
         expect(response.body?.error?.code, `${method} ${path}: ${response.text.slice(0, 200)}`).toMatch(/^[a-z_]+$/);
       }
     }
   }
-  console.log(`generated ${total} requests:`, JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b))));
+  console.log(
+    `generated ${total} requests:`,
+    JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b))),
+  );
   expect(failures).toEqual([]);
   expect(total).toBeGreaterThan(5000);
   // The generator must reach the handlers, not only the validators.
   const successes = [...statuses].filter(([status]) => status < 300).reduce((sum, [, count]) => sum + count, 0);
   expect(successes).toBeGreaterThan(total / 10);
-  for (const status of [400, 401, 404, 413, 415, 422]) expect(statuses.get(status), `status ${status}`).toBeGreaterThan(0);
+  for (const status of [400, 401, 404, 413, 415, 422])
+    expect(statuses.get(status), `status ${status}`).toBeGreaterThan(0);
 }, 600_000);
