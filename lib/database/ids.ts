@@ -1,6 +1,7 @@
 // Message and delivery ids as stored and as seen (migration 20261208090000_ids_as_uuid).
 //
-// PostgreSQL stores them as uuid, 16 bytes instead of 37 (149 B of WAL less per event); everything
+// PostgreSQL stores them as uuid, 16 bytes instead of 37 (155-181 B of WAL less per event in a 100k
+// drain on PostgreSQL 18 and 15: bench/README.md); everything
 // outside it (the API, the dashboard, webhook-id headers, jobs' filters, logs) sees the public ids,
 // 'msg_' or 'dlv_' and the same 32 hex digits. These turn one into the other without a lookup, as
 // hookline.public_id and hookline.uuid_of do in SQL (prisma/functions/new-id.sql).
