@@ -478,7 +478,7 @@ export const PRODUCER_PARTS = {
     label: 'the same row and indexes with bigint ids (experiment)',
     setup: `CREATE SEQUENCE bench_narrow_low_bits;
             CREATE TABLE bench_narrow_messages (
-              -- Milliseconds since 1970 in the high bits, as the text ids begin with them: time-ordered, and
+              -- Milliseconds since 1970 in the high bits, as Hookline's ids begin with them: time-ordered, and
               -- partitioned by time as hookline.messages is. The low 20 bits from a sequence: random ones
               -- collided (~8 inserts a millisecond, 2^20 values: one run in three failed on the key).
               id bigint NOT NULL

@@ -4,7 +4,7 @@
 // drain on PostgreSQL 18 and 15: bench/README.md); everything
 // outside it (the API, the dashboard, webhook-id headers, jobs' filters, logs) sees the public ids,
 // 'msg_' or 'dlv_' and the same 32 hex digits. These turn one into the other without a lookup, as
-// hookline.public_id and hookline.uuid_of do in SQL (prisma/functions/new-id.sql).
+// hookline.public_id and hookline.uuid_of(kind, id) do in SQL (prisma/functions/new-id.sql).
 //
 // A public id that is not one of its kind's ('dlv_…' asked for as a message, a typo, an id of another
 // system) has no stored form: storedMessageId and storedDeliveryId answer null, and the caller answers

@@ -2,7 +2,7 @@
 -- hookline.delivery_ids_before(message_id)), which every lookup of deliveries by message_id states
 -- beside it (migration 20261201090000_deliveries_by_message_through_id dropped the index on
 -- message_id). The range is the message's millisecond: a delivery's id starts with its message's 12
--- hex digits of milliseconds (hookline.new_id(prefix, sibling)), so the range is one partition and a
+-- hex digits of milliseconds (hookline.delivery_id, hookline.new_uuid(sibling)), so the range is one partition and a
 -- few entries of deliveries_pkey. A message of the legacy partition's time (before
 -- hookline.legacy_ids_end(), which that migration wrote: '000000000000' unless the legacy partition
 -- holds deliveries written before time partitions) may have deliveries with ids of their own time

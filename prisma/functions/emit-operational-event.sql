@@ -77,7 +77,8 @@ BEGIN
       RETURNING i.id INTO v_issue_id;
       IF cardinality(delivery_ids) > 0 THEN
         INSERT INTO hookline.issue_deliveries (issue_id, delivery_id, app_id)
-        SELECT v_issue_id, hookline.uuid_of(d), app_id FROM unnest(delivery_ids) AS d
+        SELECT v_issue_id, hookline.uuid_of('dlv', d), app_id FROM unnest(delivery_ids) AS d
+         WHERE hookline.uuid_of('dlv', d) IS NOT NULL  -- public ids; one of no delivery names none
         ON CONFLICT DO NOTHING;
         GET DIAGNOSTICS v_added = ROW_COUNT;
         UPDATE hookline.issues AS i SET affected_deliveries = i.affected_deliveries + v_added WHERE i.id = v_issue_id;

@@ -38,7 +38,7 @@ DECLARE
   v_count integer := 0;
   v_key text;
   v_endpoint_id text;
-  v_message_id text;
+  v_message_id uuid;
   v_request_id bigint;
 BEGIN
   IF method IS NULL OR method NOT IN ('GET', 'DELETE') THEN

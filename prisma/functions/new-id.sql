@@ -20,10 +20,12 @@ LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
            pg_catalog.random() OPERATOR(pg_catalog.*) 65536)::pg_catalog.int4), 4, '0')
 $$;
 
--- hookline.new_id(prefix, sibling): an id of the same time as `sibling` (its 12 hex digits of
--- milliseconds), with new random digits. A delivery's id carries its message's time and an attempt's
+-- hookline.new_id(prefix, sibling): an id of the same time as `sibling`, a public id (its 12 hex digits
+-- of milliseconds), with new random digits. A delivery's id carries its message's time and an attempt's
 -- its delivery's, so all three fall in the same time partition and retention drops them together
 -- (migration 20261126130000_time_partitions; the partitions' CHECK constraints hold writers to it).
+-- Since ids are stored as uuid, those are hookline.new_uuid(sibling) and new_id(prefix, sibling uuid)
+-- below; a stored id given as text here would make a wrong one (its dashes taken as digits).
 CREATE OR REPLACE FUNCTION hookline.new_id(prefix text, sibling text) RETURNS text
 LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
   SELECT prefix OPERATOR(pg_catalog.||) '_'
@@ -67,14 +69,27 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT prefix OPERATOR(pg_catalog.||) '_' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.uuid_send(id), 'hex')
 $$;
 
--- hookline.uuid_of(public_id): the stored id of a public one, its digits after the prefix (a uuid's
--- text, dashed or not, reads as itself). NULL for text that is no id: an id a caller made up names
--- no row, as it did when ids were text (lib/database/ids.ts answers the same in the application).
+-- hookline.uuid_of(public_id): the stored id of a public one, its digits after the prefix, whatever
+-- the prefix (a uuid's text, dashed or not, reads as itself): for reading the tables by hand. NULL for
+-- text that is no id.
 CREATE OR REPLACE FUNCTION hookline.uuid_of(public_id text) RETURNS uuid
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT CASE WHEN d OPERATOR(pg_catalog.~) '^[0-9a-f]{32}$' THEN d::pg_catalog.uuid END
-    FROM (SELECT pg_catalog.replace(pg_catalog.substr(public_id, pg_catalog.strpos(public_id, '_') OPERATOR(pg_catalog.+) 1),
-                                    '-', '') AS d) AS digits
+  -- One expression, no FROM: a SQL function with a FROM clause is never inlined.
+  SELECT CASE WHEN pg_catalog.replace(pg_catalog.substr(public_id, pg_catalog.strpos(public_id, '_') OPERATOR(pg_catalog.+) 1), '-', '')
+                   OPERATOR(pg_catalog.~) '^[0-9a-f]{32}$'
+              THEN pg_catalog.replace(pg_catalog.substr(public_id, pg_catalog.strpos(public_id, '_') OPERATOR(pg_catalog.+) 1), '-', '')::pg_catalog.uuid
+         END
+$$;
+
+-- hookline.uuid_of(kind, public_id): the stored id of a public id of that kind ('msg', 'dlv'), NULL for
+-- anything else (another kind's id, a bare uuid, a made-up one), exactly as lib/database/ids.ts's
+-- storedId: what a job's filter and cursor, which hold the ids a caller gave, are read with, so the job
+-- changes the rows its count (through storedId) counted. An id that names nothing matches no row, as
+-- it did when ids were text.
+CREATE OR REPLACE FUNCTION hookline.uuid_of(kind text, public_id text) RETURNS uuid
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN pg_catalog.textregexeq(public_id, '^' OPERATOR(pg_catalog.||) kind OPERATOR(pg_catalog.||) '_[0-9a-f]{32}$')
+              THEN pg_catalog.substr(public_id, pg_catalog.length(kind) OPERATOR(pg_catalog.+) 2)::pg_catalog.uuid END
 $$;
 
 -- hookline.delivery_id(message_id, endpoint_id): the id of the delivery a fan-out makes of a message

@@ -60,7 +60,8 @@ $$;
 -- SHARE UPDATE EXCLUSIVE lock on the parent, which producers' inserts do not wait for, where CREATE
 -- TABLE ... PARTITION OF takes an ACCESS EXCLUSIVE one (the scan ATTACH makes of an empty table is
 -- instant). For deliveries and attempts a CHECK constraint holds that an id carries its parent row's
--- time (hookline.new_id(prefix, sibling)): what keeps a period self-contained.
+-- time (hookline.new_uuid(sibling), hookline.delivery_id, hookline.new_id(prefix, sibling)): what keeps
+-- a period self-contained.
 -- No CHECK states the bounds: routing through the parent already keeps rows inside them, and every
 -- CHECK costs every insert. PostgreSQL reads a partition's CHECK constraints back from their stored
 -- text and plans them once per statement (ExecRelCheck), and a producer's insert is one statement:

@@ -1,9 +1,9 @@
 // A database of its own, migrated with every migration before `migration`: what a running installation
 // looked like before that migration, for tests that carry one forward with migrate(). Its name goes in
 // the returned drop(), which the test's afterAll calls.
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
@@ -26,11 +26,10 @@ async function asMaintenance(sql: string): Promise<void> {
  * their own, with no prisma/functions beside it: each function as its last migration left it).
  * `icuLocale` makes the database's own collation that ICU locale (en-US: what most servers compare
  * text in) instead of the test server's C.
- * `releaseFunctions` applies, after them, the prisma/functions files of the release before `migration`
- * (git: the parent of the commit that added it, or HEAD while it is not committed), as that release's
- * `npm start` did: hookline.send and the other functions as an installation ran them, where the
- * migrations alone leave some as an older release wrote them (hookline.send inserting into a table
- * since dropped) and some not there at all.
+ * `releaseFunctions` applies, after them, the prisma/functions files the release before `migration`
+ * shipped that the migrations alone leave as an older release wrote them (hookline.send inserting into
+ * a table since dropped), kept in test/fixtures/functions-before-<migration name> (not read from git:
+ * a checkout may have no history), as that release's `npm start` did.
  */
 export async function databaseBefore(
   migration: string,
@@ -43,7 +42,8 @@ export async function databaseBefore(
       : `CREATE DATABASE ${name} TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${options.icuLocale}' LOCALE 'C'`,
   );
   const dir = await migrationsWhere((entry) => entry < migration);
-  if (options.releaseFunctions) await copyReleaseFunctions(migration, join(dirname(dir), 'functions'));
+  if (options.releaseFunctions)
+    await cp(releaseFunctionsDir(migration), join(dirname(dir), 'functions'), { recursive: true });
   const url = withDatabase(inject('maintenanceUrl'), name);
   await migrate(url, dir);
   return { url, drop: () => asMaintenance(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
@@ -67,32 +67,17 @@ export async function migrateThrough(url: string, migration: string): ReturnType
   return migrate(url, await migrationsWhere((entry) => entry <= migration));
 }
 
-/** The git revision of the release before `migration`: the parent of the commit that added it, or HEAD. */
-function releaseBefore(migration: string): string {
-  const added = git('log', '--diff-filter=A', '--format=%H', '--', `prisma/migrations/${migration}`)
-    .trim()
-    .split('\n')
-    .at(-1);
-  return added ? `${added}^` : 'HEAD';
-}
-
-function git(...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd: dirname(dirname(defaultMigrationsDir)),
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-  });
+/** The folder of prisma/functions files the release before `migration` shipped (those its tests need). */
+function releaseFunctionsDir(migration: string): string {
+  return join(
+    import.meta.dirname,
+    '..',
+    'fixtures',
+    `functions-before-${migration.replace(/^\d+_/, '').replaceAll('_', '-')}`,
+  );
 }
 
 /** One prisma/functions file as the release before `migration` had it. */
 export function functionFileBefore(migration: string, name: string): string {
-  return git('show', `${releaseBefore(migration)}:prisma/functions/${name}`);
-}
-
-async function copyReleaseFunctions(migration: string, into: string): Promise<void> {
-  const release = releaseBefore(migration);
-  await mkdir(into);
-  for (const name of git('ls-tree', '--name-only', `${release}:prisma/functions`).trim().split('\n')) {
-    if (name.endsWith('.sql')) await writeFile(join(into, name), git('show', `${release}:prisma/functions/${name}`));
-  }
+  return readFileSync(join(releaseFunctionsDir(migration), name), 'utf8');
 }

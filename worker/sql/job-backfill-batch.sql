@@ -42,7 +42,7 @@ WITH endpoint AS (
      -- skipped below (fresh).
      -- The cursor's id is public (the job's JSON); hookline.uuid_of reads it.
      AND m.id > CASE WHEN $5::jsonb ? 'createdAt' THEN hookline.id_at('', ($5::jsonb ->> 'createdAt')::timestamptz)::uuid
-                     ELSE coalesce(hookline.uuid_of($5::jsonb ->> 'id'), '00000000000000000000000000000000') END
+                     ELSE coalesce(hookline.uuid_of('msg', $5::jsonb ->> 'id'), '00000000000000000000000000000000') END
      AND m.created_at >= $3
      AND m.created_at <= $4
      AND m.target_endpoint_id IS NULL

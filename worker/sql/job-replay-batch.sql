@@ -1,6 +1,7 @@
 -- Parameters: $1 appId, $2 match, $3 afterId, $4 asOf, $5 limit.
--- Ids in $2 and the cursor ($3, last_id) are public ones (the job's JSON); hookline.uuid_of reads them,
--- NULL for an id that names nothing, which matches no row.
+-- Ids in $2 and the cursor ($3, last_id) are public ones (the job's JSON); hookline.uuid_of(kind, id)
+-- reads them as the count did (lib/database/ids.ts), NULL for an id of no delivery or message, which
+-- matches no row.
 -- One batch of a replay or recover job: the next $5 deliveries of app $1 after cursor $3 (keyset on
 -- the primary key) that match $2 and existed when the job was created ($4), put back to pending, due
 -- now: exactly what lib/domain/deliveries/replay-deliveries.ts does to the rows countReplayable counted for
@@ -22,16 +23,16 @@ WITH batch AS (
   SELECT d.id
     FROM hookline.deliveries AS d
    WHERE d.app_id = $1
-     AND d.id > coalesce(hookline.uuid_of($3), '00000000000000000000000000000000')
+     AND d.id > coalesce(hookline.uuid_of('dlv', $3), '00000000000000000000000000000000')
      AND d.created_at <= $4
      AND d.state <> 'delivering'
      AND ($2::jsonb ->> 'endpointId' IS NULL OR d.endpoint_id = $2::jsonb ->> 'endpointId')
      AND ($2::jsonb ->> 'eventType' IS NULL OR d.event_type = $2::jsonb ->> 'eventType')
-     AND ($2::jsonb ->> 'id' IS NULL OR d.id = hookline.uuid_of($2::jsonb ->> 'id'))
+     AND ($2::jsonb ->> 'id' IS NULL OR d.id = hookline.uuid_of('dlv', $2::jsonb ->> 'id'))
      -- A message's deliveries are its range of the primary key (prisma/functions/deliveries-of-message.sql).
-     AND ($2::jsonb ->> 'messageId' IS NULL OR (d.message_id = hookline.uuid_of($2::jsonb ->> 'messageId')
-                                                AND d.id >= hookline.delivery_ids_from(hookline.uuid_of($2::jsonb ->> 'messageId'))
-                                                AND d.id < hookline.delivery_ids_before(hookline.uuid_of($2::jsonb ->> 'messageId'))))
+     AND ($2::jsonb ->> 'messageId' IS NULL OR (d.message_id = hookline.uuid_of('msg', $2::jsonb ->> 'messageId')
+                                                AND d.id >= hookline.delivery_ids_from(hookline.uuid_of('msg', $2::jsonb ->> 'messageId'))
+                                                AND d.id < hookline.delivery_ids_before(hookline.uuid_of('msg', $2::jsonb ->> 'messageId'))))
      AND ($2::jsonb ->> 'errorClass' IS NULL OR d.last_error_class = $2::jsonb ->> 'errorClass')
      AND ($2::jsonb ->> 'statusCode' IS NULL OR d.last_status_code = ($2::jsonb ->> 'statusCode')::int)
      AND ($2::jsonb ->> 'attemptCount' IS NULL OR d.attempt_count = ($2::jsonb ->> 'attemptCount')::int)

@@ -45,9 +45,11 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 $$;
 CREATE OR REPLACE FUNCTION hookline.uuid_of(public_id text) RETURNS uuid
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT CASE WHEN d OPERATOR(pg_catalog.~) '^[0-9a-f]{32}$' THEN d::pg_catalog.uuid END
-    FROM (SELECT pg_catalog.replace(pg_catalog.substr(public_id, pg_catalog.strpos(public_id, '_') OPERATOR(pg_catalog.+) 1),
-                                    '-', '') AS d) AS digits
+  -- One expression, no FROM: a SQL function with a FROM clause is never inlined.
+  SELECT CASE WHEN pg_catalog.replace(pg_catalog.substr(public_id, pg_catalog.strpos(public_id, '_') OPERATOR(pg_catalog.+) 1), '-', '')
+                   OPERATOR(pg_catalog.~) '^[0-9a-f]{32}$'
+              THEN pg_catalog.replace(pg_catalog.substr(public_id, pg_catalog.strpos(public_id, '_') OPERATOR(pg_catalog.+) 1), '-', '')::pg_catalog.uuid
+         END
 $$;
 CREATE OR REPLACE FUNCTION hookline.delivery_id(message_id uuid, endpoint_id text) RETURNS uuid
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
@@ -55,6 +57,14 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
       OPERATOR(pg_catalog.||) pg_catalog.substr(pg_catalog.encode(pg_catalog.sha256(pg_catalog.textsend(
            hookline.public_id('msg', message_id) OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) endpoint_id)), 'hex'), 1, 20)
       )::pg_catalog.uuid
+$$;
+-- prisma/functions/fanout-snapshot.sql's, for hookline.http_collect_response until that file is applied.
+CREATE OR REPLACE FUNCTION hookline.fanned_out(written_by xid8, id uuid, through pg_snapshot, partial_xid xid8,
+                                               partial_through_id uuid)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT pg_catalog.pg_visible_in_snapshot(written_by, through)
+         OR coalesce(written_by = partial_xid AND id <= partial_through_id, false)
 $$;
 CREATE OR REPLACE FUNCTION hookline.delivery_ids_from(message_id uuid) RETURNS uuid
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
