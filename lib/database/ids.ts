@@ -31,6 +31,20 @@ export const storedDeliveryId = (id: string) => storedId('dlv', id);
 export const publicMessageId = (stored: string) => publicId('msg', stored);
 export const publicDeliveryId = (stored: string) => publicId('dlv', stored);
 
+/** The 12 hex digits of millisecond `ms` that begin every id made in it. */
+export const millisecondHex = (ms: number) => Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0');
+
+/** The first stored id (uuid, as 32 hex digits) of millisecond `ms`: hookline.id_at('', ms). */
+export const storedIdAt = (ms: number) => `${millisecondHex(ms)}${'0'.repeat(20)}`;
+
+/** The uuid a position stands for (32 hex digits): an id's digits, or a millisecond's 12 and zeros after them. */
+export const storedBound = (position: string) => hexDigitsOf(position).padEnd(32, '0');
+
+/** The millisecond an id was made in: a public one (msg_…, dlv_…) or a stored one (a uuid, dashed or not). */
+export const idTimeMs = (id: string) => parseInt(hexDigitsOf(id).slice(0, 12), 16);
+
+const hexDigitsOf = (id: string) => id.slice(id.indexOf('_') + 1).replaceAll('-', '');
+
 /** The stored forms of those of `ids` that are ids of `kind`; the others name nothing and are left out. */
 export function storedIds(kind: IdKind, ids: readonly string[]): string[] {
   return ids.map((id) => storedId(kind, id)).filter((id): id is string => id !== null);

@@ -6,7 +6,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { maintainTimePartitions } from '../../worker/time-partitions';
 import { Prisma } from '../../lib/generated/prisma/client';
-import { idTimeMs, walkBack } from '../../lib/domain/search/walk-back';
+import { idTimeMs } from '../../lib/database/ids';
+import { walkBack } from '../../lib/domain/search/walk-back';
 import type { SearchPosition } from '../../lib/domain/search/search-cursor';
 import { resetApiSettings } from '../../lib/runtime/api-settings';
 import { createApp, createEndpoint, createEventType } from '../support/fixtures';

@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { PrismaClient } from '../../database/db';
-import { publicDeliveryId, storedDeliveryId, storedIds } from '../../database/ids';
+import { idTimeMs, publicDeliveryId, storedDeliveryId, storedIdAt, storedIds } from '../../database/ids';
 import type { DeliveryFilter } from '../../contract/schemas/deliveries';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { DomainError } from '../errors';
@@ -78,17 +78,16 @@ export async function firstAttemptsInFlightTo(db: Db, appId: string, endpointId:
 /**
  * The first attempt in flight with this delivery id (public), if there is one. A delivery's id starts
  * with its message's 12 hex digits of milliseconds (hookline.delivery_id): the app's messages of that
- * millisecond are the candidates, a range of its key (the uuids from those digits and 20 zeros to
- * those digits and 20 f's).
+ * millisecond are the candidates, a range of its key (storedIdAt of it to storedIdAt of the next).
  */
 export async function firstAttemptInFlight(db: Db, appId: string, deliveryId: string): Promise<DeliveryRow | null> {
   const stored = storedDeliveryId(deliveryId);
   if (stored === null) return null;
-  const millisecond = stored.slice(0, 12);
+  const millisecond = idTimeMs(stored);
   const candidates = Prisma.sql`
     ARRAY(SELECT m.id FROM hookline.messages AS m
            WHERE m.app_id = ${appId}
-             AND m.id >= ${`${millisecond}${'0'.repeat(20)}`}::uuid AND m.id <= ${`${millisecond}${'f'.repeat(20)}`}::uuid)`;
+             AND m.id >= ${storedIdAt(millisecond)}::uuid AND m.id < ${storedIdAt(millisecond + 1)}::uuid)`;
   const [row] = await readInFlight(
     db,
     appId,

@@ -1,12 +1,11 @@
 import { decodeCursor, encodeCursor } from '../cursor';
 import { requireApp } from '../apps/require-app';
-import { publicMessageId, storedMessageId } from '../../database/ids';
+import { idTimeMs, publicMessageId, storedIdAt, storedMessageId } from '../../database/ids';
 import { readPrisma } from '../../database/read-replica';
 import { Prisma } from '../../generated/prisma/client';
 import type { ListMessagesQuery } from '../../contract/schemas/messages';
 import { deliveriesCondition, deliveryConditionsSql, eventTypeCondition } from '../search/delivery-conditions';
 import { payloadCondition } from '../search/payload-condition';
-import { idTimeMs, storedIdAt } from '../search/walk-back';
 import { messageIdForKey } from './message-id-for-key';
 import { withOutcomes } from './with-outcomes';
 import { searchMessages, searchMessagesByDeliveries } from './search-messages';

@@ -1,9 +1,9 @@
 import { Prisma, type Message } from '../../generated/prisma/client';
-import { publicDeliveryId, publicMessageId, storedIds } from '../../database/ids';
+import { idTimeMs, publicMessageId, storedIds } from '../../database/ids';
 import { readPrisma } from '../../database/read-replica';
 import { getApiSettings } from '../../runtime/api-settings';
 import { decodeSearchCursor, encodeSearchCursor } from '../search/search-cursor';
-import { idTimeMs, messageIdAt, walkBack } from '../search/walk-back';
+import { messageIdAt, walkBack } from '../search/walk-back';
 import { withOutcomes } from './with-outcomes';
 
 /**
@@ -109,7 +109,7 @@ export async function searchMessagesByDeliveries({
       });
       for (const row of rows) {
         const messageId = publicMessageId(row.messageId);
-        if (!named.has(messageId)) named.set(messageId, idTimeMs(publicDeliveryId(row.id)));
+        if (!named.has(messageId)) named.set(messageId, idTimeMs(row.id));
       }
       if (named.size <= limit) return null;
       // More than a page: keep whole milliseconds, newest first, while they fit (the first one always).

@@ -30,7 +30,7 @@
 // over 30 days of 10 M messages, on a loaded machine, a search matching nothing answered in 3.2-3.8 s
 // against a 1.5 s budget.
 import { Prisma } from '../../generated/prisma/client';
-import { publicId, type IdKind } from '../../database/ids';
+import { idTimeMs, millisecondHex, publicId, storedBound, storedIdAt, type IdKind } from '../../database/ids';
 import { readPrisma } from '../../database/read-replica';
 import type { SearchPosition } from './search-cursor';
 
@@ -47,18 +47,6 @@ export const CHUNK = 500;
 
 /** The position before every id of millisecond `ms`: the prefix and the millisecond's 12 hex digits. */
 export const messageIdAt = (ms: number, prefix: IdKind = 'msg') => `${prefix}_${millisecondHex(ms)}`;
-
-/** The first stored id (uuid, as 32 hex digits) of millisecond `ms`: hookline.id_at('', ms). */
-export const storedIdAt = (ms: number) => `${millisecondHex(ms)}${'0'.repeat(20)}`;
-
-/** The uuid a position stands for (32 hex digits): its digits, zeros after those of a millisecond alone. */
-export const storedBound = (position: string) => hexDigitsOf(position).padEnd(32, '0');
-
-/** The millisecond an id was made in: a public one (msg_…, dlv_…) or a stored one (a uuid, dashed or not). */
-export const idTimeMs = (id: string) => parseInt(hexDigitsOf(id).slice(0, 12), 16);
-
-const millisecondHex = (ms: number) => Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0');
-const hexDigitsOf = (id: string) => id.slice(id.indexOf('_') + 1).replaceAll('-', '');
 
 /** What a walk reads: messages (`m`, hookline.messages AS m), or deliveries (`d`), by their own ids. */
 export type WalkedTable = 'messages' | 'deliveries';

@@ -103,7 +103,8 @@ BEGIN
         JOIN pg_rewrite AS r ON r.oid = d.objid
        WHERE d.classid = 'pg_rewrite'::regclass
          AND d.refobjid IN ('hookline.messages'::regclass, 'hookline.deliveries'::regclass, 'hookline.attempts'::regclass,
-                            'hookline.idempotency_keys'::regclass, 'hookline.issue_deliveries'::regclass)
+                            'hookline.idempotency_keys'::regclass, 'hookline.issue_deliveries'::regclass,
+                            'hookline.fanout_cursor'::regclass, 'hookline.fanout_batches'::regclass)
          AND r.ev_class <> d.refobjid
       UNION
       SELECT r.ev_class, dependent.depth + 1
