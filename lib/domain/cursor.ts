@@ -44,8 +44,9 @@ export interface PageQuery<Where> {
 const EARLIEST = Date.parse('0001-01-01T00:00:00.000Z');
 const LATEST = Date.parse('9999-12-31T23:59:59.998Z');
 
-export function encodeCursor(row: PageRow): string {
-  const position: CursorPosition = { id: row.id, t: row.createdAt.getTime() };
+/** `ids`: the kind of the row's id when it is stored as uuid; the cursor carries the public id. */
+export function encodeCursor(row: PageRow, ids?: IdKind): string {
+  const position: CursorPosition = { id: ids ? publicId(ids, row.id) : row.id, t: row.createdAt.getTime() };
   return Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
 }
 
@@ -110,5 +111,5 @@ export async function findPage<Where, Row extends PageRow>(
   }
   const data = rows.slice(0, limit);
   const last = data.at(-1);
-  return { data, nextCursor: rows.length > limit && last ? encodeCursor({ ...last, id: shown(last) }) : null };
+  return { data, nextCursor: rows.length > limit && last ? encodeCursor(last, ids) : null };
 }

@@ -144,7 +144,7 @@ export function withFirstAttemptsInFlight(
   const end = data.at(-1);
   return {
     data,
-    nextCursor: more && end ? encodeCursor({ id: publicDeliveryId(end.id), createdAt: end.createdAt }) : null,
+    nextCursor: more && end ? encodeCursor(end, 'dlv') : null,
   };
 }
 

@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { PrismaClient } from '../../database/db';
-import { publicDeliveryId, storedDeliveryId } from '../../database/ids';
+import { storedDeliveryId } from '../../database/ids';
 import { decodeCursor, encodeCursor } from '../cursor';
 import type { DeliveryState } from './delivery-states';
 import { deliveryInclude, type DeliveryRow } from './delivery-view';
@@ -79,11 +79,7 @@ export async function listAppDeliveries(
   const rows = ids.map((row) => byId.get(row.id)).filter((row) => row !== undefined);
   const data = rows.slice(0, limit);
   const last = data.at(-1);
-  return {
-    data,
-    nextCursor:
-      ids.length > limit && last ? encodeCursor({ id: publicDeliveryId(last.id), createdAt: last.createdAt }) : null,
-  };
+  return { data, nextCursor: ids.length > limit && last ? encodeCursor(last, 'dlv') : null };
 }
 
 /** What the list's statement runs under (see listAppDeliveries): sorts and JIT off, for its transaction. */

@@ -1,6 +1,6 @@
 import { decodeCursor, encodeCursor } from '../cursor';
 import { requireApp } from '../apps/require-app';
-import { idTimeMs, publicMessageId, storedIdAt, storedMessageId } from '../../database/ids';
+import { idTimeMs, storedIdAt, storedMessageId } from '../../database/ids';
 import { readPrisma } from '../../database/read-replica';
 import { Prisma } from '../../generated/prisma/client';
 import type { ListMessagesQuery } from '../../contract/schemas/messages';
@@ -105,8 +105,7 @@ async function findMessagePage({
   const last = data.at(-1);
   return {
     data,
-    nextCursor:
-      rows.length > limit && last ? encodeCursor({ id: publicMessageId(last.id), createdAt: last.createdAt }) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor(last, 'msg') : null,
   };
 }
 
