@@ -1,13 +1,15 @@
-// `npm run bench:dashboard`: does the dashboard stay fast with 10 million attempts stored?
-// Fills a fresh embedded PostgreSQL with a week of history for one app and 100 endpoints (10 M
-// attempts by default, over a quarter as many messages and deliveries, plus the rollups
-// and queue samples the worker would have written), starts the real server (scripts/start.ts) on it,
-// and times the /api/v1 calls the dashboard's pages make, over HTTP with an API key.
-// Target (dashboard issue): every overview response under 200 ms at 10 M attempts. A payload search
-// (issue 23 item 10) answers its first page within HOOKLINE_SEARCH_BUDGET_MS and a round trip: target
-// 2 s over 30 days at 10 M messages (`--attempts=40000000 --days=30`); its row says how far back that
-// first page got. It ends with every index of Hookline's schema, its size, and the calls that scanned it:
-// the justification (or not) of each index a write pays for.
+// `npm run bench:dashboard`: does the dashboard stay fast with millions of deliveries stored?
+// Fills a fresh embedded PostgreSQL with days of history for one app and 100 endpoints
+// (bench/dashboard-history.ts: 2.5 M deliveries over 7 days by default, in daily time partitions, with
+// the attempt rows of failures and the rollups and queue samples the worker would have written), starts
+// the real server (scripts/start.ts) on it, and times the /api/v1 calls the dashboard's pages make,
+// over HTTP with an API key.
+// Targets: every page's call under 200 ms (p95), at 100 M deliveries for issue 22
+// (`--deliveries=100000000`). A payload search (issue 23 item 10) answers its first page within
+// HOOKLINE_SEARCH_BUDGET_MS and a round trip: target 2 s over 30 days at 10 M messages
+// (`--deliveries=10000000 --days=30`); its row says how far back that first page got. It ends with
+// every index of Hookline's schema, its size, and the calls that scanned it: the justification (or
+// not) of each index a write pays for.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -16,34 +18,42 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { freePort } from '../lib/database/embedded-postgres';
 import { startBenchDatabase, type BenchDatabaseServer } from './bench-database';
+import { BENCH_APP_ID, fillHistory, messagesOf, type HistoryShape } from './dashboard-history';
+import { explainPages, forgetExplain, prepareExplain, type PagePlans } from './dashboard-plans';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const APP_ID = 'app_bench_dashboard';
-const ENDPOINTS = 100;
-let DAYS = 7;
-const EVENT_TYPES = ['order.created', 'order.paid', 'order.shipped', 'customer.created', 'invoice.paid'];
+const APP_ID = BENCH_APP_ID;
 const TARGET_MS = 200;
 const RUNS = 20;
 const SEARCH_TARGET_MS = 2000;
 const SEARCH_RUNS = 5;
 
-const HELP = `Usage: npm run bench:dashboard -- [--attempts=N] [--days=N]
+const HELP = `Usage: npm run bench:dashboard -- [--deliveries=N] [--endpoints-per-message=N] [--days=N]
 
-  --attempts=N   attempts stored before measuring (default 10000000; 4 per delivery, one delivery a message)
+  --deliveries=N deliveries stored before measuring (default 2500000; ~1 in 40 with failed attempts)
+  --endpoints-per-message=N
+                 how many of the app's 100 endpoints each message goes to (default 1: as many messages
+                 as deliveries)
   --days=N       the history they are spread over (default 7; 30 for the search target's shape)
   --keep         leave the database and server running after measuring, until Ctrl-C (for EXPLAIN)
   --database-url=URL
-                 measure again on the database another run's --keep left filled (same --attempts and
-                 --days): a fresh server of the current code, no fill; before and after on the same rows
+                 measure again on the database another run's --keep left filled (same --deliveries,
+                 --endpoints-per-message and --days): a fresh server of the current code, no fill;
+                 before and after on the same rows
+  --server-log=PATH
+                 the server's log file, where the plans pass reads what auto_explain wrote (default:
+                 server.log in the server's data folder, where the embedded PostgreSQL writes it)
 `;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      attempts: { type: 'string' },
+      deliveries: { type: 'string' },
+      'endpoints-per-message': { type: 'string' },
       days: { type: 'string' },
       keep: { type: 'boolean', default: false },
       'database-url': { type: 'string' },
+      'server-log': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -51,12 +61,11 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
-  const attempts = Number(values.attempts ?? 10_000_000);
-  if (!Number.isInteger(attempts) || attempts < 4)
-    throw new Error(`--attempts must be an integer >= 4, got "${values.attempts}"`);
-
-  DAYS = Number(values.days ?? DAYS);
-  if (!Number.isInteger(DAYS) || DAYS < 1) throw new Error(`--days must be an integer >= 1, got "${values.days}"`);
+  const shape: HistoryShape = {
+    deliveries: wholeNumber('--deliveries', values.deliveries, 2_500_000, 100),
+    endpointsPerMessage: wholeNumber('--endpoints-per-message', values['endpoints-per-message'], 1, 1, 100),
+    days: wholeNumber('--days', values.days, 7, 1),
+  };
   console.log(`Hookline dashboard benchmark, ${new Date().toISOString()}`);
   console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}, ${Math.round(totalmem() / 2 ** 30)} GB`);
   let server: BenchDatabaseServer | undefined;
@@ -68,18 +77,41 @@ async function main(): Promise<void> {
     else {
       server = await startBenchDatabase();
       url = await server.create('bench_dashboard');
-      await fill(url, attempts);
+      await fillHistory(url, shape);
     }
+    // Before the server starts, so that its connections load auto_explain (idle until the plans pass).
+    const noPlans = await prepareExplain(url);
     const port = await freePort();
     web = await startServer(url, port, dataDir);
     const { apiKey } = JSON.parse(await readFile(join(dataDir, 'credentials.json'), 'utf8')) as { apiKey: string };
-    const { results, indexes } = await measure(`http://127.0.0.1:${port}`, apiKey, url);
-    report(results, indexes, attempts);
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const calls = await withClient(url, dashboardCalls);
+    const { results, indexes } = await measure(baseUrl, apiKey, url, calls);
+    report(results, indexes, shape);
+    // After the timings, which auto_explain's instrumentation would slow: one more call of each page
+    // with every statement's plan logged.
+    const plans = noPlans
+      ? noPlans
+      : await explainPages(
+          url,
+          calls.map(({ page, path }) => ({ page, call: () => get(baseUrl, apiKey, path).then(() => {}) })),
+          values['server-log'],
+        );
+    if (noPlans === null) await forgetExplain(url);
     const resultsDir = join(import.meta.dirname, 'results');
     await mkdir(resultsDir, { recursive: true });
-    const file = join(resultsDir, `dashboard-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    await writeFile(file, `${JSON.stringify({ attempts, results, indexes }, null, 2)}\n`);
-    console.log(`\nResults written to ${file}`);
+    const stem = join(resultsDir, `dashboard-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    if (typeof plans === 'string') console.log(`\nNo plans: ${plans}`);
+    else {
+      reportPlans(plans.pages);
+      await writeFile(`${stem}-plans.txt`, plans.text);
+    }
+    const file = `${stem}.json`;
+    await writeFile(
+      file,
+      `${JSON.stringify({ shape, results, indexes, plans: typeof plans === 'string' ? plans : plans.pages }, null, 2)}\n`,
+    );
+    console.log(`\nResults written to ${file}${typeof plans === 'string' ? '' : ` and ${stem}-plans.txt`}`);
     if (results.some((result) => result.p95Ms >= result.targetMs)) process.exitCode = 1;
     if (values.keep) {
       console.log(`\n--keep: the database stays up until Ctrl-C: ${url}\nserver: http://127.0.0.1:${port}`);
@@ -92,128 +124,23 @@ async function main(): Promise<void> {
   }
 }
 
-/** A week of history shaped like production: mostly successes, a failing endpoint or two, retries. */
-async function fill(url: string, attempts: number): Promise<void> {
-  const deliveries = Math.floor(attempts / 4);
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const step = async (label: string, statement: string, params: unknown[] = []) => {
-    const started = Date.now();
-    process.stdout.write(`  ${label} ...`);
-    await client.query(statement, params);
-    console.log(` ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  };
   try {
-    console.log(
-      `Filling: ${deliveries.toLocaleString('en-US')} messages and deliveries, ${attempts.toLocaleString('en-US')} attempts over ${DAYS} days`,
-    );
-    // Loading only; the measured server runs with the database's durable settings.
-    await client.query('SET synchronous_commit = off');
-    await step('app, event types, endpoints', `INSERT INTO hookline.apps (id, name) VALUES ($1, 'Dashboard bench')`, [
-      APP_ID,
-    ]);
-    await client.query(`INSERT INTO hookline.event_types (app_id, name) SELECT $1, unnest($2::text[])`, [
-      APP_ID,
-      EVENT_TYPES,
-    ]);
-    await client.query(
-      `INSERT INTO hookline.endpoints (id, app_id, url, description)
-       SELECT format('ep_bench_%s', lpad(e::text, 3, '0')), $1, format('https://hooks%s.example.com/in', e), format('Receiver %s', e)
-         FROM generate_series(0, $2::int - 1) AS e`,
-      [APP_ID, ENDPOINTS],
-    );
-    // Message g is created at a point spread evenly over the days; its delivery goes to endpoint g % 100.
-    // Its id carries that time, as hookline.send's would (and g in its last hex digits): the time
-    // partitions and the payload search walk by it. written_by NULL: fanned out already, or the
-    // server's worker would fan out the whole history again.
-    await step(
-      'messages',
-      `INSERT INTO hookline.messages (id, app_id, event_type, payload, created_at, written_by)
-       SELECT (left(hookline.id_at('', t), 12) || lpad(to_hex(g), 20, '0'))::uuid, '${APP_ID}', ($2::text[])[1 + g % ${EVENT_TYPES.length}],
-              jsonb_build_object('id', g, 'total', g % 1000, 'currency', 'EUR'), t, NULL
-         FROM generate_series(1, $1) AS g,
-              LATERAL (SELECT now() - make_interval(secs => ($1 - g)::float8 * ${DAYS * 86_400} / $1) AS t) AS at`,
-      [deliveries, EVENT_TYPES],
-    );
-    // 96% succeeded, 3% dead (endpoints 7 and 42 fail a lot), 1% waiting for a retry tomorrow (so the
-    // server's worker has nothing due during the measurement).
-    await step(
-      'deliveries',
-      `INSERT INTO hookline.deliveries (id, app_id, message_id, endpoint_id, event_type, state, attempt_count,
-                                        next_attempt_at, claimable_at, last_attempt_at, last_status_code,
-                                        last_error_class, created_at, updated_at)
-       SELECT m.id, m.app_id, m.id, format('ep_bench_%s', lpad((g % ${ENDPOINTS})::text, 3, '0')),
-              m.event_type, s.state, 4, CASE WHEN s.state = 'pending' THEN now() + interval '1 day' ELSE m.created_at END,
-              CASE WHEN s.state = 'pending' THEN now() + interval '1 day' END,
-              m.created_at, CASE s.state WHEN 'succeeded' THEN 200 ELSE 503 END,
-              CASE s.state WHEN 'succeeded' THEN NULL ELSE 'http_5xx' END, m.created_at, m.created_at
-         FROM hookline.messages AS m,
-              LATERAL (SELECT ('x' || right(replace(m.id::text, '-', ''), 16))::bit(64)::bigint AS g) AS n,
-              LATERAL (SELECT CASE WHEN g % 100 = 0 THEN 'pending'
-                                   WHEN g % ${ENDPOINTS} IN (7, 42) AND g % 3 = 0 THEN 'dead'
-                                   ELSE 'succeeded' END AS state) AS s`,
-    );
-    // Four attempts per delivery: three failures (timeouts, resets, 5xx) and a last one that decided it.
-    await step(
-      'attempts',
-      `INSERT INTO hookline.attempts (id, app_id, delivery_id, message_id, endpoint_id, attempt_number, worker_id,
-                                      started_at, duration_ms, status_code, error_class, error_message,
-                                      request_headers, response_headers, response_body)
-       SELECT format('atmpt_%s_%s', replace(d.id::text, '-', ''), a), d.app_id, d.id, d.message_id, d.endpoint_id, a, 'bench',
-              d.created_at + make_interval(secs => a * 5), 20 + (hashtext(d.id::text) & 255) + a * 10,
-              CASE WHEN a < 4 THEN CASE a WHEN 1 THEN NULL WHEN 2 THEN 503 ELSE 500 END ELSE d.last_status_code END,
-              CASE WHEN a < 4 THEN CASE a WHEN 1 THEN 'timeout' WHEN 2 THEN 'http_5xx' ELSE 'http_5xx' END ELSE d.last_error_class END,
-              CASE WHEN a = 1 THEN 'no complete response within 15000 ms' END,
-              '{"content-type": "application/json", "webhook-id": "msg_x"}', '{"content-type": "text/plain"}', 'ok'
-         FROM hookline.deliveries AS d, generate_series(1, 4) AS a`,
-    );
-    for (const [table, column, unit] of [
-      ['stats_minutely', 'minute', 'minute'],
-      ['stats_hourly', 'hour', 'hour'],
-    ] as const) {
-      await step(`${unit}ly rollups (as the worker writes them)`, rollupsFromAttempts(table, column, unit));
-      await step(
-        `per-app ${unit}ly rollups`,
-        `INSERT INTO hookline.stats_app_${unit === 'minute' ? 'minutely' : 'hourly'}
-                (${column}, app_id, outcome, error_class, status_code, attempts, duration_ms_sum, latency_buckets)
-         SELECT ${column}, app_id, outcome, error_class, status_code, sum(attempts), sum(duration_ms_sum),
-                hookline.sum_latency_histograms(latency_buckets)
-           FROM hookline.${table} GROUP BY 1, 2, 3, 4, 5 ORDER BY 1`,
-      );
-    }
-    await step(
-      'queue depth samples',
-      `INSERT INTO hookline.queue_depth_samples (sampled_at, app_id, state, count)
-       SELECT minute, '${APP_ID}', state, (100 + 50 * sin(extract(epoch FROM minute) / 3600))::bigint
-         FROM generate_series(date_trunc('minute', now() - interval '${DAYS} days'), now(), interval '1 minute') AS minute,
-              unnest(ARRAY['pending', 'scheduled', 'delivering', 'dead']) AS state`,
-    );
-    await step('VACUUM ANALYZE', 'VACUUM ANALYZE');
-    const { rows } = await client.query<{ table: string; rows: string; size: string }>(
-      `SELECT relname AS table, to_char(n_live_tup, 'FM999,999,999') AS rows, pg_size_pretty(pg_total_relation_size(relid)) AS size
-         FROM pg_stat_user_tables WHERE schemaname = 'hookline' AND n_live_tup > 0 ORDER BY n_live_tup DESC`,
-    );
-    console.log(rows.map((row) => `  ${row.table.padEnd(22)} ${row.rows.padStart(12)} rows  ${row.size}`).join('\n'));
+    return await work(client);
   } finally {
     await client.end();
   }
 }
 
-/** The per-endpoint rollups the worker would have written for every attempt, per minute or per hour. */
-function rollupsFromAttempts(table: string, timeColumn: string, unit: 'minute' | 'hour'): string {
-  const buckets = Array.from(
-    { length: 15 },
-    (_, bucket) => `count(*) FILTER (WHERE width_bucket(duration_ms, hookline.latency_bucket_bounds_ms()) = ${bucket})`,
-  );
-  return `INSERT INTO hookline.${table} (${timeColumn}, app_id, endpoint_id, outcome, error_class, status_code, attempts,
-                                         duration_ms_sum, latency_buckets)
-          SELECT date_trunc('${unit}', started_at), app_id, endpoint_id,
-                 CASE WHEN error_class IS NULL THEN 'succeeded' ELSE 'failed' END, coalesce(error_class, ''),
-                 coalesce(status_code, 0), count(*), sum(duration_ms), ARRAY[${buckets.join(', ')}]
-            FROM hookline.attempts GROUP BY 1, 2, 3, 4, 5, 6
-           -- In time order, as the worker writes them minute after minute: a range's rows sit on
-           -- neighbouring pages, not scattered over the table as a hash aggregate's output would be.
-           ORDER BY 1`;
+function wholeNumber(flag: string, given: string | undefined, fallback: number, min: number, max = Infinity): number {
+  const value = Number(given ?? fallback);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(
+      `${flag} must be a whole number from ${min}${max === Infinity ? '' : ` to ${max}`}, got "${given}"`,
+    );
+  return value;
 }
 
 async function startServer(databaseUrl: string, port: number, dataDir: string): Promise<ChildProcess> {
@@ -312,19 +239,23 @@ async function hooklineIndexes(client: pg.Client): Promise<{ index: string; tabl
   return rows.map((row) => ({ index: row.index, table: row.table, bytes: Number(row.bytes) }));
 }
 
-async function measure(
-  baseUrl: string,
-  apiKey: string,
-  databaseUrl: string,
-): Promise<{ results: CallResult[]; indexes: IndexUse[] }> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+/** A call behind a dashboard page, timed `runs` times after 2 warm-ups. */
+interface PageCall {
+  page: string;
+  path: string;
+  runs: number;
+  targetMs: number;
+}
+
+/** The calls the dashboard's pages make, on rows of the filled history (a dead delivery, a message). */
+async function dashboardCalls(client: pg.Client): Promise<PageCall[]> {
   const { rows } = await client.query<{ id: string }>(
-    `SELECT hookline.public_id('dlv', id) AS id FROM hookline.deliveries WHERE app_id = $1 AND state = 'dead' ORDER BY created_at DESC LIMIT 1`,
+    `SELECT hookline.public_id('dlv', id) AS id FROM hookline.deliveries
+      WHERE app_id = $1 AND endpoint_id = 'ep_bench_042' AND state = 'dead' ORDER BY created_at DESC LIMIT 1`,
     [APP_ID],
   );
   const { rows: someMessage } = await client.query<{ id: string }>(
-    `SELECT hookline.public_id('msg', id) AS id FROM hookline.messages WHERE app_id = $1 ORDER BY created_at DESC OFFSET 1234 LIMIT 1`,
+    `SELECT hookline.public_id('msg', id) AS id FROM hookline.messages WHERE app_id = $1 ORDER BY id DESC OFFSET 1234 LIMIT 1`,
     [APP_ID],
   );
   const deadDelivery = rows[0]!.id;
@@ -384,12 +315,31 @@ async function measure(
     // class); read in one statement, it scanned the app's whole history.
     ['explorer: error class none had', `${app}/deliveries?errorClass=tls&limit=50`],
   ];
-  console.log(`Timing ${calls.length} dashboard calls, ${RUNS} runs each after 2 warm-up runs ...`);
-  const results: CallResult[] = [];
-  const all: [page: string, path: string, runs: number, targetMs: number][] = [
-    ...calls.map(([page, path]): [string, string, number, number] => [page, path, RUNS, TARGET_MS]),
-    ...searches.map(([page, path]): [string, string, number, number] => [page, path, SEARCH_RUNS, SEARCH_TARGET_MS]),
+  return [
+    ...calls.map(([page, path]) => ({ page, path, runs: RUNS, targetMs: TARGET_MS })),
+    ...searches.map(([page, path]) => ({ page, path, runs: SEARCH_RUNS, targetMs: SEARCH_TARGET_MS })),
   ];
+}
+
+/** GETs one call's path from the server; throws on an error status. */
+async function get(baseUrl: string, apiKey: string, path: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+  return text;
+}
+
+async function measure(
+  baseUrl: string,
+  apiKey: string,
+  databaseUrl: string,
+  all: PageCall[],
+): Promise<{ results: CallResult[]; indexes: IndexUse[] }> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const now = Date.now();
+  console.log(`Timing ${all.length} dashboard calls, 20 runs each (a search 5) after 2 warm-up runs ...`);
+  const results: CallResult[] = [];
   // Which indexes the calls scan: the scans while they ran, beside what the idle server (its worker
   // and chores) scanned in a window before them, scaled to as long.
   const idleFrom = await indexScans(client);
@@ -398,16 +348,14 @@ async function measure(
   const idleMs = performance.now() - idleStarted;
   const callsFrom = await indexScans(client);
   const callsStarted = performance.now();
-  for (const [page, path, runs, targetMs] of all) {
+  for (const { page, path, runs, targetMs } of all) {
     const timings: number[] = [];
     let bytes = 0;
     let note: string | undefined;
     for (let run = 0; run < runs + 2; run++) {
       const started = performance.now();
-      const response = await fetch(`${baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
-      const text = await response.text();
+      const text = await get(baseUrl, apiKey, path);
       const elapsed = performance.now() - started;
-      if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${text.slice(0, 500)}`);
       bytes = text.length;
       if (run >= 2) timings.push(elapsed);
       const body = JSON.parse(text) as { data?: unknown[]; searchedBackTo?: string | null; nextCursor?: string | null };
@@ -445,9 +393,9 @@ async function measure(
   return { results, indexes };
 }
 
-function report(results: CallResult[], indexes: IndexUse[], attempts: number): void {
+function report(results: CallResult[], indexes: IndexUse[], shape: HistoryShape): void {
   console.log(
-    `\nDashboard API at ${attempts.toLocaleString('en-US')} attempts, ${(attempts / 4).toLocaleString('en-US')} messages over ${DAYS} days ` +
+    `\nDashboard API at ${shape.deliveries.toLocaleString('en-US')} deliveries, ${messagesOf(shape).toLocaleString('en-US')} messages over ${shape.days} days ` +
       `(target: p95 < ${TARGET_MS} ms; a search's first page < ${SEARCH_TARGET_MS} ms)`,
   );
   console.log('| page                        | p50 ms | p95 ms | max ms | bytes   | met | search');
@@ -468,6 +416,21 @@ function report(results: CallResult[], indexes: IndexUse[], attempts: number): v
   for (const use of indexes) {
     console.log(
       `| ${use.table} | ${use.index} | ${(use.bytes / 2 ** 20).toFixed(0)} | ${use.scans} | ${use.idleScans} |`,
+    );
+  }
+}
+
+/** Per page: what its statements cost in PostgreSQL and which time partitions they read. */
+function reportPlans(pages: PagePlans[]): void {
+  console.log(
+    `\nPlans (one call of each page, every statement explained by auto_explain; the full plans in the -plans.txt file)`,
+  );
+  console.log('| page | statements | ms in PostgreSQL | time partitions read | pruned while running |');
+  console.log('|------|------------|------------------|----------------------|----------------------|');
+  for (const page of pages) {
+    const read = page.partitionsRead;
+    console.log(
+      `| ${page.page} | ${page.statements} | ${page.databaseMs.toFixed(1)} | ${read.length}${read.length > 0 && read.length <= 3 ? ` (${read.join(', ')})` : ''} | ${page.subplansRemoved} |`,
     );
   }
 }

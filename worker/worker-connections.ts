@@ -3,7 +3,7 @@
 // (BY_KEY_SETTINGS), the recording of results (a connection of its own) reads by key only
 // (RECORD_BY_KEY_SETTINGS); the once-a-minute maintenance, which counts and scans on purpose, has a
 // connection of its own with the planner's defaults, without JIT (MAINTENANCE_SETTINGS).
-import { createPool, type Pool } from '../lib/database/pg';
+import { CONNECTION_NAMES, createPool, type Pool } from '../lib/database/pg';
 
 // The worker's statements take milliseconds (a flush of 500 results: ~20 ms); one that has not
 // answered in 5 s is on a connection that went silent, and is dropped so the next one reconnects
@@ -149,22 +149,26 @@ export function createWorkerConnections(
     pool: createPool(connectionString, {
       max: 2,
       ...WORKER_CONNECTION_LIMITS,
+      application_name: CONNECTION_NAMES.worker,
       options: connectionOptions({ ...WORKER_SESSION_SETTINGS, ...BY_KEY_SETTINGS, ...commit }),
     }),
     takePool: createPool(connectionString, {
       max: 1,
       ...WORKER_CONNECTION_LIMITS,
+      application_name: CONNECTION_NAMES.worker,
       options: connectionOptions({ ...WORKER_SESSION_SETTINGS, ...TAKE_SETTINGS, ...commit }),
     }),
     recordPool: createPool(connectionString, {
       max: 1,
       ...WORKER_CONNECTION_LIMITS,
+      application_name: CONNECTION_NAMES.worker,
       options: connectionOptions({ ...WORKER_SESSION_SETTINGS, ...RECORD_BY_KEY_SETTINGS, ...commit }),
     }),
     // Two: retention holds its advisory lock on one while it deletes in batches on the other.
     maintenancePool: createPool(connectionString, {
       max: 2,
       ...WORKER_CONNECTION_LIMITS,
+      application_name: CONNECTION_NAMES.worker,
       options: connectionOptions({ ...WORKER_SESSION_SETTINGS, ...MAINTENANCE_SETTINGS }),
     }),
   };
@@ -178,7 +182,11 @@ export function createWorkerConnections(
  * over a large app may read for seconds.
  */
 export function createJobConnection(connectionString: string): Pool {
-  return createPool(connectionString, { max: 1, options: connectionOptions(WORKER_SESSION_SETTINGS) });
+  return createPool(connectionString, {
+    max: 1,
+    options: connectionOptions(WORKER_SESSION_SETTINGS),
+    application_name: CONNECTION_NAMES.worker,
+  });
 }
 
 export async function closeWorkerConnections(connections: WorkerConnections): Promise<void> {

@@ -2,7 +2,7 @@
 // dev reloads modules, so the instance is kept on globalThis.
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client';
-import { createPool } from './pg';
+import { CONNECTION_NAMES, createPool } from './pg';
 
 const clients = ((globalThis as { __hooklinePrisma?: Map<string, PrismaClient> }).__hooklinePrisma ??= new Map());
 
@@ -25,9 +25,15 @@ export function getPrisma(connectionString = requireDatabaseUrl()): PrismaClient
       // and a connection that died at hand-over (PostgreSQL stopping as the web server connects)
       // emitted an 'error' nobody heard, which ends the process
       // (test/lib/prisma-pool-client-errors.test.ts).
-      adapter: new PrismaPg(createPool(connectionString, { options: WEB_SESSION_OPTIONS }), {
-        disposeExternalPool: true,
-      }),
+      adapter: new PrismaPg(
+        createPool(connectionString, {
+          options: WEB_SESSION_OPTIONS,
+          application_name: CONNECTION_NAMES.web,
+        }),
+        {
+          disposeExternalPool: true,
+        },
+      ),
     });
     clients.set(connectionString, client);
   }

@@ -27,8 +27,21 @@ export const SILENT_CONNECTION_LIMITS = {
   keepAliveInitialDelayMillis: 10_000,
 } satisfies pg.PoolConfig;
 
+/**
+ * What Hookline's connections call themselves (application_name): pg_stat_activity and a log line's
+ * %a tell the dashboard's and the API's reads from the worker's. A connection string's own
+ * application_name wins, then PGAPPNAME.
+ */
+export const CONNECTION_NAMES = { web: 'hookline web', worker: 'hookline worker', other: 'hookline' } as const;
+
 export function createPool(connectionString: string, options: pg.PoolConfig = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max: 10, ...SILENT_CONNECTION_LIMITS, ...options });
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    ...SILENT_CONNECTION_LIMITS,
+    ...options,
+    application_name: process.env.PGAPPNAME || options.application_name || CONNECTION_NAMES.other,
+  });
   // Without a listener, an idle client's error (Postgres restarted, connection killed) is thrown as an
   // uncaught 'error' event and ends the process. The pool drops the broken client; callers retry.
   pool.on('error', (error) => log.warn('idle postgres connection lost', { error }));

@@ -19,7 +19,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { loadConfig } from '../runtime/env';
 import { getPrisma, type PrismaClient } from './db';
-import { createPool, type Pool } from './pg';
+import { CONNECTION_NAMES, createPool, type Pool } from './pg';
 
 export interface ReplicaState {
   /** Whether reads that may lag go to the replica now. */
@@ -82,7 +82,8 @@ function statusPools(): { primary: Pool; replica: Pool } {
   if (!pools) {
     const primaryUrl = process.env.DATABASE_URL;
     if (!primaryUrl) throw new Error('DATABASE_URL is not set');
-    pools = { primary: createPool(primaryUrl, { max: 1 }), replica: createPool(getSettings().replicaUrl!, { max: 1 }) };
+    const web = { max: 1, application_name: CONNECTION_NAMES.web };
+    pools = { primary: createPool(primaryUrl, web), replica: createPool(getSettings().replicaUrl!, web) };
   }
   return pools;
 }

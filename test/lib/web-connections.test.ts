@@ -1,7 +1,9 @@
 // The web's Prisma connections (the dashboard, the REST API) run without JIT: their statements take
-// milliseconds, and a compile on a PostgreSQL built with LLVM costs more (lib/database/db.ts).
+// milliseconds, and a compile on a PostgreSQL built with LLVM costs more (lib/database/db.ts). They
+// name themselves, so pg_stat_activity and the server's log tell them from the worker's.
 import { describe, expect, it } from 'vitest';
 import { getPrisma } from '../../lib/database/db';
+import { createPool } from '../../lib/database/pg';
 import { createTestDatabase } from '../support/database';
 
 describe("the web's database connections", () => {
@@ -14,6 +16,25 @@ describe("the web's database connections", () => {
       expect(row).toEqual({ jit: 'off' });
     } finally {
       await prisma.$disconnect();
+    }
+  });
+
+  it("are named 'hookline web', unless the connection string names them", async () => {
+    const db = await createTestDatabase();
+    const named = `${db.url}${db.url.includes('?') ? '&' : '?'}application_name=reporting`;
+    const prisma = getPrisma(db.url);
+    const prismaNamed = getPrisma(named);
+    const other = createPool(db.url, { max: 1 });
+    try {
+      const nameOf = async (client: typeof prisma) =>
+        (await client.$queryRaw<{ name: string }[]>`SELECT current_setting('application_name') AS name`)[0]!.name;
+      expect(await nameOf(prisma)).toBe('hookline web');
+      expect(await nameOf(prismaNamed)).toBe('reporting');
+      // Any other pool of Hookline's (the start's health checks, scripts) is 'hookline'.
+      const { rows } = await other.query<{ name: string }>(`SELECT current_setting('application_name') AS name`);
+      expect(rows[0]!.name).toBe('hookline');
+    } finally {
+      await Promise.all([prisma.$disconnect(), prismaNamed.$disconnect(), other.end()]);
     }
   });
 });

@@ -1,7 +1,7 @@
 // The worker's connections: settings its hot statements depend on, checked on the real pools.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { statements } from '../../worker/statements';
-import { closeWorkerConnections, createWorkerConnections } from '../../worker/worker-connections';
+import { closeWorkerConnections, createJobConnection, createWorkerConnections } from '../../worker/worker-connections';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
 let db: TestDatabase;
@@ -11,6 +11,25 @@ beforeAll(async () => {
 });
 
 describe("the worker's connections", () => {
+  it("are named 'hookline worker', so pg_stat_activity tells them from the web's", async () => {
+    const connections = createWorkerConnections(db.url, { synchronousCommit: false });
+    const jobs = createJobConnection(db.url);
+    try {
+      for (const pool of [
+        connections.pool,
+        connections.takePool,
+        connections.recordPool,
+        connections.maintenancePool,
+        jobs,
+      ]) {
+        const { rows } = await pool.query<{ name: string }>(`SELECT current_setting('application_name') AS name`);
+        expect(rows[0]!.name).toBe('hookline worker');
+      }
+    } finally {
+      await Promise.all([closeWorkerConnections(connections), jobs.end()]);
+    }
+  });
+
   it('never compile the claim with JIT', async () => {
     // With 25 time partitions the claim's estimate passed jit_above_cost on PostgreSQL 15 built with
     // LLVM: 38 ms of compiling per claim, p50 enqueue -> delivery 41 -> 160 ms in the soak
