@@ -192,6 +192,51 @@ describe('GET /apps/{appId}/deliveries', () => {
     );
   });
 
+  it("shows the last attempt's duration: the delivery's own, or its last attempt row's for one recorded without it", async () => {
+    // Since migration 20261124100000_success_on_delivery every attempt writes its duration on the
+    // delivery; a row recorded before has it only in its attempt rows, which the views read for it
+    // alone (lib/domain/deliveries/delivery-view.ts, deliveryViews).
+    const appId = await createApp(ctx.db.pool, 'durations');
+    await createEventType(ctx.db.pool, appId, 'invoice.paid');
+    const endpointId = (await createEndpoint(ctx.db.pool, appId, 'https://example.com/durations')).id;
+    const spec = { appId, endpointId, state: 'dead', attemptCount: 2, lastErrorClass: 'http_5xx' } as const;
+    const older = { ...(await insertDelivery(ctx.db.pool, { ...spec, createdSecondsAgo: 60 })), appId, endpointId };
+    const newer = { ...(await insertDelivery(ctx.db.pool, spec)), appId, endpointId };
+    for (const delivery of [older, newer]) {
+      for (const [attempt, ms] of [
+        [1, 40],
+        [2, 75],
+      ]) {
+        const id = await insertFailedAttempt(ctx.db.pool, delivery, attempt);
+        await ctx.db.pool.query('UPDATE hookline.attempts SET duration_ms = $2 WHERE id = $1', [id, ms]);
+      }
+    }
+    // The newer one was recorded as every delivery is now: its own duration, which the view shows.
+    await ctx.db.pool.query('UPDATE hookline.deliveries SET last_duration_ms = 12.5 WHERE id = hookline.uuid_of($1)', [
+      newer.deliveryId,
+    ]);
+    const expected = { [older.deliveryId]: 75, [newer.deliveryId]: 12.5 };
+
+    const list = await call('GET', `/v1/apps/${appId}/deliveries?endpointId=${endpointId}`, { key: ctx.adminKey });
+    expect(
+      Object.fromEntries(list.body.data.map((d: { id: string; lastDurationMs: number }) => [d.id, d.lastDurationMs])),
+    ).toEqual(expected);
+    const appWide = await call('GET', `/v1/apps/${appId}/deliveries?state=dead`, { key: ctx.adminKey });
+    expect(
+      Object.fromEntries(
+        appWide.body.data.map((d: { id: string; lastDurationMs: number }) => [d.id, d.lastDurationMs]),
+      ),
+    ).toEqual(expected);
+    for (const delivery of [older, newer]) {
+      const one = await call('GET', `/v1/apps/${appId}/deliveries/${delivery.deliveryId}`, { key: ctx.adminKey });
+      expect(one.body.lastDurationMs).toBe(expected[delivery.deliveryId]);
+      const message = await call('GET', `/v1/apps/${appId}/messages/${delivery.messageId}`, { key: ctx.adminKey });
+      expect(message.body.deliveries.map((d: { lastDurationMs: number }) => d.lastDurationMs)).toEqual([
+        expected[delivery.deliveryId],
+      ]);
+    }
+  });
+
   it('answers 404 for an unknown app', async () => {
     expectError(await call('GET', '/v1/apps/app_unknown/deliveries', { key: ctx.adminKey }), 404, 'not_found');
   });

@@ -3,7 +3,7 @@ import { storedDeliveryId } from '../../database/ids';
 import { recordAuditEvent } from '../audit/record-audit-event';
 import { DomainError, notFound } from '../errors';
 import { deliveryStateOf } from './delivery-states';
-import { deliveryInclude, deliveryView } from './delivery-view';
+import { deliveryInclude, deliveryViews } from './delivery-view';
 import { firstAttemptInFlight, firstAttemptInFlightError } from './first-attempts-in-flight';
 
 /**
@@ -43,5 +43,5 @@ export async function cancelDelivery({ appId, deliveryId }: { appId: string; del
       'delivery_finished',
       `The delivery is already ${deliveryStateOf(row)}; only waiting, retrying or delivering ones can be cancelled`,
     );
-  return deliveryView(row);
+  return (await deliveryViews(prisma, [row]))[0]!;
 }

@@ -48,7 +48,6 @@ function asDeliveryRow(appId: string, row: InFlightRow): DeliveryRow {
     createdAt: row.created_at,
     updatedAt: row.created_at,
     endpoint: { url: row.endpoint_url },
-    attempts: [],
   };
 }
 

@@ -57,7 +57,8 @@ export async function getDelivery({ appId, deliveryId }: { appId: string; delive
     where: { deliveryId: storedId, appId },
     orderBy: [{ attemptNumber: 'asc' }, { startedAt: 'asc' }],
   });
-  const view = deliveryView(row);
+  // A delivery recorded before its duration was kept on its row: its last attempt row's.
+  const view = deliveryView(row, attempts.at(-1)?.durationMs);
   const wait = explainWait({
     state: view.state,
     attemptCount: row.attemptCount,

@@ -7,7 +7,7 @@ import type { PayloadSearchParams } from '../../contract/schemas/payload-search'
 import { isDeliverySearch } from '../../contract/payload-search-params';
 import { conditionsOfFilter, deliveriesCondition, eventTypeCondition } from '../search/delivery-conditions';
 import { payloadCondition } from '../search/payload-condition';
-import { deliveryInclude, deliveryView, type DeliveryRow } from './delivery-view';
+import { deliveryInclude, deliveryViews, type DeliveryRow } from './delivery-view';
 import { deliveryWhere } from './delivery-where';
 import { searchDeliveries, walkDeliveries } from './search-deliveries';
 import { listAppDeliveries, listable } from './list-app-deliveries';
@@ -66,7 +66,7 @@ export async function listDeliveries({
     const states = filter.state === undefined ? undefined : expandStateFilter(filter.state);
     if (!listable(states)) return walkDeliveries({ appId, filter, limit, cursor });
     const page = await listAppDeliveries(prisma, { appId, states, from: filter.from, to: filter.to, limit, cursor });
-    return { data: page.data.map(deliveryView), nextCursor: page.nextCursor, searchedBackTo: null };
+    return { data: await deliveryViews(prisma, page.data), nextCursor: page.nextCursor, searchedBackTo: null };
   }
   const where = await deliveryWhere(appId, filter, prisma);
   let page = await findPage({ where, cursor, limit, ids: 'dlv' }, (query) =>
@@ -91,5 +91,5 @@ export async function listDeliveries({
     inFlight.filter((row) => inFlightMatches(filter, row)),
     { cursor, limit },
   );
-  return { data: page.data.map(deliveryView), nextCursor: page.nextCursor, searchedBackTo: null };
+  return { data: await deliveryViews(prisma, page.data), nextCursor: page.nextCursor, searchedBackTo: null };
 }

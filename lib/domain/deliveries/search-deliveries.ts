@@ -7,7 +7,7 @@ import { decodeSearchCursor, encodeSearchCursor } from '../search/search-cursor'
 import { conditionsOfFilter, deliveryConditionsSql } from '../search/delivery-conditions';
 import { walkBack } from '../search/walk-back';
 import { deliveriesOfMessages } from './deliveries-of-messages';
-import { deliveryInclude, deliveryView, type DeliveryRow } from './delivery-view';
+import { deliveryInclude, deliveryViews, type DeliveryRow } from './delivery-view';
 import { deliveryWhere } from './delivery-where';
 
 /**
@@ -66,7 +66,7 @@ export async function searchDeliveries({
     },
   });
   return {
-    data: found.map(deliveryView),
+    data: await deliveryViews(prisma, found),
     nextCursor: walk.next ? encodeSearchCursor(walk.next) : null,
     searchedBackTo: walk.searchedBackTo,
   };
@@ -126,7 +126,7 @@ export async function walkDeliveries({
     },
   });
   return {
-    data: found.map(deliveryView),
+    data: await deliveryViews(prisma, found),
     nextCursor: walk.next ? encodeSearchCursor(walk.next) : null,
     searchedBackTo: walk.searchedBackTo,
   };

@@ -1,7 +1,7 @@
 import { getPrisma } from '../../database/db';
 import { storedMessageId } from '../../database/ids';
 import { deliveriesOfMessages } from '../deliveries/deliveries-of-messages';
-import { deliveryInclude, deliveryView } from '../deliveries/delivery-view';
+import { deliveryInclude, deliveryViews } from '../deliveries/delivery-view';
 import { firstAttemptsInFlight, newestFirst } from '../deliveries/first-attempts-in-flight';
 import { notFound } from '../errors';
 import { messageView } from './message-view';
@@ -20,5 +20,5 @@ export async function getMessage({ appId, messageId }: { appId: string; messageI
   // oldest first, as the written rows are read.
   const inFlight = await firstAttemptsInFlight(prisma, appId, [messageId]);
   const deliveries = [...written, ...inFlight].sort((a, b) => newestFirst(b, a));
-  return { ...messageView(message), deliveries: deliveries.map(deliveryView) };
+  return { ...messageView(message), deliveries: await deliveryViews(prisma, deliveries) };
 }
