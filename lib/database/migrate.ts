@@ -16,6 +16,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { SchemaVersionError } from './schema-version';
+import { createClient } from './pg';
 
 /**
  * prisma/migrations of the project this file belongs to: the nearest folder above it that has one.
@@ -161,7 +162,7 @@ async function finishPendingDetaches(client: pg.Client): Promise<void> {
 export async function migrate(connectionString: string, dir = defaultMigrationsDir): Promise<MigrateResult> {
   const migrations = await readMigrations(dir);
   const functions = await readFunctions(dir);
-  const client = new pg.Client({ connectionString });
+  const client = createClient(connectionString);
   client.on('error', () => {}); // a lost connection surfaces as a failed query below
   await client.connect();
   try {

@@ -76,7 +76,7 @@ export async function withPoolClient<T>(pool: pg.Pool, work: (client: pg.PoolCli
 }
 
 export function createClient(connectionString: string): pg.Client {
-  return new pg.Client({ connectionString });
+  return new pg.Client({ connectionString, application_name: process.env.PGAPPNAME || CONNECTION_NAMES.other });
 }
 
 /** Replaces the database name of a connection string. */

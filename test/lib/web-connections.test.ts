@@ -3,7 +3,7 @@
 // name themselves, so pg_stat_activity and the server's log tell them from the worker's.
 import { describe, expect, it } from 'vitest';
 import { getPrisma } from '../../lib/database/db';
-import { createPool } from '../../lib/database/pg';
+import { createClient, createPool } from '../../lib/database/pg';
 import { createTestDatabase } from '../support/database';
 
 describe("the web's database connections", () => {
@@ -33,6 +33,15 @@ describe("the web's database connections", () => {
       // Any other pool of Hookline's (the start's health checks, scripts) is 'hookline'.
       const { rows } = await other.query<{ name: string }>(`SELECT current_setting('application_name') AS name`);
       expect(rows[0]!.name).toBe('hookline');
+      // And a single connection of its own (migrations).
+      const client = createClient(db.url);
+      await client.connect();
+      try {
+        const named = await client.query<{ name: string }>(`SELECT current_setting('application_name') AS name`);
+        expect(named.rows[0]!.name).toBe('hookline');
+      } finally {
+        await client.end();
+      }
     } finally {
       await Promise.all([prisma.$disconnect(), prismaNamed.$disconnect(), other.end()]);
     }
