@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { freePort } from '../lib/database/embedded-postgres';
 import { startBenchDatabase, type BenchDatabaseServer } from './bench-database';
+import { connectGivenDatabase } from './given-database';
 import { BENCH_APP_ID, fillHistory, messagesOf, type HistoryShape } from './dashboard-history';
 import { explainPages, forgetExplain, prepareExplain, type PagePlans } from './dashboard-plans';
 
@@ -40,6 +41,10 @@ const HELP = `Usage: npm run bench:dashboard -- [--deliveries=N] [--endpoints-pe
                  measure again on the database another run's --keep left filled (same --deliveries,
                  --endpoints-per-message and --days): a fresh server of the current code, no fill;
                  before and after on the same rows
+  --server-url=URL
+                 fill and measure on this PostgreSQL (14+) instead of the embedded one: a role that may
+                 create databases, on the server's maintenance database, e.g. the Debian 15 that
+                 bench/start-debian-postgres.ts starts; the filled database is dropped at the end
   --server-log=PATH
                  the server's log file, where the plans pass reads what auto_explain wrote (default:
                  server.log in the server's data folder, where the embedded PostgreSQL writes it)
@@ -54,6 +59,7 @@ async function main(): Promise<void> {
       keep: { type: 'boolean', default: false },
       'database-url': { type: 'string' },
       'server-log': { type: 'string' },
+      'server-url': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -75,7 +81,8 @@ async function main(): Promise<void> {
     let url = values['database-url'];
     if (url) console.log(`Measuring on ${url}, filled by an earlier run (no fill)`);
     else {
-      server = await startBenchDatabase();
+      server = values['server-url'] ? await connectGivenDatabase(values['server-url']) : await startBenchDatabase();
+      console.log(`PostgreSQL ${server.version} (${server.origin})`);
       url = await server.create('bench_dashboard');
       await fillHistory(url, shape);
     }
@@ -119,6 +126,8 @@ async function main(): Promise<void> {
     }
   } finally {
     if (web) await stopServer(web);
+    // On a server of the user's, the filled database goes with the run (the embedded server goes whole).
+    if (server && values['server-url']) await server.drop('bench_dashboard');
     await server?.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
