@@ -58,11 +58,26 @@ export async function fillHistory(url: string, shape: HistoryShape): Promise<voi
     await fillParts(url, shape, clock[0]!.now);
     await step(client, 'hourly rollups, per-app rollups, queue depth samples', ROLLUPS_FROM_MINUTES(shape.days));
     await step(client, 'VACUUM ANALYZE', 'VACUUM ANALYZE');
-    const { rows } = await client.query<{ table: string; rows: string; size: string }>(
-      `SELECT relname AS table, to_char(n_live_tup, 'FM999,999,999,999') AS rows, pg_size_pretty(pg_total_relation_size(relid)) AS size
-         FROM pg_stat_user_tables WHERE schemaname = 'hookline' AND n_live_tup > 0 ORDER BY n_live_tup DESC LIMIT 30`,
+    // A time-partitioned table's partitions summed under its name.
+    const { rows } = await client.query<{ table: string; rows: string; size: string; partitions: string }>(
+      `SELECT coalesce(parent.relname, c.relname) AS table, to_char(sum(s.n_live_tup), 'FM999,999,999,999') AS rows,
+              pg_size_pretty(sum(pg_total_relation_size(c.oid))) AS size, count(*) AS partitions
+         FROM pg_stat_user_tables AS s
+         JOIN pg_class AS c ON c.oid = s.relid
+         LEFT JOIN pg_inherits AS i ON i.inhrelid = c.oid
+         LEFT JOIN pg_class AS parent ON parent.oid = i.inhparent
+        WHERE s.schemaname = 'hookline'
+        GROUP BY 1 HAVING sum(s.n_live_tup) > 0 ORDER BY sum(s.n_live_tup) DESC`,
     );
-    console.log(rows.map((row) => `  ${row.table.padEnd(30)} ${row.rows.padStart(14)} rows  ${row.size}`).join('\n'));
+    console.log(
+      rows
+        .map(
+          (row) =>
+            `  ${row.table.padEnd(22)} ${row.rows.padStart(14)} rows  ${row.size.padStart(8)}` +
+            (Number(row.partitions) > 1 ? `  (${row.partitions} partitions)` : ''),
+        )
+        .join('\n'),
+    );
     const { rows: total } = await client.query<{ size: string }>(
       `SELECT pg_size_pretty(sum(pg_total_relation_size(c.oid))) AS size
          FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace
