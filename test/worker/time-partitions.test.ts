@@ -10,6 +10,7 @@ import { resetTimePartitions } from '../support/time-partitions';
 import { countRows, createApp, createEndpoint, createEventType } from '../support/fixtures';
 import { skipFanOut } from '../support/deliveries';
 import { fanOutOnce } from '../../worker/fan-out';
+import { migrate } from '../../lib/database/migrate';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -233,6 +234,32 @@ describe('time partitions', () => {
     // A delivery and its attempt of the minute the old overflows started at: it was the gap.
     const { deliveryIds } = await eventAt(new Date(oldStart.getTime() + 1000), ['succeeded'], 'cut-short-overflow');
     expect(await partitionOf('deliveries', deliveryIds[0]!)).toMatch(/^deliveries_p/);
+  });
+
+  it('let the next start go on after an overflow was detached and not dropped, and refuse one holding rows', async () => {
+    // The maintenance replaces an empty overflow with DETACH ... CONCURRENTLY, then DROP. At 100 M
+    // deliveries the detach waited 34 s behind a long statement, past the connection's 5 s timeout:
+    // it finished in the server, the DROP never came, and every start after failed in its migration
+    // step (relation "messages_overflow" already exists) until a maintenance ran.
+    await db.pool.query('ALTER TABLE hookline.messages DETACH PARTITION hookline.messages_overflow');
+    const start = await migrate(db.url);
+    expect(start.applied).toEqual([]);
+    await expectContiguous();
+    expect((await partitionsOf('messages')).at(-1)!.upper_at).toBeNull();
+
+    // One holding rows was detached by hand: it names the table and changes nothing.
+    await db.pool.query('ALTER TABLE hookline.messages DETACH PARTITION hookline.messages_overflow');
+    await db.pool.query(
+      `INSERT INTO hookline.messages_overflow (app_id, event_type, payload) VALUES ($1, 'spice.harvested', '{}')`,
+      [appId],
+    );
+    await expect(migrate(db.url)).rejects.toThrow(
+      'hookline.messages_overflow is detached but holds rows; attach it back by hand before maintenance can go on',
+    );
+    // Emptied, it goes at the next start like any other.
+    await db.pool.query('DELETE FROM hookline.messages_overflow');
+    await migrate(db.url);
+    await expectContiguous();
   });
 
   it('give deliveries and attempts back a period of the messages they lack', async () => {
