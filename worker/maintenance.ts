@@ -29,11 +29,32 @@ export interface RetentionOptions {
   auditRetentionMs?: number;
 }
 
-/** Writes this minute's sample unless another worker did. Returns the rows written, or null if skipped. */
+/**
+ * How long the queue sample may count, in the server: under the maintenance connection's 5 s client
+ * timeout (worker/worker-connections.ts), so PostgreSQL cancels it itself. Abandoned by the client
+ * alone, it went on counting: 27 s on average and up to 93 s at 100 M deliveries with 1.7 M of them
+ * retrying or dead (bench:dashboard), and the time partitions' DETACH ... CONCURRENTLY waited for it.
+ */
+export const QUEUE_SAMPLE_TIMEOUT_MS = 4_000;
+
+/**
+ * Writes this minute's sample unless another worker did. Returns the rows written, or null if skipped.
+ * A count that takes longer than QUEUE_SAMPLE_TIMEOUT_MS is cancelled: that minute has no point in the
+ * queue chart, and the error says why.
+ */
 export async function sampleQueueDepth(pool: Pool): Promise<{ state: string; count: number }[] | null> {
   return withTryLock(pool, QUEUE_DEPTH_LOCK, 'transaction', async (query) => {
-    const { rows } = await statements.sampleQueueDepth.run(query, {});
-    return rows;
+    await query(`SET LOCAL statement_timeout = ${QUEUE_SAMPLE_TIMEOUT_MS}`);
+    try {
+      const { rows } = await statements.sampleQueueDepth.run(query, {});
+      return rows;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '57014') throw error;
+      throw new Error(
+        `the queue depth sample took longer than ${QUEUE_SAMPLE_TIMEOUT_MS} ms and was cancelled: the queue chart has no point for this minute`,
+        { cause: error },
+      );
+    }
   });
 }
 
@@ -115,8 +136,12 @@ function logSealed(log: Logger, result: SealResult): void {
 }
 
 /**
- * The once-a-minute chores of one worker: the queue depth sample, the gauges, retention. A run that
- * fails is logged and counted; the next one comes a minute later.
+ * The once-a-minute chores of one worker: time partitions, retention, the queue depth sample and the
+ * gauges, the operational events pass, sealing secrets. Each on its own: one that fails or overruns is
+ * logged and counted, and the others still run; the next try comes a minute later. In the order of
+ * what waiting costs: producers need periods ahead and the disk needs retention, so those go first. Run
+ * after a failed queue sample, as they once were, they did not run at all while the sample overran
+ * (bench:dashboard at 100 M deliveries, every minute).
  */
 export async function runMaintenance(options: {
   pool: Pool;
@@ -125,31 +150,40 @@ export async function runMaintenance(options: {
   log: Logger;
 }): Promise<void> {
   const { pool, metrics, log } = options;
-  try {
+  const retentionMs = options.retention?.retentionMs ?? null;
+  const chore = async (operation: string, failure: string, work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (error) {
+      metrics.databaseErrors.inc({ operation });
+      log.error(failure, { error });
+    }
+  };
+  await chore('time_partitions', 'time partitions could not be maintained; the other chores go on', async () => {
+    logTimePartitions(log, await maintainTimePartitions(pool, { retentionMs }));
+  });
+  await chore('retention', 'retention failed; the other chores go on', async () => {
+    if (retentionMs !== null) metrics.periodsPastRetention.set({}, await countPeriodsPastRetention(pool, retentionMs));
+    if (options.retention) logRetention(log, await applyRetention(pool, options.retention));
+  });
+  await chore('queue_depth', 'the queue depth sample failed; the other chores go on', async () => {
     await sampleQueueDepth(pool);
+  });
+  await chore('gauges', 'the gauges could not be read; the other chores go on', async () => {
     const gauges = await readGauges(pool);
     for (const { state, count } of gauges.queue) metrics.queueDepth.set({ state }, count);
     for (const state of ['closed', 'open', 'half_open']) {
       metrics.circuits.set({ state }, gauges.circuits.find((row) => row.state === state)?.count ?? 0);
     }
-    const retentionMs = options.retention?.retentionMs ?? null;
-    try {
-      logTimePartitions(log, await maintainTimePartitions(pool, { retentionMs }));
-    } catch (error) {
-      // Its own failure: the chores after it (row retention, alerts, sealing secrets) still run.
-      metrics.databaseErrors.inc({ operation: 'time_partitions' });
-      log.error('time partitions could not be maintained; the other chores go on', { error });
-    }
-    if (retentionMs !== null) metrics.periodsPastRetention.set({}, await countPeriodsPastRetention(pool, retentionMs));
-    if (options.retention) logRetention(log, await applyRetention(pool, options.retention));
-    // Operational events (issue 14): newly dead deliveries, alert rules.
+  });
+  // Operational events (issue 14): newly dead deliveries, alert rules.
+  await chore('operations', 'the operational events pass failed; the other chores go on', async () => {
     await runOperationsPass(pool, { retentionMs: options.retention?.retentionMs });
-    // Secrets SQL wrote in plaintext (hookline.http_post's implicit endpoints) or under the previous key.
+  });
+  // Secrets SQL wrote in plaintext (hookline.http_post's implicit endpoints) or under the previous key.
+  await chore('sealing', 'endpoint secrets could not be sealed; the other chores go on', async () => {
     logSealed(log, await sealEndpointSecrets(pool));
-  } catch (error) {
-    metrics.databaseErrors.inc({ operation: 'maintenance' });
-    log.warn('maintenance failed; next run in a minute', { error });
-  }
+  });
 }
 
 /** runMaintenance every `everyMs`, the first run a second after the start (worker/service.ts). */

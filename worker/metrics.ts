@@ -133,7 +133,7 @@ export class WorkerMetrics {
   readonly databaseErrors = new CounterFamily(
     this.registry,
     'hookline_database_errors_total',
-    'Failed worker statements by operation (claim, flush, release, maintenance).',
+    'Failed worker statements by operation (claim, flush, release, renew; the maintenance chores: time_partitions, retention, queue_depth, gauges, operations, sealing).',
     ['operation'],
   );
   readonly attemptDuration = new HistogramFamily(
