@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     if (url) console.log(`Measuring on ${url}, filled by an earlier run (no fill)`);
     else {
       server = values['server-url'] ? await connectGivenDatabase(values['server-url']) : await startBenchDatabase();
-      console.log(`PostgreSQL ${server.version} (${server.origin})`);
+      console.log(`PostgreSQL ${server.version} (${values['server-url'] ? 'given by --server-url' : server.origin})`);
       url = await server.create('bench_dashboard');
       await fillHistory(url, shape);
     }
