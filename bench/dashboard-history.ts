@@ -29,13 +29,17 @@ const TIME_PARTITIONED = [
   { table: 'attempts', prefix: 'atmpt' },
 ] as const;
 
-/** Fills a freshly migrated database with the history; prints each step's time and the tables' sizes. */
-export async function fillHistory(url: string, shape: HistoryShape): Promise<void> {
+/** Fills a freshly migrated database with the history; says each step's time and the tables' sizes. */
+export async function fillHistory(
+  url: string,
+  shape: HistoryShape,
+  say: (line: string) => void = (line) => console.log(line),
+): Promise<void> {
   const messages = messagesOf(shape);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    console.log(
+    say(
       `Filling: ${messages.toLocaleString('en-US')} messages to ${shape.endpointsPerMessage} endpoint(s) each, ` +
         `${shape.deliveries.toLocaleString('en-US')} deliveries over ${shape.days} days`,
     );
@@ -53,11 +57,11 @@ export async function fillHistory(url: string, shape: HistoryShape): Promise<voi
          FROM generate_series(0, $2::int - 1) AS e`,
       [BENCH_APP_ID, BENCH_ENDPOINTS],
     );
-    await layOutDailyPeriods(client, shape.days);
+    await layOutDailyPeriods(client, shape.days, say);
     const { rows: clock } = await client.query<{ now: string }>(`SELECT now()::text AS now`);
-    await fillParts(url, shape, clock[0]!.now);
-    await step(client, 'hourly rollups, per-app rollups, queue depth samples', ROLLUPS_FROM_MINUTES(shape.days));
-    await step(client, 'VACUUM ANALYZE', 'VACUUM ANALYZE');
+    await fillParts(url, shape, clock[0]!.now, say);
+    await step(client, 'hourly rollups, per-app rollups, queue depth samples', ROLLUPS_FROM_MINUTES(shape.days), say);
+    await step(client, 'VACUUM ANALYZE', 'VACUUM ANALYZE', say);
     // A time-partitioned table's partitions summed under its name.
     const { rows } = await client.query<{ table: string; rows: string; size: string; partitions: string }>(
       `SELECT coalesce(parent.relname, c.relname) AS table, to_char(sum(s.n_live_tup), 'FM999,999,999,999') AS rows,
@@ -69,7 +73,7 @@ export async function fillHistory(url: string, shape: HistoryShape): Promise<voi
         WHERE s.schemaname = 'hookline'
         GROUP BY 1 HAVING sum(s.n_live_tup) > 0 ORDER BY sum(s.n_live_tup) DESC`,
     );
-    console.log(
+    say(
       rows
         .map(
           (row) =>
@@ -83,7 +87,7 @@ export async function fillHistory(url: string, shape: HistoryShape): Promise<voi
          FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace
         WHERE n.nspname = 'hookline' AND c.relkind = 'r'`,
     );
-    console.log(`  schema hookline, tables with their indexes: ${total[0]!.size}`);
+    say(`  schema hookline, tables with their indexes: ${total[0]!.size}`);
   } finally {
     await client.end();
   }
@@ -95,7 +99,7 @@ export async function fillHistory(url: string, shape: HistoryShape): Promise<voi
 const MESSAGES_PER_PART = 1_000_000;
 const PARTS_AT_ONCE = 2;
 
-async function fillParts(url: string, shape: HistoryShape, endsAt: string): Promise<void> {
+async function fillParts(url: string, shape: HistoryShape, endsAt: string, say: (line: string) => void): Promise<void> {
   const messages = messagesOf(shape);
   const parts = Math.max(shape.days, Math.ceil(messages / MESSAGES_PER_PART));
   const started = Date.now();
@@ -126,7 +130,7 @@ async function fillParts(url: string, shape: HistoryShape, endsAt: string): Prom
         }
         done++;
         const elapsed = (Date.now() - started) / 1000;
-        console.log(
+        say(
           `  part ${part + 1}/${parts}: ${counts.join(', ')} ` +
             `(${elapsed.toFixed(0)} s so far, ~${((elapsed / done) * (parts - done)).toFixed(0)} s to go)`,
         );
@@ -138,11 +142,10 @@ async function fillParts(url: string, shape: HistoryShape, endsAt: string): Prom
   await Promise.all(Array.from({ length: PARTS_AT_ONCE }, fillNextParts));
 }
 
-async function step(client: pg.Client, label: string, statement: string): Promise<void> {
+async function step(client: pg.Client, label: string, statement: string, say: (line: string) => void): Promise<void> {
   const started = Date.now();
-  process.stdout.write(`  ${label} ...`);
   await client.query(statement);
-  console.log(` ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  say(`  ${label}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /**
@@ -152,7 +155,7 @@ async function step(client: pg.Client, label: string, statement: string): Promis
  * one-minute periods after it; the history would all have landed in the legacy partition. Its empty
  * periods are dropped and its legacy partition attached again to end where the history begins.
  */
-async function layOutDailyPeriods(client: pg.Client, days: number): Promise<void> {
+async function layOutDailyPeriods(client: pg.Client, days: number, say: (line: string) => void): Promise<void> {
   await client.query('BEGIN');
   try {
     const { rows } = await client.query<{ from: Date; to: Date }>(
@@ -186,7 +189,7 @@ async function layOutDailyPeriods(client: pg.Client, days: number): Promise<void
       await client.query(`SELECT hookline.add_time_partition($1, $2, NULL)`, [table, to]);
     }
     await client.query('COMMIT');
-    console.log(`  daily periods from ${from.toISOString()} to ${to.toISOString()}, the legacy partitions before them`);
+    say(`  daily periods from ${from.toISOString()} to ${to.toISOString()}, the legacy partitions before them`);
   } catch (error) {
     await client.query('ROLLBACK');
     throw error;

@@ -89,7 +89,8 @@ async function main(): Promise<void> {
     // Before the server starts, so that its connections load auto_explain (idle until the plans pass).
     const noPlans = await prepareExplain(url);
     const port = await freePort();
-    web = await startServer(url, port, dataDir);
+    const running = await startServer(url, port, dataDir);
+    web = running;
     const { apiKey } = JSON.parse(await readFile(join(dataDir, 'credentials.json'), 'utf8')) as { apiKey: string };
     const baseUrl = `http://127.0.0.1:${port}`;
     const calls = await withClient(url, dashboardCalls);
@@ -122,7 +123,18 @@ async function main(): Promise<void> {
     if (results.some((result) => result.p95Ms >= result.targetMs)) process.exitCode = 1;
     if (values.keep) {
       console.log(`\n--keep: the database stays up until Ctrl-C: ${url}\nserver: http://127.0.0.1:${port}`);
-      await new Promise((resolve) => process.once('SIGINT', resolve));
+      // A signal listener alone does not keep Node running: once the server's pipes closed (it was stopped
+      // by hand), the bench exited at once, its finally never ran, and the embedded PostgreSQL was left
+      // running with the whole fill. Held open until Ctrl-C or the server's exit, then cleaned up.
+      const keepAlive = setInterval(() => {}, 60_000);
+      await new Promise((resolve) => {
+        process.once('SIGINT', resolve);
+        running.once('exit', () => {
+          console.log('The server exited; stopping the database.');
+          resolve(undefined);
+        });
+      });
+      clearInterval(keepAlive);
     }
   } finally {
     if (web) await stopServer(web);
