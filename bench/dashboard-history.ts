@@ -65,7 +65,8 @@ export async function fillHistory(
     // A time-partitioned table's partitions summed under its name.
     const { rows } = await client.query<{ table: string; rows: string; size: string; partitions: string }>(
       `SELECT coalesce(parent.relname, c.relname) AS table, to_char(sum(s.n_live_tup), 'FM999,999,999,999') AS rows,
-              pg_size_pretty(sum(pg_total_relation_size(c.oid))) AS size, count(*) AS partitions
+              pg_size_pretty(sum(pg_total_relation_size(c.oid))) AS size,
+              count(*) FILTER (WHERE parent.oid IS NOT NULL) AS partitions
          FROM pg_stat_user_tables AS s
          JOIN pg_class AS c ON c.oid = s.relid
          LEFT JOIN pg_inherits AS i ON i.inhrelid = c.oid

@@ -39,7 +39,10 @@ const EXPLAIN_SETTINGS: Record<string, string> = {
   'auto_explain.log_buffers': 'on',
   'auto_explain.log_nested_statements': 'on',
 };
-const TIME_PARTITION = /\bon (?:hookline\.)?((?:messages|deliveries|attempts)_(?:p\d{8}t\d{4}|before_\w+|overflow))\b/;
+// A partition's name after "on" (a scan of it), not an index's: a period's, the legacy's or the overflow's
+// name ends at a word boundary, where an index's name goes on (_pkey, _idx).
+const TIME_PARTITION =
+  /\bon (?:hookline\.)?((?:messages|deliveries|attempts)_(?:p\d{8}t\d{4}|before_\d{8}t\d{4}|overflow))\b/;
 
 /**
  * Loads auto_explain into the database's new sessions (it logs nothing until the pass sets a

@@ -27,8 +27,7 @@ export async function sampleSockets(port: number): Promise<SocketSample> {
       if (fields[3] === TIME_WAIT) {
         sample.timeWait++;
         sample.timeWaitSockets.add(`${fields[1]} ${fields[2]}`);
-      }
-      else if (fields[3] === ESTABLISHED && localPort === port) sample.established++;
+      } else if (fields[3] === ESTABLISHED && localPort === port) sample.established++;
     }
   }
   return sample;
@@ -45,7 +44,8 @@ export interface SocketWatch {
  */
 export function watchSockets(port: number, intervalMs = 100): SocketWatch {
   let before: Set<string> | null = null;
-  const newTimeWait = (sample: SocketSample) => [...sample.timeWaitSockets].filter((socket) => !before!.has(socket)).length;
+  const newTimeWait = (sample: SocketSample) =>
+    [...sample.timeWaitSockets].filter((socket) => !before!.has(socket)).length;
   let peakTimeWait = 0;
   let peakEstablished = 0;
   let samples = 0;

@@ -4,7 +4,7 @@
 // the poll stays the guarantee.
 import pg from 'pg';
 import type { Logger } from '../lib/runtime/log';
-import { SILENT_CONNECTION_LIMITS } from '../lib/database/pg';
+import { CONNECTION_NAMES, connectionName, SILENT_CONNECTION_LIMITS } from '../lib/database/pg';
 import { realClock, type Clock } from './clock';
 import { databaseBackoffMs } from './database-backoff';
 
@@ -68,6 +68,7 @@ export class Wake {
     if (this.stopped) return;
     const client = new pg.Client({
       connectionString: this.connectionString,
+      application_name: connectionName(CONNECTION_NAMES.worker),
       ...SILENT_CONNECTION_LIMITS,
       connectionTimeoutMillis: CHECK_TIMEOUT_MS,
     });

@@ -30,9 +30,15 @@ export const SILENT_CONNECTION_LIMITS = {
 /**
  * What Hookline's connections call themselves (application_name): pg_stat_activity and a log line's
  * %a tell the dashboard's and the API's reads from the worker's. A connection string's own
- * application_name wins, then PGAPPNAME.
+ * application_name wins, then PGAPPNAME (over Hookline's names only: a name a caller chose stays).
  */
 export const CONNECTION_NAMES = { web: 'hookline web', worker: 'hookline worker', other: 'hookline' } as const;
+
+/** The name a connection gets: a name other than Hookline's own as given, else PGAPPNAME or Hookline's. */
+export function connectionName(given?: string): string {
+  const ours = given === undefined || (Object.values(CONNECTION_NAMES) as string[]).includes(given);
+  return ours ? process.env.PGAPPNAME || given || CONNECTION_NAMES.other : given;
+}
 
 export function createPool(connectionString: string, options: pg.PoolConfig = {}): pg.Pool {
   const pool = new pg.Pool({
@@ -40,7 +46,7 @@ export function createPool(connectionString: string, options: pg.PoolConfig = {}
     max: 10,
     ...SILENT_CONNECTION_LIMITS,
     ...options,
-    application_name: process.env.PGAPPNAME || options.application_name || CONNECTION_NAMES.other,
+    application_name: connectionName(options.application_name),
   });
   // Without a listener, an idle client's error (Postgres restarted, connection killed) is thrown as an
   // uncaught 'error' event and ends the process. The pool drops the broken client; callers retry.
@@ -69,14 +75,24 @@ export async function withPoolClient<T>(pool: pg.Pool, work: (client: pg.PoolCli
   client.on('error', onError);
   try {
     return await work(client);
+  } catch (error) {
+    // A query the client gave up on (query_timeout) still runs in the server: given back, the client
+    // was handed to the next caller, whose first query waited behind it and timed out too (the
+    // maintenance's chores after a DETACH ... CONCURRENTLY that waited 34 s at 100 M deliveries).
+    // Discarded, its connection closes and the server ends the statement when it notices.
+    if (error instanceof Error && error.message === QUERY_READ_TIMEOUT) lost ??= error;
+    throw error;
   } finally {
     client.removeListener('error', onError);
     client.release(lost);
   }
 }
 
+/** node-postgres's error for a query past its query_timeout (pg/lib/client.js). */
+const QUERY_READ_TIMEOUT = 'Query read timeout';
+
 export function createClient(connectionString: string): pg.Client {
-  return new pg.Client({ connectionString, application_name: process.env.PGAPPNAME || CONNECTION_NAMES.other });
+  return new pg.Client({ connectionString, application_name: connectionName() });
 }
 
 /** Replaces the database name of a connection string. */

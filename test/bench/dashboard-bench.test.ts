@@ -68,6 +68,8 @@ describe("the dashboard bench's plans pass", () => {
       '\t  ->  Index Scan using deliveries_p20261128t0000_pkey on deliveries_p20261128t0000 deliveries_1  (actual rows=1 loops=1)',
       '\t  ->  Index Scan using attempts_p20261127t0000_idx on attempts_p20261127t0000 attempts_2  (never executed)',
       '\t  Subplans Removed: 11',
+      // An index of the legacy partition is no partition read.
+      '\t  ->  Bitmap Index Scan on deliveries_before_20261121t0000_app_id_idx  (actual rows=0 loops=1)',
       `${prefix(3, 'hookline worker')}LOG:  duration: 3.000 ms  plan:`,
       '\t  ->  Seq Scan on messages_overflow  (actual rows=0 loops=1)',
       `${prefix(2, 'hookline web')}LOG:  duration: 1.500 ms  plan:`,

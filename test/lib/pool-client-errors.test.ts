@@ -5,7 +5,7 @@
 // Node throws an 'error' event nobody listens to, so the process would end; with createPool's clients
 // it must not, and the pool must replace the broken client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool, type Pool } from '../../lib/database/pg';
+import { createPool, withPoolClient, type Pool } from '../../lib/database/pg';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
 let db: TestDatabase;
@@ -48,5 +48,22 @@ describe('a pooled client whose connection dies as it is handed over', () => {
     // The next caller gets a working connection: the one given back with its error was discarded.
     const { rows: next } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     expect(next[0]!.pid).not.toBe(first[0]!.pid);
+  });
+});
+
+describe('a pooled client whose query outlived its timeout', () => {
+  it('is not handed to the next caller, whose query would wait behind the one still running', async () => {
+    const impatient = createPool(db.url, { max: 1, query_timeout: 300 });
+    try {
+      const { rows } = await impatient.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      await expect(withPoolClient(impatient, (client) => client.query('SELECT pg_sleep(3)'))).rejects.toThrow(
+        'Query read timeout',
+      );
+      // Given back as if healthy, the same connection answered this only after the sleep: past 300 ms.
+      const { rows: next } = await impatient.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      expect(next[0]!.pid).not.toBe(rows[0]!.pid);
+    } finally {
+      await impatient.end();
+    }
   });
 });

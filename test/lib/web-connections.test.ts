@@ -33,6 +33,25 @@ describe("the web's database connections", () => {
       // Any other pool of Hookline's (the start's health checks, scripts) is 'hookline'.
       const { rows } = await other.query<{ name: string }>(`SELECT current_setting('application_name') AS name`);
       expect(rows[0]!.name).toBe('hookline');
+      // PGAPPNAME names Hookline's connections, never one a caller named itself.
+      const operatorsName = process.env.PGAPPNAME;
+      process.env.PGAPPNAME = 'named-by-the-operator';
+      try {
+        for (const [options, expected] of [
+          [{}, 'named-by-the-operator'],
+          [{ application_name: 'stalled-fan-out' }, 'stalled-fan-out'],
+        ] as const) {
+          const pool = createPool(db.url, { max: 1, ...options });
+          const { rows: named } = await pool.query<{ name: string }>(
+            `SELECT current_setting('application_name') AS name`,
+          );
+          expect(named[0]!.name).toBe(expected);
+          await pool.end();
+        }
+      } finally {
+        if (operatorsName === undefined) delete process.env.PGAPPNAME;
+        else process.env.PGAPPNAME = operatorsName;
+      }
       // And a single connection of its own (migrations).
       const client = createClient(db.url);
       await client.connect();
