@@ -278,7 +278,10 @@ async function dashboardCalls(client: pg.Client): Promise<PageCall[]> {
     [APP_ID],
   );
   const { rows: someMessage } = await client.query<{ id: string }>(
-    `SELECT hookline.public_id('msg', id) AS id FROM hookline.messages WHERE app_id = $1 ORDER BY id DESC OFFSET 1234 LIMIT 1`,
+    // From the last day's ids only: over every period, this one statement took 14 s at 100 M.
+    `SELECT hookline.public_id('msg', id) AS id FROM hookline.messages
+      WHERE app_id = $1 AND id >= hookline.id_at('', now() - interval '1 day')::uuid
+      ORDER BY id DESC OFFSET 1234 LIMIT 1`,
     [APP_ID],
   );
   const deadDelivery = rows[0]!.id;
