@@ -92,9 +92,13 @@ export async function readGauges(
   pool: Pool,
 ): Promise<{ queue: { state: string; count: number }[]; circuits: { state: string; count: number }[] }> {
   const [queue, circuits] = await Promise.all([
+    // The newest sample, if it is recent: one cancelled every minute (a queue too large to count in
+    // QUEUE_SAMPLE_TIMEOUT_MS) left the gauge showing the last one that finished, however old.
     pool.query<{ state: string; count: number }>(
       `SELECT state, sum(count)::bigint AS count FROM hookline.queue_depth_samples
-        WHERE sampled_at = (SELECT max(sampled_at) FROM hookline.queue_depth_samples) GROUP BY state`,
+        WHERE sampled_at = (SELECT max(sampled_at) FROM hookline.queue_depth_samples)
+          AND sampled_at > now() - interval '3 minutes'
+        GROUP BY state`,
     ),
     pool.query<{ state: string; count: number }>(
       `SELECT circuit_state AS state, count(*) AS count FROM hookline.endpoints GROUP BY circuit_state`,
@@ -171,6 +175,8 @@ export async function runMaintenance(options: {
   });
   await chore('gauges', 'the gauges could not be read; the other chores go on', async () => {
     const gauges = await readGauges(pool);
+    // No recent sample: no series, rather than an old count that looks current.
+    metrics.queueDepth.reset();
     for (const { state, count } of gauges.queue) metrics.queueDepth.set({ state }, count);
     for (const state of ['closed', 'open', 'half_open']) {
       metrics.circuits.set({ state }, gauges.circuits.find((row) => row.state === state)?.count ?? 0);

@@ -51,6 +51,11 @@ class GaugeFamily {
   set(labels: Labels, value: number): void {
     this.gauge.set(ordered(this.labelNames, labels), value);
   }
+
+  /** No series at all, until the next set: for a value no longer known. */
+  reset(): void {
+    this.gauge.reset();
+  }
 }
 
 class HistogramFamily {

@@ -59,6 +59,14 @@ describe('maintenance with time partitions it cannot maintain', () => {
        SELECT hookline.new_uuid($2::uuid), $1, $2, e.id, 'spice.sold', 'pending', 0, now(), now() FROM hookline.endpoints AS e WHERE e.app_id = $1`,
       [appId, message[0]!.id],
     );
+    // The last sample that finished, ten minutes ago: no longer the queue's depth.
+    await db.pool.query(
+      `INSERT INTO hookline.queue_depth_samples (sampled_at, app_id, state, count)
+       VALUES (date_trunc('minute', now()) - interval '10 minutes', $1, 'pending', 7)`,
+      [appId],
+    );
+    const metrics = new WorkerMetrics();
+    metrics.queueDepth.set({ state: 'pending' }, 7);
     const holder = await db.pool.connect();
     const errors: { message: string; cause: string }[] = [];
     const log = {
@@ -77,7 +85,7 @@ describe('maintenance with time partitions it cannot maintain', () => {
       const started = Date.now();
       await runMaintenance({
         pool: db.pool,
-        metrics: new WorkerMetrics(),
+        metrics,
         retention: { retentionMs: 7 * 86_400_000, statsRetentionMs: 7 * 86_400_000 },
         log,
       });
@@ -97,6 +105,10 @@ describe('maintenance with time partitions it cannot maintain', () => {
         cause: `the queue depth sample took longer than ${QUEUE_SAMPLE_TIMEOUT_MS} ms and was cancelled: the queue chart has no point for this minute`,
       },
     ]);
+    // The gauge shows no depth rather than the old sample's.
+    expect(await metrics.registry.getSingleMetricAsString('hookline_queue_depth')).not.toContain(
+      'hookline_queue_depth{',
+    );
     // A week of retention: day-long periods made ahead, where the migration left one-minute ones.
     expect(await periodCount()).toBeGreaterThan(periodsBefore);
     const { rows } = await db.pool.query<{ secret: string }>(
