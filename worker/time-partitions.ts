@@ -387,22 +387,8 @@ async function finishInterruptedDetaches(query: Query, result: TimePartitionResu
       await query(`ALTER TABLE hookline.${name} DETACH PARTITION hookline.${partition.partition_name} FINALIZE`);
     }
   }
-  // An overflow detached to make room for new periods, and not dropped: it was empty, and no partition
-  // routes rows to a detached table, so it still is.
-  for (const { name } of TABLES) {
-    const { rows: loose } = await query<{ loose: boolean }>(
-      `SELECT NOT relispartition AS loose FROM pg_class WHERE oid = to_regclass($1)`,
-      [`hookline.${name}_overflow`],
-    );
-    if (!loose[0]?.loose) continue;
-    const { rows: rowsLeft } = await query(`SELECT 1 FROM hookline.${name}_overflow LIMIT 1`);
-    if (rowsLeft.length > 0) {
-      throw new Error(
-        `hookline.${name}_overflow is detached but holds rows; attach it back by hand before maintenance can go on`,
-      );
-    }
-    await query(`DROP TABLE hookline.${name}_overflow`);
-  }
+  // An overflow detached to make room for new periods and not dropped is hookline.ensure_overflow_partitions'
+  // to drop (or refuse, if it holds rows), which runs next: every start runs it too.
   // Periods whose tables are not all attached: a drop that stopped between its steps (retention
   // detaches messages, deliveries, attempts in turn), found by whichever of the three is loose.
   const { rows } = await query<{ period: string; table_name: string; lower_at: Date | null; upper_at: Date | null }>(

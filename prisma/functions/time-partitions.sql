@@ -155,8 +155,9 @@ BEGIN
       -- CONCURRENTLY waited past its connection's timeout for a long statement to end (34 s behind
       -- a 93 s queue sample at 100 M deliveries), finished in the server, and the DROP after it never
       -- came. Its name stopped the new overflow, and with it every start (this runs in each
-      -- migration). No partition routes rows to a detached table, so it is empty and goes; one holding
-      -- rows was detached by hand, and is left to whoever did (worker/time-partitions.ts says the same).
+      -- migration, and in the maintenance right after it finishes interrupted detaches). No partition
+      -- routes rows to a detached table, so it is empty and goes; one holding rows was detached by
+      -- hand, and is left to whoever did.
       IF to_regclass(format('hookline.%I', v_table || '_overflow')) IS NOT NULL THEN
         EXECUTE format('SELECT EXISTS (SELECT 1 FROM hookline.%I)', v_table || '_overflow') INTO v_loose_holds_rows;
         IF v_loose_holds_rows THEN
